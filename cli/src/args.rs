@@ -1,0 +1,582 @@
+//! The command line, parsed by hand. It exists so that every judgement about the input
+//! is made in one place, before any work starts: flags, numbers and their ranges, and the
+//! scenario, design and `--set` values (resolved here into a [`Design`] and a
+//! [`Scenario`]). Anything wrong becomes one [`CliError`] naming the problem.
+//!
+//! Flags take their value as the next word or after `=` (`--threads 2`, `--threads=2`).
+//! A flag given twice is an error, except `--set`, which may repeat and applies in order.
+
+use crate::error::CliError;
+use sharetxn_model::{settings, Design, Scenario};
+use sharetxn_properties::check::DEFAULT_MAX_STATES;
+use sharetxn_properties::Strategy;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// What `sharetxn --help` prints.
+pub const USAGE: &str = "\
+sharetxn: model-check Kafka transactions
+
+usage:
+  sharetxn list
+      scenarios, designs, properties and the --set keys
+  sharetxn check [--scenario S] [--design D] [--strategy bfs|dfs] [--max-depth N]
+                 [--max-states N] [--threads N] [--timeout SECS] [--json]
+                 [--trace-out DIR] [--set KEY=VALUE]...
+      explore every reachable state and judge every property
+  sharetxn explore [--scenario S] [--design D] [--set KEY=VALUE]... [--port P] [--host H]
+      serve stateright's web Explorer (runs until interrupted)
+  sharetxn help | --help | -h
+  sharetxn --version
+
+defaults: --scenario txn-basic --design consumer-offsets --strategy bfs --threads <cores, at most 8>
+          --max-states 20000000 --trace-out target/sharetxn-traces
+          --port 3000 --host 127.0.0.1
+limits:   --threads 1..=64, --max-states >= 1, --timeout > 0 (seconds, may be fractional)
+
+check writes a trace file <design>-<scenario>-<property>.json into the trace directory
+for every violation and every witnessed twin. --json prints the report as one JSON
+object on stdout and nothing else.
+
+exit status: 0 every property holds and every twin is witnessed, 1 otherwise
+             (a violation, an unreached twin, or a check stopped early), 2 bad input
+";
+
+/// The scenario a command uses when none is named.
+pub const DEFAULT_SCENARIO: &str = "txn-basic";
+/// The design a command uses when none is named.
+pub const DEFAULT_DESIGN: &str = "consumer-offsets";
+/// Where `check` writes traces unless told otherwise.
+pub const DEFAULT_TRACE_OUT: &str = "target/sharetxn-traces";
+/// The Explorer's default port.
+pub const DEFAULT_PORT: u16 = 3000;
+/// The Explorer's default host.
+pub const DEFAULT_HOST: &str = "127.0.0.1";
+/// Every core, up to 8: results do not depend on the thread count, only speed does.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// The most checker threads accepted.
+pub const MAX_THREADS: usize = 64;
+
+/// The commands that exist.
+const COMMANDS: &[&str] = &["list", "check", "explore", "help"];
+/// Commands the architecture plans that this binary does not have yet.
+const PLANNED: &[&str] = &["sim", "replay", "shrink", "render", "matrix"];
+
+/// A parsed command line.
+#[derive(Debug)]
+pub enum Command {
+    /// Print the usage.
+    Help,
+    /// Print the version.
+    Version,
+    /// `sharetxn list`.
+    List,
+    /// `sharetxn check`.
+    Check(CheckArgs),
+    /// `sharetxn explore`.
+    Explore(ExploreArgs),
+}
+
+/// The model a command works on, with every `--set` applied.
+#[derive(Debug)]
+pub struct ModelArgs {
+    /// The design.
+    pub design: Design,
+    /// The scenario.
+    pub scenario: Scenario,
+}
+
+/// `sharetxn check`'s arguments.
+#[derive(Debug)]
+pub struct CheckArgs {
+    /// The model to check.
+    pub model: ModelArgs,
+    /// BFS or DFS.
+    pub strategy: Strategy,
+    /// Do not expand states at this depth.
+    pub max_depth: Option<u64>,
+    /// Stop after this many distinct states.
+    pub max_states: u64,
+    /// Threads expanding a BFS level.
+    pub threads: usize,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Print the report as JSON.
+    pub json: bool,
+    /// Where trace files go.
+    pub trace_out: PathBuf,
+}
+
+/// `sharetxn explore`'s arguments.
+#[derive(Debug)]
+pub struct ExploreArgs {
+    /// The model to explore.
+    pub model: ModelArgs,
+    /// The host to listen on.
+    pub host: String,
+    /// The port to listen on.
+    pub port: u16,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(argv: Vec<OsString>) -> Result<Command, CliError> {
+    let mut words = Vec::with_capacity(argv.len());
+    for arg in argv {
+        let arg = arg
+            .into_string()
+            .map_err(|a| CliError::new(format!("argument {a:?} is not valid UTF-8")))?;
+        words.push(arg);
+    }
+    let mut words = words.into_iter();
+    let Some(command) = words.next() else {
+        return Err(CliError::new("no command given (try 'sharetxn --help')"));
+    };
+    let mut words = Words {
+        command: command.clone(),
+        rest: words,
+        inline: None,
+    };
+    match command.as_str() {
+        "help" | "-h" | "--help" => Ok(Command::Help),
+        "-V" | "--version" => Ok(Command::Version),
+        "list" => parse_list(&mut words),
+        "check" => parse_check(&mut words),
+        "explore" => parse_explore(&mut words),
+        planned if PLANNED.contains(&planned) => Err(CliError::new(format!(
+            "command '{planned}' is not implemented yet (available: {})",
+            COMMANDS.join(", ")
+        ))),
+        flag if flag.starts_with('-') => Err(CliError::new(format!(
+            "unknown flag '{flag}' before a command (try 'sharetxn --help')"
+        ))),
+        other => Err(CliError::new(format!(
+            "unknown command '{other}' (available: {})",
+            COMMANDS.join(", ")
+        ))),
+    }
+}
+
+/// The words after the command, read flag by flag.
+struct Words {
+    command: String,
+    rest: std::vec::IntoIter<String>,
+    /// The value given with `--flag=value`, until it is taken.
+    inline: Option<String>,
+}
+
+/// What the next word is.
+enum Word {
+    /// `-h` or `--help`.
+    Help,
+    /// A flag, by name (`--threads`).
+    Flag(String),
+}
+
+impl Words {
+    /// The next flag, or `None` at the end. Stray values are errors.
+    fn next(&mut self) -> Result<Option<Word>, CliError> {
+        if let Some(value) = self.inline.take() {
+            return Err(CliError::new(format!("unexpected value '{value}'")));
+        }
+        let Some(word) = self.rest.next() else {
+            return Ok(None);
+        };
+        if word == "-h" || word == "--help" {
+            return Ok(Some(Word::Help));
+        }
+        if let Some(body) = word.strip_prefix("--") {
+            if let Some((name, value)) = body.split_once('=') {
+                self.inline = Some(value.to_string());
+                return Ok(Some(Word::Flag(format!("--{name}"))));
+            }
+            return Ok(Some(Word::Flag(word)));
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            return Ok(Some(Word::Flag(word)));
+        }
+        Err(CliError::new(format!(
+            "unexpected argument '{word}' for '{}'",
+            self.command
+        )))
+    }
+
+    /// The value of `flag`: after `=`, or the next word.
+    fn value(&mut self, flag: &str) -> Result<String, CliError> {
+        if let Some(value) = self.inline.take() {
+            return Ok(value);
+        }
+        match self.rest.as_slice().first() {
+            Some(next) if !next.starts_with("--") => Ok(self.rest.next().unwrap_or_default()),
+            _ => Err(CliError::new(format!("{flag} needs a value"))),
+        }
+    }
+
+    /// Checks that a switch (a flag without a value) was not given one.
+    fn switch(&mut self, flag: &str) -> Result<(), CliError> {
+        match self.inline.take() {
+            Some(value) => Err(CliError::new(format!(
+                "{flag} takes no value (got '{value}')"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The error for a flag this command does not know.
+    fn unknown(&self, flag: &str) -> CliError {
+        CliError::new(format!(
+            "unknown flag '{flag}' for '{}' (try 'sharetxn --help')",
+            self.command
+        ))
+    }
+}
+
+/// Stores a flag's value, refusing a second one.
+fn once<T>(slot: &mut Option<T>, flag: &str, value: T) -> Result<(), CliError> {
+    if slot.is_some() {
+        return Err(CliError::new(format!("{flag} given more than once")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// Parses a whole number.
+fn number<T: FromStr>(flag: &str, value: &str) -> Result<T, CliError> {
+    value
+        .parse()
+        .map_err(|_| CliError::new(format!("{flag} {value}: expected a whole number")))
+}
+
+/// The flags every model-driven command shares.
+#[derive(Default)]
+struct ModelFlags {
+    scenario: Option<String>,
+    design: Option<String>,
+    sets: Vec<String>,
+}
+
+impl ModelFlags {
+    /// Takes `flag` if it is one of the shared ones; returns whether it was.
+    fn take(&mut self, flag: &str, words: &mut Words) -> Result<bool, CliError> {
+        match flag {
+            "--scenario" => once(&mut self.scenario, flag, words.value(flag)?)?,
+            "--design" => once(&mut self.design, flag, words.value(flag)?)?,
+            "--set" => self.sets.push(words.value(flag)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Looks the scenario and design up and applies every `--set` in order.
+    fn resolve(self) -> Result<ModelArgs, CliError> {
+        let mut scenario = Scenario::by_name(self.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO))?;
+        let mut design = Design::by_name(self.design.as_deref().unwrap_or(DEFAULT_DESIGN))?;
+        for setting in &self.sets {
+            settings::apply(&mut design, &mut scenario, setting)?;
+        }
+        Ok(ModelArgs { design, scenario })
+    }
+}
+
+fn parse_list(words: &mut Words) -> Result<Command, CliError> {
+    match words.next()? {
+        None => Ok(Command::List),
+        Some(Word::Help) => Ok(Command::Help),
+        Some(Word::Flag(flag)) => Err(words.unknown(&flag)),
+    }
+}
+
+fn parse_check(words: &mut Words) -> Result<Command, CliError> {
+    let mut model = ModelFlags::default();
+    let (mut strategy, mut max_depth, mut max_states) = (None, None, None);
+    let (mut threads, mut timeout, mut trace_out) = (None, None, None);
+    let mut json = false;
+    while let Some(word) = words.next()? {
+        let flag = match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Flag(flag) => flag,
+        };
+        if model.take(&flag, words)? {
+            continue;
+        }
+        match flag.as_str() {
+            "--strategy" => {
+                let value = words.value(&flag)?;
+                let parsed = match value.as_str() {
+                    "bfs" => Strategy::Bfs,
+                    "dfs" => Strategy::Dfs,
+                    _ => {
+                        return Err(CliError::new(format!(
+                            "--strategy {value}: expected bfs or dfs"
+                        )))
+                    }
+                };
+                once(&mut strategy, &flag, parsed)?;
+            }
+            "--max-depth" => {
+                let value = words.value(&flag)?;
+                once(&mut max_depth, &flag, number::<u64>(&flag, &value)?)?;
+            }
+            "--max-states" => {
+                let value = words.value(&flag)?;
+                let n = number::<u64>(&flag, &value)?;
+                if n == 0 {
+                    return Err(CliError::new(format!("{flag} {value}: must be at least 1")));
+                }
+                once(&mut max_states, &flag, n)?;
+            }
+            "--threads" => {
+                let value = words.value(&flag)?;
+                let n = number::<usize>(&flag, &value)?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(CliError::new(format!(
+                        "{flag} {value}: expected 1 to {MAX_THREADS}"
+                    )));
+                }
+                once(&mut threads, &flag, n)?;
+            }
+            "--timeout" => {
+                let value = words.value(&flag)?;
+                once(&mut timeout, &flag, seconds(&flag, &value)?)?;
+            }
+            "--trace-out" => {
+                let value = words.value(&flag)?;
+                if value.is_empty() {
+                    return Err(CliError::new(format!("{flag} needs a directory")));
+                }
+                once(&mut trace_out, &flag, PathBuf::from(value))?;
+            }
+            "--json" => {
+                words.switch(&flag)?;
+                if json {
+                    return Err(CliError::new(format!("{flag} given more than once")));
+                }
+                json = true;
+            }
+            _ => return Err(words.unknown(&flag)),
+        }
+    }
+    Ok(Command::Check(CheckArgs {
+        model: model.resolve()?,
+        strategy: strategy.unwrap_or(Strategy::Bfs),
+        max_depth,
+        max_states: max_states.unwrap_or(DEFAULT_MAX_STATES),
+        threads: threads.unwrap_or_else(default_threads),
+        timeout,
+        json,
+        trace_out: trace_out.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_OUT)),
+    }))
+}
+
+/// Parses a positive number of seconds, possibly fractional.
+fn seconds(flag: &str, value: &str) -> Result<Duration, CliError> {
+    let bad = || {
+        CliError::new(format!(
+            "{flag} {value}: expected a number of seconds above 0"
+        ))
+    };
+    let secs: f64 = value.parse().map_err(|_| bad())?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(bad());
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| bad())
+}
+
+fn parse_explore(words: &mut Words) -> Result<Command, CliError> {
+    let mut model = ModelFlags::default();
+    let (mut host, mut port) = (None, None);
+    while let Some(word) = words.next()? {
+        let flag = match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Flag(flag) => flag,
+        };
+        if model.take(&flag, words)? {
+            continue;
+        }
+        match flag.as_str() {
+            "--port" => {
+                let value = words.value(&flag)?;
+                let n = number::<u16>(&flag, &value)
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| CliError::new(format!("{flag} {value}: expected 1 to 65535")))?;
+                once(&mut port, &flag, n)?;
+            }
+            "--host" => {
+                let value = words.value(&flag)?;
+                if value.is_empty() {
+                    return Err(CliError::new(format!(
+                        "{flag} needs a host name or address"
+                    )));
+                }
+                once(&mut host, &flag, value)?;
+            }
+            _ => return Err(words.unknown(&flag)),
+        }
+    }
+    Ok(Command::Explore(ExploreArgs {
+        model: model.resolve()?,
+        host: host.unwrap_or_else(|| DEFAULT_HOST.to_string()),
+        port: port.unwrap_or(DEFAULT_PORT),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_words(words: &[&str]) -> Result<Command, CliError> {
+        parse(words.iter().map(OsString::from).collect())
+    }
+
+    fn check(words: &[&str]) -> CheckArgs {
+        let mut all = vec!["check"];
+        all.extend_from_slice(words);
+        match parse_words(&all) {
+            Ok(Command::Check(args)) => args,
+            other => panic!("expected check arguments, got {other:?}"),
+        }
+    }
+
+    fn error(words: &[&str]) -> String {
+        match parse_words(words) {
+            Err(e) => e.to_string(),
+            Ok(c) => panic!("expected an error, got {c:?}"),
+        }
+    }
+
+    #[test]
+    fn check_defaults() {
+        let args = check(&[]);
+        assert_eq!(args.model.scenario.name, DEFAULT_SCENARIO);
+        assert_eq!(args.model.design.name, DEFAULT_DESIGN);
+        assert_eq!(args.strategy, Strategy::Bfs);
+        assert_eq!(args.max_states, DEFAULT_MAX_STATES);
+        assert_eq!(
+            (args.threads, args.max_depth, args.timeout),
+            (default_threads(), None, None)
+        );
+        assert!(!args.json);
+        assert_eq!(args.trace_out, PathBuf::from(DEFAULT_TRACE_OUT));
+    }
+
+    #[test]
+    fn check_flags_in_both_spellings() {
+        let args = check(&[
+            "--strategy=dfs",
+            "--max-depth",
+            "7",
+            "--max-states=5",
+            "--threads",
+            "4",
+            "--timeout",
+            "1.5",
+            "--json",
+            "--trace-out",
+            "out",
+            "--set",
+            "drops=0",
+            "--set=tv=1",
+        ]);
+        assert_eq!(args.strategy, Strategy::Dfs);
+        assert_eq!(args.max_depth, Some(7));
+        assert_eq!(args.max_states, 5);
+        assert_eq!(args.threads, 4);
+        assert_eq!(args.timeout, Some(Duration::from_millis(1500)));
+        assert!(args.json);
+        assert_eq!(args.trace_out, PathBuf::from("out"));
+        assert_eq!(args.model.scenario.budget.drops, 0);
+        assert_eq!(args.model.design.tv.0, 1);
+    }
+
+    #[test]
+    fn sets_apply_to_the_named_scenario_whatever_the_order() {
+        let args = check(&["--set", "inputs=1", "--scenario", "txn-basic"]);
+        assert_eq!(args.model.scenario.inputs, 1);
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        for (words, expect) in [
+            (&[][..], "no command"),
+            (&["frobnicate"][..], "unknown command"),
+            (&["sim"][..], "not implemented"),
+            (&["--frob"][..], "unknown flag"),
+            (&["list", "extra"][..], "unexpected argument"),
+            (&["list", "--json"][..], "unknown flag"),
+            (&["check", "--frob"][..], "unknown flag"),
+            (&["check", "--threads"][..], "needs a value"),
+            (&["check", "--threads", "--json"][..], "needs a value"),
+            (&["check", "--threads", "x"][..], "whole number"),
+            (&["check", "--threads", "0"][..], "1 to 64"),
+            (&["check", "--threads", "65"][..], "1 to 64"),
+            (&["check", "--threads", "-1"][..], "whole number"),
+            (&["check", "--max-states", "0"][..], "at least 1"),
+            (&["check", "--max-depth", "1e3"][..], "whole number"),
+            (&["check", "--timeout", "0"][..], "above 0"),
+            (&["check", "--timeout", "NaN"][..], "above 0"),
+            (&["check", "--timeout", "-2"][..], "above 0"),
+            (&["check", "--timeout", "1e300"][..], "above 0"),
+            (&["check", "--strategy", "random"][..], "bfs or dfs"),
+            (&["check", "--json=yes"][..], "takes no value"),
+            (&["check", "--json", "--json"][..], "more than once"),
+            (
+                &["check", "--threads", "1", "--threads", "2"][..],
+                "more than once",
+            ),
+            (&["check", "--scenario", "nope"][..], "unknown scenario"),
+            (&["check", "--design", "nope"][..], "unknown design"),
+            (&["check", "--set", "nope=1"][..], "unknown key"),
+            (&["check", "--set", "tv=9"][..], "0 to 2"),
+            (&["check", "--set", "tv"][..], "KEY=VALUE"),
+            (&["explore", "--port", "0"][..], "1 to 65535"),
+            (&["explore", "--port", "70000"][..], "1 to 65535"),
+            (&["explore", "--host="][..], "needs a host"),
+            (&["explore", "--json"][..], "unknown flag"),
+        ] {
+            let message = error(words);
+            assert!(message.contains(expect), "{words:?}: {message}");
+            assert!(!message.contains('\n'), "{words:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn help_and_version() {
+        for words in [
+            &["help"][..],
+            &["-h"],
+            &["--help"],
+            &["check", "--help"],
+            &["list", "-h"],
+        ] {
+            assert!(matches!(parse_words(words), Ok(Command::Help)), "{words:?}");
+        }
+        assert!(matches!(parse_words(&["--version"]), Ok(Command::Version)));
+    }
+
+    #[test]
+    fn explore_defaults_and_flags() {
+        match parse_words(&["explore"]) {
+            Ok(Command::Explore(args)) => {
+                assert_eq!(
+                    (args.host.as_str(), args.port),
+                    (DEFAULT_HOST, DEFAULT_PORT)
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&[
+            "explore", "--port", "8080", "--host", "0.0.0.0", "--set", "txns=1",
+        ]) {
+            Ok(Command::Explore(args)) => {
+                assert_eq!((args.host.as_str(), args.port), ("0.0.0.0", 8080));
+                assert_eq!(args.model.scenario.txns, 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! # `sharetxn`: the command line
+//!
+//! This file exists only to wire the modules together: it reads the arguments, hands them
+//! to the command they name, and turns the outcome into an exit status. Exit status 0
+//! means nothing was violated, 1 that a property was violated (or a twin went unreached,
+//! or the check stopped early), 2 bad input; every error is one line on stderr starting
+//! `sharetxn:`.
+//!
+//! | module | its one job |
+//! |---|---|
+//! | [`args`] | turn the command line into a [`args::Command`], or a one-line complaint |
+//! | [`list`] | `sharetxn list`: what there is to check |
+//! | [`check`] | `sharetxn check`: run the exhaustive checker and report |
+//! | [`summary`] | the human-readable form of a check report |
+//! | [`trace`] | write a discovery's trace file |
+//! | [`progress`] | the progress line on a terminal |
+//! | [`explore`] | `sharetxn explore`: serve stateright's Explorer |
+//! | [`output`] | stdout/stderr writes that never panic |
+
+mod args;
+mod check;
+mod error;
+mod explore;
+mod list;
+mod output;
+mod progress;
+mod summary;
+mod trace;
+
+use args::Command;
+use error::CliError;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run(std::env::args_os().skip(1).collect()) {
+        Ok(code) => code,
+        Err(err) => {
+            output::error_line(&err.to_string());
+            ExitCode::from(error::BAD_INPUT)
+        }
+    }
+}
+
+/// Parses the arguments and runs the command they name.
+fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
+    match args::parse(argv)? {
+        Command::Help => {
+            output::stdout(args::USAGE)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Version => {
+            output::stdout(&format!("sharetxn {}\n", env!("CARGO_PKG_VERSION")))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List => {
+            output::stdout(&list::render())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check(check_args) => check::run(check_args),
+        Command::Explore(explore_args) => explore::run(explore_args),
+    }
+}

@@ -1,0 +1,295 @@
+//! The `sharetxn` binary as users meet it: exit statuses, the one-line errors, the JSON
+//! report and its trace files, and the Explorer answering over HTTP. These run the built
+//! binary, so they catch what unit tests of the modules cannot (argument handling end to
+//! end, stdout staying pure JSON, the server actually listening).
+
+use serde_json::Value;
+use sharetxn_properties::PROPERTIES;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
+
+/// The fault budget switched off, so an exhaustive check takes about a second.
+const NO_FAULTS: &[&str] = &[
+    "--set",
+    "drops=0",
+    "--set",
+    "duplicates=0",
+    "--set",
+    "crashes=0",
+];
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the sharetxn binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory under the target directory, removed first if a previous run left it.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("sharetxn-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Switches off the faults the model gained after the three above (early timeouts), if
+/// this model has them: `list` says which `--set` keys exist.
+fn extra_fault_switches() -> Vec<&'static str> {
+    let list = text(&run(&["list"]).stdout);
+    let has = |key: &str| {
+        list.lines()
+            .any(|l| l.split_whitespace().next() == Some(key))
+    };
+    if has("timeouts") {
+        vec!["--set", "timeouts=0"]
+    } else {
+        Vec::new()
+    }
+}
+
+#[test]
+fn list_names_scenarios_and_every_property() {
+    let out = run(&["list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("txn-basic"), "{stdout}");
+    assert!(stdout.contains("consumer-offsets"), "{stdout}");
+    for p in PROPERTIES {
+        assert!(stdout.contains(p.name), "list lacks {}", p.name);
+        assert!(stdout.contains(p.twin), "list lacks {}", p.twin);
+    }
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn help_prints_usage_and_succeeds() {
+    for args in [&["--help"][..], &["-h"], &["help"], &["check", "--help"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(text(&out.stdout).contains("usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let cases: &[&[&str]] = &[
+        &["check", "--scenario", "no-such-scenario"],
+        &["check", "--design", "no-such-design"],
+        &["check", "--set", "nope=1"],
+        &["check", "--set", "tv=9"],
+        &["check", "--threads", "0"],
+        &["check", "--threads", "many"],
+        &["check", "--max-states", "0"],
+        &["check", "--strategy", "random"],
+        &["check", "--max-depth"],
+        &["check", "--no-such-flag"],
+        &["explore", "--port", "0"],
+        &["explore", "--design", "no-such-design"],
+        &["no-such-command"],
+        &[],
+    ];
+    for args in cases {
+        let out = run(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("sharetxn: "), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn check_json_is_one_object_with_readable_traces() {
+    let dir = scratch_dir("json");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let mut args = vec!["check", "--json", "--trace-out", dir_arg.as_str()];
+    args.extend_from_slice(NO_FAULTS);
+    args.extend(extra_fault_switches());
+    // A safety net should the model outgrow a quick exhaustive check.
+    args.extend(["--max-states", "300000"]);
+    let out = run(&args);
+    let stdout = text(&out.stdout);
+    let report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {stdout}"));
+    for key in [
+        "scenario",
+        "design",
+        "settings",
+        "exhaustive",
+        "unique_states",
+        "max_depth",
+        "seconds",
+        "states_per_second",
+        "properties",
+    ] {
+        assert!(report.get(key).is_some(), "report lacks {key}: {stdout}");
+    }
+    assert_eq!(report["scenario"], "txn-basic");
+    assert_eq!(report["design"], "consumer-offsets");
+    assert_eq!(report["settings"]["drops"], 0);
+    let properties = report["properties"]
+        .as_array()
+        .expect("properties is an array");
+    assert_eq!(properties.len(), 2 * PROPERTIES.len());
+    let mut all_good = true;
+    let mut traces = 0;
+    for p in properties {
+        for key in ["name", "kind", "status", "trace"] {
+            assert!(p.get(key).is_some(), "property lacks {key}: {p}");
+        }
+        let status = p["status"].as_str().expect("status is a string");
+        all_good &= status == "holds" || status == "witnessed";
+        if matches!(status, "violated" | "witnessed") {
+            assert!(p["trace"].is_string(), "a discovery without a trace: {p}");
+        }
+        if let Some(path) = p["trace"].as_str() {
+            traces += 1;
+            let file = std::fs::read_to_string(path).expect("the trace file exists");
+            let trace: Value = serde_json::from_str(&file).expect("the trace file is JSON");
+            assert_eq!(trace["format"], "sharetxn-trace");
+            assert_eq!(trace["version"], 0);
+            assert_eq!(trace["origin"], "check");
+            assert_eq!(trace["property"], p["name"]);
+            assert_eq!(trace["kind"], p["kind"]);
+            assert_eq!(trace["design"]["name"], "consumer-offsets");
+            assert_eq!(trace["scenario"]["name"], "txn-basic");
+            let steps = trace["actions"].as_array().expect("actions is an array");
+            assert!(!steps.is_empty(), "{path}");
+            for (i, step) in steps.iter().enumerate() {
+                assert_eq!(step["step"], i);
+                assert!(
+                    step["text"].as_str().is_some_and(|t| !t.is_empty()),
+                    "{step}"
+                );
+                assert!(step.get("action").is_some(), "{step}");
+            }
+            let name = format!(
+                "consumer-offsets-txn-basic-{}.json",
+                p["name"].as_str().unwrap()
+            );
+            assert!(path.ends_with(&name), "{path} is not named {name}");
+        }
+    }
+    assert!(
+        traces > 0,
+        "a fault-free run still reaches a commit: {stdout}"
+    );
+    let expected = if all_good { 0 } else { 1 };
+    assert_eq!(out.status.code(), Some(expected), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_human_output_summarises_and_bounds_report_unknown() {
+    let dir = scratch_dir("human");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    // `--max-states`, not `--max-depth`: the library does not yet report a depth-bounded
+    // run as non-exhaustive.
+    let mut args = vec![
+        "check",
+        "--max-states",
+        "1000",
+        "--trace-out",
+        dir_arg.as_str(),
+    ];
+    args.extend_from_slice(NO_FAULTS);
+    let out = run(&args);
+    let stdout = text(&out.stdout);
+    for needle in [
+        "scenario",
+        "unique states",
+        "states/s",
+        "exhaustive     no",
+        "txn_atomicity",
+    ] {
+        assert!(stdout.contains(needle), "lacks {needle}: {stdout}");
+    }
+    assert!(stdout.contains("unknown"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // Not a terminal: no progress line, and nothing violated, so nothing on stderr.
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Kills the child however the test ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A plain HTTP/1.0 GET: the status line and the body.
+fn http_get(port: u16, path: &str) -> std::io::Result<(String, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response)?;
+    let response = text(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head.lines().next().unwrap_or_default().to_string();
+    Ok((status, body.to_string()))
+}
+
+#[test]
+fn explore_serves_the_explorer() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let port_arg = port.to_string();
+    let mut args = vec!["explore", "--port", port_arg.as_str()];
+    args.extend_from_slice(NO_FAULTS);
+    let child = Command::new(BIN)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sharetxn binary starts");
+    let mut child = Killed(child);
+
+    let mut page = None;
+    for _ in 0..100 {
+        if let Ok(answer) = http_get(port, "/") {
+            page = Some(answer);
+            break;
+        }
+        if let Ok(Some(status)) = child.0.try_wait() {
+            panic!("explore exited early with {status}");
+        }
+        sleep(Duration::from_millis(200));
+    }
+    let (status, body) = page.expect("the Explorer answers within 20 s");
+    assert!(status.contains("200"), "{status}");
+    assert!(body.to_ascii_lowercase().contains("<html"), "{body}");
+
+    let (status, body) = http_get(port, "/.states/0").expect("the Explorer answers");
+    assert!(status.contains("200"), "{status}: {body}");
+    assert!(body.trim_start().starts_with('['), "{body}");
+    let states: Value = serde_json::from_str(&body).expect("the states are JSON");
+    assert!(states.as_array().is_some_and(|a| !a.is_empty()), "{body}");
+
+    let _ = child.0.kill();
+    let _ = child.0.wait();
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.0.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    let url = format!("Explorer at http://127.0.0.1:{port}/");
+    assert!(stderr.contains(&url), "{stderr}");
+}

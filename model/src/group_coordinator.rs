@@ -1,0 +1,216 @@
+//! The group coordinator's `__consumer_offsets` partition, reduced to what transactional
+//! offset commits need (`OffsetMetadataManager`): TxnOffsetCommit writes offsets with the
+//! producer's id and epoch through the same log layer as data (with KIP-890 verification;
+//! under TV2 the implicit add of TxnOffsetCommit v5), markers resolve them
+//! (`completeTransaction` -> `replayEndTransactionMarker`: on COMMIT an offset is
+//! materialised only if its record is later in the log than the committed one, which is
+//! what "latest committed record by log position" computes), and OffsetFetch with
+//! `RequireStable` answers UNSTABLE_OFFSET_COMMIT while offsets are pending (KIP-447).
+//! Pending and committed offsets are derived from the log, so a reload rebuilds them
+//! exactly, as `CoordinatorLoaderImpl` does.
+
+use crate::data_partition::verification_error;
+use crate::design::Design;
+use crate::error::ErrorCode;
+use crate::ids::*;
+use crate::leader::{LeaderState, LeaderStorage};
+use crate::msg::*;
+use crate::node::{Node, NodeStorage};
+use crate::partition_log::{AppendCheck, PartitionLog, Payload, RecordStatus};
+use stateright::actor::{Id, Out};
+
+/// The group coordinator's state.
+pub type GroupCoordinatorState = LeaderState<TxnOffsetCommitRequest>;
+
+/// The group coordinator's configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GroupCoordinator {
+    /// The transaction coordinator (for verification).
+    pub txn_coordinator: Id,
+    /// The design.
+    pub design: Design,
+}
+
+/// The committed offset of the group: the latest committed offset record, else 0.
+pub fn committed_offset(log: &PartitionLog) -> u8 {
+    log.data()
+        .filter(|(_, _, _, s)| *s == RecordStatus::Committed)
+        .filter_map(|(_, _, p, _)| match p {
+            Payload::Offset { offset, .. } => Some(offset),
+            Payload::Output(_) => None,
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// Whether any offset commit is still pending in a transaction.
+pub fn has_pending_offsets(log: &PartitionLog) -> bool {
+    log.data().any(|(_, _, _, s)| s == RecordStatus::Pending)
+}
+
+impl GroupCoordinator {
+    /// Loads the coordinator from its log.
+    pub fn on_start(
+        &self,
+        storage: Option<&LeaderStorage>,
+        o: &mut Out<Node>,
+    ) -> GroupCoordinatorState {
+        let (state, storage) = LeaderState::load(&storage.cloned());
+        o.save(NodeStorage::Leader(storage));
+        state
+    }
+
+    /// Handles TxnOffsetCommit, OffsetFetch, verification answers and markers.
+    pub fn on_msg(&self, state: &mut GroupCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        match msg {
+            Msg::TxnOffsetCommit(req) => self.commit(state, src, req, false, o),
+            Msg::OffsetFetch(req) => {
+                // KIP-447: the consumer retries UNSTABLE_OFFSET_COMMIT until the pending
+                // offsets resolve; polling changes nothing, so the fetch waits here and is
+                // answered when a marker resolves them.
+                if req.require_stable && has_pending_offsets(&state.log) {
+                    if !state.waiting_fetches.contains(&src) {
+                        state.waiting_fetches.push(src);
+                    }
+                } else {
+                    let offset = committed_offset(&state.log);
+                    o.send(
+                        src,
+                        Msg::OffsetFetchResponse(OffsetFetchResponse {
+                            error: ErrorCode::None,
+                            offset,
+                        }),
+                    );
+                }
+            }
+            Msg::AddPartitionsToTxnResponse(resp) => {
+                let guard = match resp.mode {
+                    AddPartitionsMode::VerifyOnly { guard }
+                    | AddPartitionsMode::BrokerAdd { guard } => guard,
+                    AddPartitionsMode::Client => return,
+                };
+                let Some(parked) = state.unpark(resp.producer, guard) else {
+                    return;
+                };
+                if resp.error == ErrorCode::None && !parked.valid {
+                    // `VerificationGuard` mismatch at append: "Record was not part of an
+                    // ongoing transaction".
+                    reply(o, parked.src, &parked.request, ErrorCode::InvalidTxnState);
+                } else if resp.error == ErrorCode::None {
+                    self.commit(state, parked.src, parked.request, true, o);
+                } else {
+                    reply(
+                        o,
+                        parked.src,
+                        &parked.request,
+                        verification_error(resp.error),
+                    );
+                }
+            }
+            Msg::WriteTxnMarkers(req) => {
+                let error = state.log.write_marker(&req);
+                if error == ErrorCode::None {
+                    o.save(NodeStorage::Leader(state.storage()));
+                    state.void_guard(req.producer.pid);
+                    if !has_pending_offsets(&state.log) {
+                        let offset = committed_offset(&state.log);
+                        for dst in std::mem::take(&mut state.waiting_fetches) {
+                            o.send(
+                                dst,
+                                Msg::OffsetFetchResponse(OffsetFetchResponse {
+                                    error: ErrorCode::None,
+                                    offset,
+                                }),
+                            );
+                        }
+                    }
+                }
+                o.send(
+                    src,
+                    Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
+                        producer: req.producer,
+                        commit: req.commit,
+                        coordinator_epoch: req.coordinator_epoch,
+                        partition: req.partition,
+                        error,
+                    }),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn commit(
+        &self,
+        state: &mut GroupCoordinatorState,
+        src: Id,
+        req: TxnOffsetCommitRequest,
+        verified: bool,
+        o: &mut Out<Node>,
+    ) {
+        let check = state.log.check_append(
+            req.producer,
+            None,
+            self.design.tv,
+            self.design.verification || self.design.tv.bumps_epoch_per_txn(),
+            verified,
+        );
+        match check {
+            AppendCheck::Append => {
+                state.log.append(
+                    req.producer,
+                    None,
+                    Payload::Offset {
+                        offset: req.offset,
+                        tag: req.tag,
+                    },
+                );
+                o.save(NodeStorage::Leader(state.storage()));
+                reply(o, src, &req, ErrorCode::None);
+            }
+            AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
+            AppendCheck::Reject(e) => reply(o, src, &req, e),
+            AppendCheck::NeedsVerification => {
+                if state
+                    .verifying
+                    .get(&req.producer.pid)
+                    .is_some_and(|p| p.request == req && p.valid)
+                {
+                    // A retry of the write being verified: it joins that verification.
+                    // (Kafka answers the abandoned copy NETWORK_EXCEPTION, which the client
+                    // ignores: it no longer waits on that correlation id.)
+                    return;
+                }
+                let (guard, displaced) = state.park(req.producer, src, req.clone());
+                if let Some(old) = displaced {
+                    reply(o, old.src, &old.request, ErrorCode::NetworkException);
+                }
+                let mode = if self.design.tv.bumps_epoch_per_txn() {
+                    AddPartitionsMode::BrokerAdd { guard }
+                } else {
+                    AddPartitionsMode::VerifyOnly { guard }
+                };
+                o.send(
+                    self.txn_coordinator,
+                    Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+                        txn: req.txn,
+                        producer: req.producer,
+                        partitions: vec![TopicPartition::ConsumerOffsets],
+                        mode,
+                    }),
+                );
+            }
+        }
+    }
+}
+
+fn reply(o: &mut Out<Node>, dst: Id, req: &TxnOffsetCommitRequest, error: ErrorCode) {
+    o.send(
+        dst,
+        Msg::TxnOffsetCommitResponse(TxnOffsetCommitResponse {
+            producer: req.producer,
+            offset: req.offset,
+            error,
+        }),
+    );
+}

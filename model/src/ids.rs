@@ -1,0 +1,92 @@
+//! Identifiers as small newtypes with short `Debug` forms, so traces and snapshots stay readable.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! small_id {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub struct $name(pub u8);
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(self, f)
+            }
+        }
+    };
+}
+
+small_id!(
+    /// A `transactional.id`. The model has one per transactional client.
+    TransactionalId, "txn"
+);
+small_id!(
+    /// A producer id allocated by the transaction coordinator.
+    ProducerId, "pid"
+);
+small_id!(
+    /// A producer epoch. Exhaustion (32767) is outside the bounds the model explores.
+    ProducerEpoch, "e"
+);
+small_id!(
+    /// The leader epoch of `__transaction_state`: bumped by every coordinator load.
+    CoordinatorEpoch, "ce"
+);
+small_id!(
+    /// An output data partition index (`output-N`).
+    PartitionIndex, "out-"
+);
+
+impl ProducerEpoch {
+    /// The next epoch (InitProducerId, fencing, and TV2's per-transaction bump).
+    pub fn bump(self) -> Self {
+        ProducerEpoch(self.0 + 1)
+    }
+}
+
+/// A partition that can take part in a transaction: a data partition or a coordinator's
+/// internal partition. The transaction coordinator tracks these in `topicPartitions`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum TopicPartition {
+    /// `output-N`, written by Produce.
+    Output(PartitionIndex),
+    /// The `__consumer_offsets` partition of the consume-transform-produce group.
+    ConsumerOffsets,
+}
+
+impl fmt::Debug for TopicPartition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TopicPartition::Output(p) => write!(f, "{p:?}"),
+            TopicPartition::ConsumerOffsets => write!(f, "__consumer_offsets"),
+        }
+    }
+}
+
+/// Ghost identity of one client transaction attempt: which incarnation of the client began
+/// it, and its sequence number within that incarnation. It travels with writes so that
+/// properties can tell which attempt a record belongs to. Protocol logic never reads it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnTag {
+    /// Which start of the client process (0 for the first).
+    pub incarnation: u8,
+    /// Which transaction of that incarnation (0 for the first).
+    pub attempt: u8,
+}
+
+impl fmt::Debug for TxnTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "i{}a{}", self.incarnation, self.attempt)
+    }
+}
+
+impl fmt::Display for TxnTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}

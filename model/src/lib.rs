@@ -1,0 +1,50 @@
+//! # sharetxn-model: Kafka's transaction protocol as a closed world
+//!
+//! The actors are Kafka's processes, each a pure function from (state, message or timer)
+//! to (new state, commands), implementing stateright's `Actor`:
+//!
+//! | actor | stands for | durable |
+//! |---|---|---|
+//! | [`txn_coordinator::TxnCoordinator`] | the `__transaction_state` leader | its log |
+//! | [`data_partition::DataPartition`] | an output partition leader | its log |
+//! | [`group_coordinator::GroupCoordinator`] | the `__consumer_offsets` leader | its log |
+//! | [`producer::Producer`] | a transactional client (`TransactionManager`) | nothing |
+//!
+//! [`system::System`] wraps them in one `stateright::Model` with message loss,
+//! duplication, reordering, timers that fire at any time, crashes and restarts from
+//! durable storage, and client choices, under total fault budgets. Protocol logic lives
+//! only here; the properties, the checkers, the simulator and replay all drive
+//! [`system::System::step`].
+//!
+//! Message flow of one transaction under TV2 (the default):
+//!
+//! ```text
+//! P0 --InitProducerId--> TC           P0 --OffsetFetch--> GC
+//! P0 --Produce--> D0 --AddPartitionsToTxn(add)--> TC      (KIP-890 implicit add)
+//! P0 --TxnOffsetCommit--> GC --AddPartitionsToTxn(add)--> TC
+//! P0 --EndTxn--> TC --WriteTxnMarkers--> D0, D1, GC --> TC: CompleteCommit
+//! ```
+
+pub mod data_partition;
+pub mod design;
+pub mod error;
+pub mod ghost;
+pub mod group_coordinator;
+pub mod ids;
+pub mod leader;
+pub mod msg;
+pub mod network;
+pub mod node;
+pub mod partition_log;
+pub mod producer;
+pub mod scenario;
+pub mod settings;
+pub mod system;
+pub mod timing;
+pub mod topology;
+pub mod txn_coordinator;
+pub mod txn_state;
+
+pub use design::Design;
+pub use scenario::Scenario;
+pub use system::{Action, Envelope, System, SystemState};

@@ -1,0 +1,351 @@
+//! The messages: one variant per RPC request and response, named as Kafka names them.
+//! API keys are symbolic (the seeds' numbers collide with existing ones).
+
+use crate::error::ErrorCode;
+use crate::ids::*;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A producer id with the epoch a request or record carries: Kafka's fencing token.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ProducerIdAndEpoch {
+    /// The producer id.
+    pub pid: ProducerId,
+    /// The epoch.
+    pub epoch: ProducerEpoch,
+}
+
+impl fmt::Debug for ProducerIdAndEpoch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}/{:?}", self.pid, self.epoch)
+    }
+}
+
+/// An output record: the transformed input. `tag` is ghost state (which client
+/// transaction attempt wrote it); the protocol never reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct OutputRecord {
+    /// The input record's offset this output was derived from.
+    pub input: u8,
+    /// Ghost: the client transaction attempt that wrote it.
+    pub tag: TxnTag,
+}
+
+/// KIP-890's `VerificationGuard`: a token unique to one verification at one partition
+/// leader incarnation, so that a late answer never unlocks a newer append.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct VerificationGuard {
+    /// The leader incarnation (bumped by every restart).
+    pub generation: u8,
+    /// The verification's number within that incarnation.
+    pub counter: u8,
+}
+
+impl fmt::Debug for VerificationGuard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "g{}.{}", self.generation, self.counter)
+    }
+}
+
+/// Who sends an AddPartitionsToTxn and why (v0-3 from clients; v4+ from brokers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum AddPartitionsMode {
+    /// A TV0/TV1 client adding partitions before it writes to them.
+    Client,
+    /// KIP-890 part 1: a partition leader checks the partition is in the ongoing
+    /// transaction before the first transactional append (`VerifyOnly=true`).
+    VerifyOnly {
+        /// The leader's `VerificationGuard`, echoed in the response.
+        guard: VerificationGuard,
+    },
+    /// KIP-890 part 2 (TV2): the partition leader adds the partition implicitly.
+    BrokerAdd {
+        /// The leader's `VerificationGuard`, echoed in the response.
+        guard: VerificationGuard,
+    },
+}
+
+/// InitProducerId (22) request.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct InitProducerIdRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+}
+
+/// InitProducerId response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct InitProducerIdResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+    /// The producer id and epoch granted, on success.
+    pub producer: Option<ProducerIdAndEpoch>,
+}
+
+/// AddPartitionsToTxn (24) request.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddPartitionsToTxnRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the writer.
+    pub producer: ProducerIdAndEpoch,
+    /// The partitions to add or verify.
+    pub partitions: Vec<TopicPartition>,
+    /// Client add, broker verification, or broker implicit add.
+    pub mode: AddPartitionsMode,
+}
+
+/// AddPartitionsToTxn response (one error for the whole request: the model's requests
+/// fail or succeed together, as Kafka's do for authorization and fencing errors).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddPartitionsToTxnResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the request.
+    pub producer: ProducerIdAndEpoch,
+    /// The partitions of the request.
+    pub partitions: Vec<TopicPartition>,
+    /// The request's mode (with its guard).
+    pub mode: AddPartitionsMode,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+}
+
+/// AddOffsetsToTxn (25) request: adds the group's `__consumer_offsets` partition.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddOffsetsToTxnRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch.
+    pub producer: ProducerIdAndEpoch,
+}
+
+/// AddOffsetsToTxn response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddOffsetsToTxnResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the request.
+    pub producer: ProducerIdAndEpoch,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+}
+
+/// Produce (0) request: one transactional batch of one record.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ProduceRequest {
+    /// The transactional id (Produce v3+ carries it).
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the batch.
+    pub producer: ProducerIdAndEpoch,
+    /// The batch's base sequence.
+    pub seq: u8,
+    /// The partition written.
+    pub partition: PartitionIndex,
+    /// The record.
+    pub record: OutputRecord,
+}
+
+/// Produce response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ProduceResponse {
+    /// The partition written.
+    pub partition: PartitionIndex,
+    /// The producer id and epoch of the batch.
+    pub producer: ProducerIdAndEpoch,
+    /// The batch's base sequence.
+    pub seq: u8,
+    /// The error, `None` on success (a duplicate batch is a success).
+    pub error: ErrorCode,
+}
+
+/// TxnOffsetCommit (28) request, sent to the group coordinator.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnOffsetCommitRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch.
+    pub producer: ProducerIdAndEpoch,
+    /// The committed offset: the next input record to process.
+    pub offset: u8,
+    /// Ghost: the client transaction attempt that wrote it.
+    pub tag: TxnTag,
+}
+
+/// TxnOffsetCommit response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnOffsetCommitResponse {
+    /// The producer id and epoch of the request.
+    pub producer: ProducerIdAndEpoch,
+    /// The offset of the request.
+    pub offset: u8,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+}
+
+/// OffsetFetch (9) request with `RequireStable` (KIP-447).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct OffsetFetchRequest {
+    /// `RequireStable`: answer UNSTABLE_OFFSET_COMMIT while offsets are pending.
+    pub require_stable: bool,
+}
+
+/// OffsetFetch response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct OffsetFetchResponse {
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+    /// The committed offset (0 when none was committed).
+    pub offset: u8,
+}
+
+/// EndTxn (26) request.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct EndTxnRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch.
+    pub producer: ProducerIdAndEpoch,
+    /// Commit (true) or abort (false).
+    pub commit: bool,
+}
+
+/// EndTxn response. Under TV2 (v5) it carries the bumped producer id and epoch.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct EndTxnResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the request.
+    pub request_producer: ProducerIdAndEpoch,
+    /// Commit (true) or abort (false), as requested.
+    pub commit: bool,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+    /// TV2: the producer id and epoch to use from now on.
+    pub producer: Option<ProducerIdAndEpoch>,
+}
+
+/// WriteTxnMarkers (27) request for one partition, from the transaction coordinator.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct WriteTxnMarkersRequest {
+    /// The producer id and the marker's epoch.
+    pub producer: ProducerIdAndEpoch,
+    /// COMMIT (true) or ABORT (false).
+    pub commit: bool,
+    /// The coordinator epoch of the sender.
+    pub coordinator_epoch: CoordinatorEpoch,
+    /// The partition to write the marker to.
+    pub partition: TopicPartition,
+    /// The transaction version the marker was written under (v2, KIP-1228).
+    pub tv: u8,
+}
+
+/// WriteTxnMarkers response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct WriteTxnMarkersResponse {
+    /// The producer id and the marker's epoch.
+    pub producer: ProducerIdAndEpoch,
+    /// COMMIT (true) or ABORT (false).
+    pub commit: bool,
+    /// The coordinator epoch of the request.
+    pub coordinator_epoch: CoordinatorEpoch,
+    /// The partition.
+    pub partition: TopicPartition,
+    /// The error, `None` on success.
+    pub error: ErrorCode,
+}
+
+/// Every message of the closed world.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)] // each variant is its payload's RPC
+pub enum Msg {
+    InitProducerId(InitProducerIdRequest),
+    InitProducerIdResponse(InitProducerIdResponse),
+    AddPartitionsToTxn(AddPartitionsToTxnRequest),
+    AddPartitionsToTxnResponse(AddPartitionsToTxnResponse),
+    AddOffsetsToTxn(AddOffsetsToTxnRequest),
+    AddOffsetsToTxnResponse(AddOffsetsToTxnResponse),
+    Produce(ProduceRequest),
+    ProduceResponse(ProduceResponse),
+    TxnOffsetCommit(TxnOffsetCommitRequest),
+    TxnOffsetCommitResponse(TxnOffsetCommitResponse),
+    OffsetFetch(OffsetFetchRequest),
+    OffsetFetchResponse(OffsetFetchResponse),
+    EndTxn(EndTxnRequest),
+    EndTxnResponse(EndTxnResponse),
+    WriteTxnMarkers(WriteTxnMarkersRequest),
+    WriteTxnMarkersResponse(WriteTxnMarkersResponse),
+}
+
+impl Msg {
+    /// The RPC name (Kafka's), for rendering.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Msg::InitProducerId(_) => "InitProducerId",
+            Msg::InitProducerIdResponse(_) => "InitProducerIdResponse",
+            Msg::AddPartitionsToTxn(_) => "AddPartitionsToTxn",
+            Msg::AddPartitionsToTxnResponse(_) => "AddPartitionsToTxnResponse",
+            Msg::AddOffsetsToTxn(_) => "AddOffsetsToTxn",
+            Msg::AddOffsetsToTxnResponse(_) => "AddOffsetsToTxnResponse",
+            Msg::Produce(_) => "Produce",
+            Msg::ProduceResponse(_) => "ProduceResponse",
+            Msg::TxnOffsetCommit(_) => "TxnOffsetCommit",
+            Msg::TxnOffsetCommitResponse(_) => "TxnOffsetCommitResponse",
+            Msg::OffsetFetch(_) => "OffsetFetch",
+            Msg::OffsetFetchResponse(_) => "OffsetFetchResponse",
+            Msg::EndTxn(_) => "EndTxn",
+            Msg::EndTxnResponse(_) => "EndTxnResponse",
+            Msg::WriteTxnMarkers(_) => "WriteTxnMarkers",
+            Msg::WriteTxnMarkersResponse(_) => "WriteTxnMarkersResponse",
+        }
+    }
+
+    /// The error a response carries, if this is a response.
+    pub fn response_error(&self) -> Option<ErrorCode> {
+        match self {
+            Msg::InitProducerIdResponse(r) => Some(r.error),
+            Msg::AddPartitionsToTxnResponse(r) => Some(r.error),
+            Msg::AddOffsetsToTxnResponse(r) => Some(r.error),
+            Msg::ProduceResponse(r) => Some(r.error),
+            Msg::TxnOffsetCommitResponse(r) => Some(r.error),
+            Msg::OffsetFetchResponse(r) => Some(r.error),
+            Msg::EndTxnResponse(r) => Some(r.error),
+            Msg::WriteTxnMarkersResponse(r) => Some(r.error),
+            _ => None,
+        }
+    }
+}
+
+/// Timers, one enum for every actor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Timer {
+    /// A client's `request.timeout.ms` for one outstanding request: the outcome is unknown.
+    RequestTimeout(RequestKey),
+    /// The coordinator's transaction timeout for an ongoing transaction (the abort scan).
+    TxnTimeout(TransactionalId),
+    /// The coordinator's marker resend for a transaction whose markers are unanswered.
+    MarkerRetry(TransactionalId),
+}
+
+/// Which outstanding client request a timeout belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum RequestKey {
+    /// The single in-flight request to the transaction coordinator.
+    Coordinator,
+    /// The in-flight produce to one partition.
+    Produce(PartitionIndex),
+    /// The in-flight TxnOffsetCommit.
+    TxnOffsetCommit,
+    /// The in-flight OffsetFetch.
+    OffsetFetch,
+}
+
+/// A client decision, explored exhaustively like any other nondeterminism.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ClientChoice {
+    /// `commitTransaction()`.
+    Commit,
+    /// `abortTransaction()`.
+    Abort,
+}

@@ -1,0 +1,122 @@
+//! `Node`: one enum over every actor kind, implementing stateright's `Actor`. Stateright's
+//! `Choice` combinator does not forward `on_random`, so roles are a hand-written enum.
+
+use crate::data_partition::{DataPartition, DataPartitionState};
+use crate::group_coordinator::{GroupCoordinator, GroupCoordinatorState};
+use crate::leader::LeaderStorage;
+use crate::msg::{ClientChoice, Msg, Timer};
+use crate::producer::{Producer, ProducerState};
+use crate::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Actor, Id, Out};
+use std::borrow::Cow;
+
+/// An actor of the closed world.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // each variant is the actor it names
+pub enum Node {
+    TxnCoordinator(TxnCoordinator),
+    GroupCoordinator(GroupCoordinator),
+    DataPartition(DataPartition),
+    Producer(Producer),
+}
+
+/// An actor's state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum NodeState {
+    TxnCoordinator(TxnCoordinatorState),
+    GroupCoordinator(GroupCoordinatorState),
+    DataPartition(DataPartitionState),
+    Producer(ProducerState),
+}
+
+/// What survives a crash.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NodeStorage {
+    /// The `__transaction_state` log.
+    TxnCoordinator(TxnLog),
+    /// A partition leader's log (data partitions and `__consumer_offsets`).
+    Leader(LeaderStorage),
+    /// A client's incarnation number (a modelling device; clients are volatile).
+    Producer {
+        /// Which start of the process.
+        incarnation: u8,
+    },
+}
+
+macro_rules! dispatch {
+    ($self:ident, $state:ident, |$a:ident, $s:ident| $body:expr) => {
+        match ($self, $state.to_mut()) {
+            (Node::TxnCoordinator($a), NodeState::TxnCoordinator($s)) => $body,
+            (Node::GroupCoordinator($a), NodeState::GroupCoordinator($s)) => $body,
+            (Node::DataPartition($a), NodeState::DataPartition($s)) => $body,
+            (Node::Producer($a), NodeState::Producer($s)) => $body,
+            _ => unreachable!("actor and state kinds always match"),
+        }
+    };
+}
+
+impl Actor for Node {
+    type Msg = Msg;
+    type Timer = Timer;
+    type State = NodeState;
+    type Storage = NodeStorage;
+    type Random = ClientChoice;
+
+    fn on_start(&self, _id: Id, storage: &Option<NodeStorage>, o: &mut Out<Self>) -> NodeState {
+        match self {
+            Node::TxnCoordinator(a) => {
+                let log = match storage {
+                    Some(NodeStorage::TxnCoordinator(l)) => Some(l),
+                    _ => None,
+                };
+                NodeState::TxnCoordinator(a.on_start(log, o))
+            }
+            Node::GroupCoordinator(a) => {
+                NodeState::GroupCoordinator(a.on_start(leader_storage(storage), o))
+            }
+            Node::DataPartition(a) => {
+                NodeState::DataPartition(a.on_start(leader_storage(storage), o))
+            }
+            Node::Producer(a) => {
+                let incarnation = match storage {
+                    Some(NodeStorage::Producer { incarnation }) => Some(*incarnation),
+                    _ => None,
+                };
+                NodeState::Producer(a.on_start(incarnation, o))
+            }
+        }
+    }
+
+    fn on_msg(&self, _id: Id, state: &mut Cow<NodeState>, src: Id, msg: Msg, o: &mut Out<Self>) {
+        dispatch!(self, state, |a, s| a.on_msg(s, src, msg, o))
+    }
+
+    fn on_timeout(&self, _id: Id, state: &mut Cow<NodeState>, timer: &Timer, o: &mut Out<Self>) {
+        match (self, state.to_mut()) {
+            (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.on_timeout(s, *timer, o),
+            (Node::Producer(a), NodeState::Producer(s)) => a.on_timeout(s, *timer, o),
+            _ => {}
+        }
+    }
+
+    fn on_random(
+        &self,
+        _id: Id,
+        state: &mut Cow<NodeState>,
+        random: &ClientChoice,
+        o: &mut Out<Self>,
+    ) {
+        if let (Node::Producer(a), NodeState::Producer(s)) = (self, state.to_mut()) {
+            a.on_choice(s, *random, o);
+        }
+    }
+}
+
+fn leader_storage(storage: &Option<NodeStorage>) -> Option<&LeaderStorage> {
+    match storage {
+        Some(NodeStorage::Leader(l)) => Some(l),
+        _ => None,
+    }
+}

@@ -1,0 +1,684 @@
+//! The closed world. `System` implements `stateright::Model` over the actors: its state is
+//! every actor's state, their durable storage, which actors are up, the armed timers, the
+//! pending client choices, the messages in flight (a multiset: any order, any delay), the
+//! fault budget left, and the ghost state the properties read. Every engine drives this
+//! one transition function: the exhaustive checkers, the Explorer, the simulator, replay
+//! and shrinking.
+
+use crate::data_partition::DataPartition;
+use crate::design::Design;
+use crate::ghost::Ghost;
+use crate::group_coordinator::GroupCoordinator;
+use crate::ids::{PartitionIndex, TransactionalId};
+use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::network::Network;
+use crate::node::{Node, NodeState, NodeStorage};
+use crate::producer::Producer;
+use crate::scenario::{FaultBudget, Role, Scenario};
+use crate::topology::Topology;
+use crate::txn_coordinator::TxnCoordinator;
+use crate::txn_state::{TransactionState, TxnManagerState};
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Actor, Command, Id, Out};
+use stateright::Model;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::Arc;
+
+/// A message in flight.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The sender.
+    pub src: Id,
+    /// The recipient.
+    pub dst: Id,
+    /// The message.
+    pub msg: Msg,
+}
+
+impl fmt::Debug for Envelope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}->{:?} {:?}", self.src, self.dst, self.msg)
+    }
+}
+
+/// A step of the closed world. Actions are values, so a trace names a message by what it
+/// is, not by an index, and survives changes to the order actions are listed in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// The envelope reaches its (live) recipient.
+    Deliver(Envelope),
+    /// The envelope is lost: its sender will see a timeout.
+    Drop(Envelope),
+    /// A second copy of the envelope enters the network.
+    Duplicate(Envelope),
+    /// An armed timer fires (any armed timer may fire at any time).
+    Fire {
+        /// Whose timer.
+        actor: Id,
+        /// Which timer.
+        timer: Timer,
+    },
+    /// The actor crashes: volatile state, timers and pending choices are lost.
+    Crash(Id),
+    /// The crashed actor restarts from its durable storage (leader failover).
+    Restart(Id),
+    /// A client makes a decision.
+    Choose {
+        /// Which client.
+        actor: Id,
+        /// What it decides.
+        choice: ClientChoice,
+    },
+}
+
+/// The whole state of the closed world.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SystemState {
+    /// Each actor's state (stale while it is down).
+    pub nodes: Vec<Arc<NodeState>>,
+    /// Each actor's durable storage (shared between states until it changes).
+    pub storage: Vec<Option<Arc<NodeStorage>>>,
+    /// Which actors are up.
+    pub up: Vec<bool>,
+    /// Armed timers per actor.
+    pub timers: Vec<BTreeSet<Timer>>,
+    /// Pending client choices per actor, by key.
+    pub choices: Vec<BTreeMap<String, Vec<ClientChoice>>>,
+    /// Messages in flight.
+    pub network: Network,
+    /// The fault budget left.
+    pub budget: FaultBudget,
+    /// Ghost state for the properties.
+    pub ghost: Ghost,
+}
+
+impl SystemState {
+    /// The state of actor `id` if it is of that kind.
+    pub fn node(&self, id: Id) -> &NodeState {
+        &self.nodes[usize::from(id)]
+    }
+
+    /// Whether actor `id` is up.
+    pub fn is_up(&self, id: Id) -> bool {
+        self.up[usize::from(id)]
+    }
+
+    /// Messages in flight, each copy once.
+    pub fn in_flight(&self) -> impl Iterator<Item = Envelope> + '_ {
+        self.network.iter()
+    }
+}
+
+/// The closed world for one design and scenario.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The protocol design.
+    pub design: Design,
+    /// The workload and its bounds.
+    pub scenario: Scenario,
+    /// Which actor is which.
+    pub topology: Topology,
+    /// The actors, indexed by `Id`.
+    pub actors: Vec<Node>,
+}
+
+/// The one transactional id of the scenario's producer.
+pub const TXN_ID: TransactionalId = TransactionalId(0);
+
+impl System {
+    /// Builds the closed world for a design and a scenario.
+    pub fn new(design: Design, scenario: Scenario) -> System {
+        let topology = Topology::for_scenario(&scenario);
+        let mut actors = vec![
+            Node::TxnCoordinator(TxnCoordinator {
+                design: design.clone(),
+                topology: topology.clone(),
+                marker_retries: scenario.marker_retries,
+            }),
+            Node::GroupCoordinator(GroupCoordinator {
+                txn_coordinator: topology.txn_coordinator,
+                design: design.clone(),
+            }),
+        ];
+        for i in 0..scenario.partitions {
+            actors.push(Node::DataPartition(DataPartition {
+                index: PartitionIndex(i),
+                txn_coordinator: topology.txn_coordinator,
+                design: design.clone(),
+            }));
+        }
+        for _ in &topology.producers {
+            actors.push(Node::Producer(Producer {
+                txn: TXN_ID,
+                txn_coordinator: topology.txn_coordinator,
+                group_coordinator: topology.group_coordinator,
+                partitions: topology.partitions.clone(),
+                design: design.clone(),
+                inputs: scenario.inputs,
+                txns: scenario.txns,
+                request_retries: scenario.request_retries,
+            }));
+        }
+        debug_assert_eq!(actors.len(), topology.len());
+        System {
+            design,
+            scenario,
+            topology,
+            actors,
+        }
+    }
+
+    /// The initial state: every actor started from empty storage.
+    pub fn init_state(&self) -> SystemState {
+        let n = self.actors.len();
+        let mut state = SystemState {
+            nodes: Vec::with_capacity(n),
+            storage: vec![None; n],
+            up: vec![true; n],
+            timers: vec![BTreeSet::new(); n],
+            choices: vec![BTreeMap::new(); n],
+            network: Network::default(),
+            budget: self.scenario.budget,
+            ghost: Ghost::default(),
+        };
+        for (i, actor) in self.actors.iter().enumerate() {
+            let id = Id::from(i);
+            let mut out = Out::new();
+            let node = actor.on_start(id, &None, &mut out);
+            state.nodes.push(Arc::new(node));
+            self.apply(&mut state, id, out);
+        }
+        state
+    }
+
+    /// Every action enabled in `state`, in a deterministic order: progress first, then
+    /// faults.
+    pub fn enabled(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        self.enabled_progress(state, actions);
+        self.enabled_faults(state, actions);
+    }
+
+    /// The actions a fair run must eventually take while they stay enabled: deliveries,
+    /// timeouts that are due (what they wait for was lost), client choices, restarts.
+    pub fn enabled_progress(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        for env in state.network.deliverable() {
+            if state.is_up(env.dst) {
+                actions.push(Action::Deliver(env));
+            }
+        }
+        for (i, timers) in state.timers.iter().enumerate() {
+            for timer in timers {
+                if self.timer_is_due(state, Id::from(i), timer) {
+                    actions.push(Action::Fire {
+                        actor: Id::from(i),
+                        timer: *timer,
+                    });
+                }
+            }
+        }
+        for (i, choices) in state.choices.iter().enumerate() {
+            for options in choices.values() {
+                for choice in options {
+                    actions.push(Action::Choose {
+                        actor: Id::from(i),
+                        choice: *choice,
+                    });
+                }
+            }
+        }
+        for (i, up) in state.up.iter().enumerate() {
+            if !up {
+                actions.push(Action::Restart(Id::from(i)));
+            }
+        }
+    }
+
+    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
+    /// run may stop taking them at any time, so liveness is judged without them.
+    pub fn enabled_faults(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        if state.budget.drops > 0 || state.budget.duplicates > 0 {
+            let deliverable = state.network.deliverable();
+            if state.budget.drops > 0 {
+                actions.extend(deliverable.iter().cloned().map(Action::Drop));
+            }
+            if state.budget.duplicates > 0 {
+                actions.extend(
+                    deliverable
+                        .into_iter()
+                        .filter(|e| self.is_client_request(e))
+                        .map(Action::Duplicate),
+                );
+            }
+        }
+        if state.budget.timeouts > 0 {
+            for (i, timers) in state.timers.iter().enumerate() {
+                for timer in timers {
+                    if !self.timer_is_due(state, Id::from(i), timer) {
+                        actions.push(Action::Fire {
+                            actor: Id::from(i),
+                            timer: *timer,
+                        });
+                    }
+                }
+            }
+        }
+        if state.budget.crashes > 0 {
+            for (i, up) in state.up.iter().enumerate() {
+                let id = Id::from(i);
+                if *up && self.scenario.can_crash(self.topology.role(id)) {
+                    actions.push(Action::Crash(id));
+                }
+            }
+        }
+    }
+
+    /// Quiescence: no progress action is enabled, so nothing but a fault could still
+    /// happen. Liveness properties are judged here.
+    pub fn is_quiescent(&self, state: &SystemState) -> bool {
+        let mut actions = Vec::new();
+        self.enabled_progress(state, &mut actions);
+        actions.is_empty()
+    }
+
+    /// Whether a timer firing now is due rather than early: what it waits for can no
+    /// longer arrive (it was lost, or the other side crashed or gave up). An early firing
+    /// is a fault (the `timeouts` budget): the outcome of what it waited for is unknown.
+    pub fn timer_is_due(&self, state: &SystemState, id: Id, timer: &Timer) -> bool {
+        crate::timing::is_due(self, state, id, timer)
+    }
+
+    /// Whether `action` is enabled in `state`.
+    pub fn is_enabled(&self, state: &SystemState, action: &Action) -> bool {
+        match action {
+            Action::Deliver(env) => state.network.is_deliverable(env) && state.is_up(env.dst),
+            Action::Drop(env) => state.budget.drops > 0 && state.network.is_deliverable(env),
+            Action::Duplicate(env) => {
+                state.budget.duplicates > 0
+                    && state.network.is_deliverable(env)
+                    && self.is_client_request(env)
+            }
+            Action::Fire { actor, timer } => {
+                state
+                    .timers
+                    .get(usize::from(*actor))
+                    .is_some_and(|t| t.contains(timer))
+                    && (state.budget.timeouts > 0 || self.timer_is_due(state, *actor, timer))
+            }
+            Action::Crash(id) => {
+                usize::from(*id) < state.up.len()
+                    && state.budget.crashes > 0
+                    && state.is_up(*id)
+                    && self.scenario.can_crash(self.topology.role(*id))
+            }
+            Action::Restart(id) => usize::from(*id) < state.up.len() && !state.is_up(*id),
+            Action::Choose { actor, choice } => state
+                .choices
+                .get(usize::from(*actor))
+                .is_some_and(|c| c.values().any(|o| o.contains(choice))),
+        }
+    }
+
+    /// Executes `action` (which must be enabled) and returns the next state.
+    pub fn step(&self, state: &SystemState, action: &Action) -> SystemState {
+        let mut next = state.clone();
+        match action {
+            Action::Deliver(env) => {
+                next.network.take(env);
+                let id = env.dst;
+                self.run_handler(&mut next, id, |actor, s, o| {
+                    actor.on_msg(id, s, env.src, env.msg.clone(), o)
+                });
+            }
+            Action::Drop(env) => {
+                next.network.take(env);
+                next.budget.drops -= 1;
+                next.ghost.fault = true;
+            }
+            Action::Duplicate(env) => {
+                next.network.add_stray(env.clone());
+                next.budget.duplicates -= 1;
+                next.ghost.fault = true;
+            }
+            Action::Fire { actor, timer } => {
+                if !self.timer_is_due(state, *actor, timer) {
+                    next.budget.timeouts -= 1;
+                    next.ghost.fault = true;
+                }
+                next.timers[usize::from(*actor)].remove(timer);
+                if let Timer::RequestTimeout(key) = timer {
+                    // NetworkClient closes a connection whose request timed out.
+                    if let Some(dst) = self.request_destination(state, *actor, *key) {
+                        next.network.disconnect(*actor, dst);
+                    }
+                }
+                let id = *actor;
+                self.run_handler(&mut next, id, |a, s, o| a.on_timeout(id, s, timer, o));
+                if matches!(timer, Timer::TxnTimeout(_))
+                    && txn_states(&next, self.topology.txn_coordinator)
+                        .iter()
+                        .any(|s| {
+                            *s == TransactionState::PrepareAbort
+                                || *s == TransactionState::CompleteAbort
+                        })
+                    && txn_states(state, self.topology.txn_coordinator)
+                        .contains(&TransactionState::Ongoing)
+                {
+                    next.ghost.timeout_abort = true;
+                }
+            }
+            Action::Crash(id) => {
+                let i = usize::from(*id);
+                next.up[i] = false;
+                next.network.crash(*id);
+                next.timers[i].clear();
+                next.choices[i].clear();
+                next.budget.crashes -= 1;
+                next.ghost.fault = true;
+            }
+            Action::Restart(id) => {
+                let i = usize::from(*id);
+                let mut out = Out::new();
+                let storage = next.storage[i].as_deref().cloned();
+                let node = self.actors[i].on_start(*id, &storage, &mut out);
+                if *id == self.topology.txn_coordinator
+                    && txn_states(state, *id).iter().any(|s| s.is_in_flight())
+                {
+                    next.ghost.coordinator_restart = true;
+                }
+                next.nodes[i] = Arc::new(node);
+                next.up[i] = true;
+                self.apply(&mut next, *id, out);
+                self.check_transitions(state, &mut next, *id, true);
+            }
+            Action::Choose { actor, choice } => {
+                let i = usize::from(*actor);
+                next.choices[i].retain(|_, options| !options.contains(choice));
+                let id = *actor;
+                self.run_handler(&mut next, id, |a, s, o| a.on_random(id, s, choice, o));
+            }
+        }
+        self.observe_decisions(&mut next);
+        next
+    }
+
+    fn run_handler(
+        &self,
+        next: &mut SystemState,
+        id: Id,
+        handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
+    ) {
+        let i = usize::from(id);
+        let before = Arc::clone(&next.nodes[i]);
+        let mut cow = Cow::Borrowed(before.as_ref());
+        let mut out = Out::new();
+        handler(&self.actors[i], &mut cow, &mut out);
+        if let Cow::Owned(s) = cow {
+            next.nodes[i] = Arc::new(s);
+        }
+        self.apply(next, id, out);
+        let prev = SystemState {
+            nodes: vec![before],
+            ..Default::default()
+        };
+        self.check_node_transition(&prev.nodes[0], next, id);
+    }
+
+    fn apply(&self, state: &mut SystemState, id: Id, out: Out<Node>) {
+        let i = usize::from(id);
+        for command in out {
+            match command {
+                Command::Send(dst, msg) => {
+                    if msg.response_error().is_some_and(|e| e.is_fencing())
+                        && self.topology.producers.contains(&dst)
+                    {
+                        state.ghost.zombie_fenced = true;
+                    }
+                    match &msg {
+                        Msg::Produce(p) => {
+                            state
+                                .ghost
+                                .writes
+                                .entry(p.record.tag)
+                                .or_default()
+                                .insert(crate::ids::TopicPartition::Output(p.partition));
+                        }
+                        Msg::TxnOffsetCommit(c) => {
+                            state
+                                .ghost
+                                .writes
+                                .entry(c.tag)
+                                .or_default()
+                                .insert(crate::ids::TopicPartition::ConsumerOffsets);
+                        }
+                        _ => {}
+                    }
+                    state.network.send(Envelope { src: id, dst, msg });
+                }
+                Command::SetTimer(timer, _) => {
+                    state.timers[i].insert(timer);
+                }
+                Command::CancelTimer(timer) => {
+                    state.timers[i].remove(&timer);
+                }
+                Command::ChooseRandom(key, options) => {
+                    if options.is_empty() {
+                        state.choices[i].remove(&key);
+                    } else {
+                        state.choices[i].insert(key, options);
+                    }
+                }
+                Command::Save(storage) => {
+                    if state.storage[i].as_deref() != Some(&storage) {
+                        state.storage[i] = Some(Arc::new(storage));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        let after = Arc::clone(&next.nodes[usize::from(id)]);
+        match (before, after.as_ref()) {
+            (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) => {
+                for (txn, meta) in &a.txns {
+                    if let Some(old) = b.txns.get(txn) {
+                        if old.state != meta.state && !reachable_in_one_step(old.state, meta.state)
+                        {
+                            next.ghost.illegal(format!(
+                                "TC moved {txn} from {:?} to {:?}",
+                                old.state, meta.state
+                            ));
+                        }
+                        if meta.epoch < old.epoch || meta.pid != old.pid {
+                            next.ghost.illegal(format!(
+                                "TC moved {txn} from {:?}/{:?} back to {:?}/{:?}",
+                                old.pid, old.epoch, meta.pid, meta.epoch
+                            ));
+                        }
+                    }
+                }
+                let completed = a.txns.iter().any(|(t, m)| {
+                    m.state == TransactionState::CompleteCommit
+                        && b.txns
+                            .get(t)
+                            .is_some_and(|o| o.state == TransactionState::PrepareCommit)
+                });
+                if completed && next.ghost.fault {
+                    next.ghost.commit_after_fault = true;
+                }
+            }
+            (NodeState::Producer(b), NodeState::Producer(a))
+                if !client_reachable_in_one_step(b.tm, a.tm) =>
+            {
+                next.ghost.illegal(format!(
+                    "{} moved from {:?} to {:?}",
+                    self.topology.name(id),
+                    b.tm,
+                    a.tm
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    fn check_transitions(
+        &self,
+        before: &SystemState,
+        next: &mut SystemState,
+        id: Id,
+        restart: bool,
+    ) {
+        // A coordinator load must reproduce exactly what its log says: states may not
+        // jump across a failover.
+        if restart && self.topology.role(id) == Role::TxnCoordinator {
+            let old = Arc::clone(&before.nodes[usize::from(id)]);
+            self.check_node_transition(&old, next, id);
+        }
+    }
+
+    fn observe_decisions(&self, next: &mut SystemState) {
+        for id in &self.topology.producers {
+            if let NodeState::Producer(p) = next.node(*id) {
+                let commit = match p.tm {
+                    TxnManagerState::CommittingTransaction => true,
+                    TxnManagerState::AbortingTransaction => false,
+                    _ => continue,
+                };
+                if let Some(txn) = &p.txn {
+                    let tag = txn.tag;
+                    next.ghost.decisions.entry(tag).or_insert(commit);
+                }
+            }
+        }
+    }
+
+    /// A request a client sent: what a duplicate stands for is a client's retry of it on
+    /// a new connection while the first copy is still in flight.
+    pub fn is_client_request(&self, env: &Envelope) -> bool {
+        self.topology.producers.contains(&env.src) && env.msg.response_error().is_none()
+    }
+
+    /// Where the client's request behind a timeout went.
+    fn request_destination(&self, state: &SystemState, id: Id, key: RequestKey) -> Option<Id> {
+        match state.node(id) {
+            NodeState::Producer(p) => match key {
+                RequestKey::Coordinator => p.coordinator.as_ref().map(|r| r.dst),
+                _ => p.requests.get(&key).map(|r| r.dst),
+            },
+            _ => None,
+        }
+    }
+
+    /// A one-line description of an action with actor names, for humans.
+    pub fn describe(&self, action: &Action) -> String {
+        let n = |id: &Id| self.topology.name(*id);
+        match action {
+            Action::Deliver(e) => format!("Deliver {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
+            Action::Drop(e) => format!("Drop {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
+            Action::Duplicate(e) => {
+                format!("Duplicate {}->{} {:?}", n(&e.src), n(&e.dst), e.msg)
+            }
+            Action::Fire { actor, timer } => format!("Fire {} {:?}", n(actor), timer),
+            Action::Crash(id) => format!("Crash {}", n(id)),
+            Action::Restart(id) => format!("Restart {}", n(id)),
+            Action::Choose { actor, choice } => format!("Choose {} {:?}", n(actor), choice),
+        }
+    }
+}
+
+impl Default for SystemState {
+    fn default() -> Self {
+        SystemState {
+            nodes: Vec::new(),
+            storage: Vec::new(),
+            up: Vec::new(),
+            timers: Vec::new(),
+            choices: Vec::new(),
+            network: Network::default(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            ghost: Ghost::default(),
+        }
+    }
+}
+
+/// One handler may make up to three table transitions in a row (fence, prepare abort,
+/// and complete when there is no participant), so a step is legal when some path of at
+/// most three legal transitions leads from `from` to `to`.
+fn reachable_in_one_step(from: TransactionState, to: TransactionState) -> bool {
+    use TransactionState::*;
+    const ALL: [TransactionState; 8] = [
+        Empty,
+        Ongoing,
+        PrepareCommit,
+        PrepareAbort,
+        CompleteCommit,
+        CompleteAbort,
+        Dead,
+        PrepareEpochFence,
+    ];
+    if to.can_follow(from) {
+        return true;
+    }
+    ALL.iter().any(|a| {
+        a.can_follow(from)
+            && (to.can_follow(*a) || ALL.iter().any(|b| b.can_follow(*a) && to.can_follow(*b)))
+    })
+}
+
+/// The client ends one transaction and begins the next in one handler (Committing ->
+/// Ready -> InTransaction), so up to three table transitions make one step.
+fn client_reachable_in_one_step(from: TxnManagerState, to: TxnManagerState) -> bool {
+    use TxnManagerState::*;
+    const ALL: [TxnManagerState; 9] = [
+        Uninitialized,
+        Initializing,
+        Ready,
+        InTransaction,
+        PreparedTransaction,
+        CommittingTransaction,
+        AbortingTransaction,
+        AbortableError,
+        FatalError,
+    ];
+    to.can_follow(from)
+        || ALL.iter().any(|a| {
+            a.can_follow(from)
+                && (to.can_follow(*a) || ALL.iter().any(|b| b.can_follow(*a) && to.can_follow(*b)))
+        })
+}
+
+/// The coordinator's transaction states (empty when `id` is not a coordinator).
+pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
+    match state.node(id) {
+        NodeState::TxnCoordinator(tc) => tc.txns.values().map(|m| m.state).collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl Model for System {
+    type State = SystemState;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<SystemState> {
+        vec![self.init_state()]
+    }
+
+    fn actions(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        self.enabled(state, actions);
+    }
+
+    fn next_state(&self, state: &SystemState, action: Action) -> Option<SystemState> {
+        Some(self.step(state, &action))
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        self.describe(action)
+    }
+}

@@ -1,0 +1,224 @@
+//! Handler tests: one message in, the exact commands out.
+
+use sharetxn_model::design::Design;
+use sharetxn_model::error::ErrorCode;
+use sharetxn_model::ids::*;
+use sharetxn_model::msg::*;
+use sharetxn_model::node::{NodeState, NodeStorage};
+use sharetxn_model::{Scenario, System};
+use stateright::actor::{Actor, Command, Id, Out};
+use std::borrow::Cow;
+
+fn system() -> System {
+    System::new(Design::consumer_offsets(), Scenario::txn_basic())
+}
+
+fn start(sys: &System, id: Id) -> NodeState {
+    let mut out = Out::new();
+    sys.actors[usize::from(id)].on_start(id, &None, &mut out)
+}
+
+fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
+    let mut cow = Cow::Borrowed(state);
+    let mut out = Out::new();
+    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
+    (cow.into_owned(), out.into_iter().collect())
+}
+
+type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
+
+/// `Command` has no `PartialEq`: compare what it prints.
+fn same(a: &Cmd, b: &Cmd) -> bool {
+    format!("{a:?}") == format!("{b:?}")
+}
+
+fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
+    ProducerIdAndEpoch {
+        pid: ProducerId(pid),
+        epoch: ProducerEpoch(epoch),
+    }
+}
+
+#[test]
+fn producer_start_sends_init_producer_id_with_a_request_timeout() {
+    let sys = system();
+    let p0 = sys.topology.producers[0];
+    let mut out = Out::new();
+    sys.actors[usize::from(p0)].on_start(p0, &None, &mut out);
+    let commands: Vec<_> = out.into_iter().collect();
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert!(same(
+        &commands[0],
+        &Command::Save(NodeStorage::Producer { incarnation: 0 })
+    ));
+    assert!(same(
+        &commands[1],
+        &Command::Send(
+            sys.topology.txn_coordinator,
+            Msg::InitProducerId(InitProducerIdRequest {
+                txn: TransactionalId(0)
+            })
+        )
+    ));
+    assert!(matches!(
+        commands[2],
+        Command::SetTimer(Timer::RequestTimeout(RequestKey::Coordinator), _)
+    ));
+}
+
+#[test]
+fn coordinator_grants_a_new_producer_id_and_persists_it() {
+    let sys = system();
+    let tc = sys.topology.txn_coordinator;
+    let p0 = sys.topology.producers[0];
+    let state = start(&sys, tc);
+    let (after, commands) = deliver(
+        &sys,
+        tc,
+        &state,
+        p0,
+        Msg::InitProducerId(InitProducerIdRequest {
+            txn: TransactionalId(0),
+        }),
+    );
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(matches!(
+        commands[0],
+        Command::Save(NodeStorage::TxnCoordinator(_))
+    ));
+    assert!(same(
+        &commands[1],
+        &Command::Send(
+            p0,
+            Msg::InitProducerIdResponse(InitProducerIdResponse {
+                txn: TransactionalId(0),
+                error: ErrorCode::None,
+                producer: Some(pe(0, 0)),
+            })
+        )
+    ));
+    let NodeState::TxnCoordinator(tc_state) = after else {
+        panic!()
+    };
+    assert_eq!(tc_state.next_pid, ProducerId(1));
+}
+
+#[test]
+fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
+    let sys = system();
+    let d0 = sys.topology.partitions[0];
+    let p0 = sys.topology.producers[0];
+    let state = start(&sys, d0);
+    let req = ProduceRequest {
+        txn: TransactionalId(0),
+        producer: pe(0, 0),
+        seq: 0,
+        partition: PartitionIndex(0),
+        record: OutputRecord {
+            input: 0,
+            tag: TxnTag {
+                incarnation: 0,
+                attempt: 0,
+            },
+        },
+    };
+    let (after, commands) = deliver(&sys, d0, &state, p0, Msg::Produce(req));
+    assert_eq!(commands.len(), 1);
+    assert!(same(
+        &commands[0],
+        &Command::Send(
+            sys.topology.txn_coordinator,
+            Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+                txn: TransactionalId(0),
+                producer: pe(0, 0),
+                partitions: vec![TopicPartition::Output(PartitionIndex(0))],
+                mode: AddPartitionsMode::BrokerAdd {
+                    guard: VerificationGuard {
+                        generation: 0,
+                        counter: 0
+                    }
+                },
+            })
+        )
+    ));
+    let NodeState::DataPartition(d) = after else {
+        panic!()
+    };
+    assert!(
+        d.log.entries.is_empty(),
+        "nothing is appended before verification"
+    );
+    assert_eq!(d.verifying.len(), 1);
+}
+
+#[test]
+fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
+    let sys = system();
+    let tc = sys.topology.txn_coordinator;
+    let p0 = sys.topology.producers[0];
+    let d0 = sys.topology.partitions[0];
+    let mut state = start(&sys, tc);
+    let init = Msg::InitProducerId(InitProducerIdRequest {
+        txn: TransactionalId(0),
+    });
+    state = deliver(&sys, tc, &state, p0, init).0;
+    let add = Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+        txn: TransactionalId(0),
+        producer: pe(0, 0),
+        partitions: vec![TopicPartition::Output(PartitionIndex(0))],
+        mode: AddPartitionsMode::BrokerAdd {
+            guard: VerificationGuard {
+                generation: 0,
+                counter: 0,
+            },
+        },
+    });
+    state = deliver(&sys, tc, &state, d0, add).0;
+    let end = Msg::EndTxn(EndTxnRequest {
+        txn: TransactionalId(0),
+        producer: pe(0, 0),
+        commit: true,
+    });
+    let (after, commands) = deliver(&sys, tc, &state, p0, end);
+    let sends: Vec<_> = commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Send(dst, m) => Some((*dst, m.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sends,
+        vec![
+            (
+                d0,
+                Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
+                    producer: pe(0, 1),
+                    commit: true,
+                    coordinator_epoch: CoordinatorEpoch(0),
+                    partition: TopicPartition::Output(PartitionIndex(0)),
+                    tv: 2,
+                })
+            ),
+            (
+                p0,
+                Msg::EndTxnResponse(EndTxnResponse {
+                    txn: TransactionalId(0),
+                    request_producer: pe(0, 0),
+                    commit: true,
+                    error: ErrorCode::None,
+                    producer: Some(pe(0, 1)),
+                })
+            ),
+        ]
+    );
+    let cancel: Cmd = Command::CancelTimer(Timer::TxnTimeout(TransactionalId(0)));
+    assert!(commands.iter().any(|c| same(c, &cancel)));
+    let NodeState::TxnCoordinator(s) = after else {
+        panic!()
+    };
+    assert_eq!(
+        s.txns[&TransactionalId(0)].state,
+        sharetxn_model::txn_state::TransactionState::PrepareCommit
+    );
+}

@@ -1,0 +1,363 @@
+//! The exhaustive checker: breadth-first (level by level, so every discovery is a shortest
+//! trace) or depth-first, over `System::step`, evaluating the property table on every
+//! state. Levels are expanded on several threads and merged in a fixed order, so the
+//! result (counts, discoveries, traces) does not depend on the thread count.
+//!
+//! Stateright's own BFS is not used for checking because it keeps overwriting discoveries
+//! with longer paths and stops expanding once every property has a discovery (see
+//! `anchors.md` 1.11); its Explorer is still served over the same `System`.
+
+use crate::report::{PropertyReport, Report, Status};
+use crate::{Kind, PROPERTIES};
+use sharetxn_model::settings;
+use sharetxn_model::{Action, System, SystemState};
+use std::collections::hash_map::Entry;
+#[allow(clippy::disallowed_types)] // looked up by key only, never iterated
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::time::Duration;
+
+/// How the state space is walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Breadth-first: discoveries are shortest traces.
+    Bfs,
+    /// Depth-first: less memory, longer traces.
+    Dfs,
+}
+
+/// Progress of a running check, for a terminal progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Distinct states so far.
+    pub unique_states: u64,
+    /// The depth reached.
+    pub depth: u64,
+    /// Seconds since the start.
+    pub seconds: f64,
+}
+
+/// Options of a check.
+pub struct CheckOptions<'a> {
+    /// BFS or DFS.
+    pub strategy: Strategy,
+    /// Stop (reporting `exhaustive: false`) after this many distinct states.
+    pub max_states: u64,
+    /// Do not expand states at this depth (reporting `exhaustive: false` if any had
+    /// successors).
+    pub max_depth: Option<u64>,
+    /// Threads expanding a BFS level.
+    pub threads: usize,
+    /// Stop after this long (reporting `exhaustive: false`).
+    pub timeout: Option<Duration>,
+    /// Called now and then with progress.
+    pub progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+}
+
+/// A default cap that stops a check well before 24 GiB of memory run out.
+pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
+
+impl Default for CheckOptions<'_> {
+    fn default() -> Self {
+        CheckOptions {
+            strategy: Strategy::Bfs,
+            max_states: DEFAULT_MAX_STATES,
+            max_depth: None,
+            threads: 1,
+            timeout: None,
+            progress: None,
+        }
+    }
+}
+
+/// The 64-bit fingerprint of a state (in memory only; never persisted).
+pub fn fingerprint(state: &SystemState) -> u64 {
+    let mut h = DefaultHasher::new();
+    state.hash(&mut h);
+    h.finish()
+}
+
+/// Fingerprints are already hashes: the visited set uses them as they are.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+#[allow(clippy::disallowed_types)] // looked up by key only, never iterated
+type Visited = HashMap<u64, (u64, u32), BuildHasherDefault<IdentityHasher>>;
+
+const ROOT: u64 = 0;
+
+/// What one state yields: the properties it violates or witnesses, and its successors.
+struct Expansion {
+    hits: Vec<(usize, Option<String>)>,
+    successors: Vec<(u32, u64, SystemState)>,
+    /// Successors exist but were not generated (the depth bound).
+    cut: bool,
+}
+
+/// Slots in discovery order: for each property, its check then its twin.
+fn slots() -> usize {
+    PROPERTIES.len() * 2
+}
+
+fn evaluate(sys: &System, state: &SystemState, open: &[bool]) -> Vec<(usize, Option<String>)> {
+    let mut hits = Vec::new();
+    for (i, p) in PROPERTIES.iter().enumerate() {
+        if open[2 * i] {
+            if let Some(msg) = (p.check)(sys, state) {
+                hits.push((2 * i, Some(msg)));
+            }
+        }
+        if open[2 * i + 1] && (p.witness)(sys, state) {
+            hits.push((2 * i + 1, None));
+        }
+    }
+    hits
+}
+
+fn expand(sys: &System, state: &SystemState, open: &[bool], expand: bool) -> Expansion {
+    let hits = evaluate(sys, state, open);
+    let mut successors = Vec::new();
+    let mut actions = Vec::new();
+    sys.enabled(state, &mut actions);
+    let cut = !expand && !actions.is_empty();
+    if expand {
+        for (i, action) in actions.iter().enumerate() {
+            let next = sys.step(state, action);
+            successors.push((i as u32, fingerprint(&next), next));
+        }
+    }
+    Expansion {
+        hits,
+        successors,
+        cut,
+    }
+}
+
+/// Replays the action indices from the initial state into actions by value.
+fn actions_to(sys: &System, visited: &Visited, fp: u64) -> Vec<Action> {
+    let mut indices = Vec::new();
+    let mut at = fp;
+    while let Some((parent, idx)) = visited.get(&at) {
+        if *parent == ROOT && *idx == u32::MAX {
+            break;
+        }
+        indices.push(*idx);
+        at = *parent;
+    }
+    indices.reverse();
+    let mut state = sys.init_state();
+    let mut out = Vec::with_capacity(indices.len());
+    let mut actions = Vec::new();
+    for idx in indices {
+        actions.clear();
+        sys.enabled(&state, &mut actions);
+        let action = actions[idx as usize].clone();
+        state = sys.step(&state, &action);
+        out.push(action);
+    }
+    out
+}
+
+#[allow(clippy::disallowed_methods)] // wall time is reported, never used to explore
+fn now() -> std::time::Instant {
+    std::time::Instant::now()
+}
+
+/// Explores every state of `sys` within the options' bounds and judges every property.
+pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
+    let start = now();
+    let init = sys.init_state();
+    let init_fp = fingerprint(&init);
+    let mut visited = Visited::default();
+    visited.insert(init_fp, (ROOT, u32::MAX));
+    let mut found: Vec<Option<(u64, Option<String>)>> = vec![None; slots()];
+    let mut exhaustive = true;
+    let mut max_depth = 0u64;
+    let threads = options.threads.max(1);
+    let out_of_time =
+        |options: &CheckOptions<'_>| options.timeout.is_some_and(|t| start.elapsed() >= t);
+
+    match options.strategy {
+        Strategy::Bfs => {
+            let mut frontier = vec![(init_fp, init)];
+            let mut depth = 0u64;
+            while !frontier.is_empty() {
+                max_depth = depth;
+                let open: Vec<bool> = found.iter().map(Option::is_none).collect();
+                let may_expand = options.max_depth.is_none_or(|d| depth < d);
+                let results = expand_level(sys, &frontier, &open, may_expand, threads);
+                let mut next = Vec::new();
+                for ((fp, _), exp) in frontier.iter().zip(results) {
+                    for (slot, msg) in exp.hits {
+                        found[slot].get_or_insert((*fp, msg));
+                    }
+                    if exp.cut {
+                        exhaustive = false;
+                    }
+                    for (idx, nfp, nstate) in exp.successors {
+                        if let Entry::Vacant(v) = visited.entry(nfp) {
+                            v.insert((*fp, idx));
+                            next.push((nfp, nstate));
+                        }
+                    }
+                }
+                if let Some(p) = options.progress.as_mut() {
+                    p(Progress {
+                        unique_states: visited.len() as u64,
+                        depth,
+                        seconds: start.elapsed().as_secs_f64(),
+                    });
+                }
+                if !next.is_empty()
+                    && (visited.len() as u64 >= options.max_states || out_of_time(&options))
+                {
+                    exhaustive = false;
+                    break;
+                }
+                frontier = next;
+                depth += 1;
+            }
+        }
+        Strategy::Dfs => {
+            let mut stack = vec![(init_fp, init, 0u64)];
+            let mut since_progress = 0u32;
+            while let Some((fp, state, depth)) = stack.pop() {
+                max_depth = max_depth.max(depth);
+                let open: Vec<bool> = found.iter().map(Option::is_none).collect();
+                let may_expand = options.max_depth.is_none_or(|d| depth < d);
+                let exp = expand(sys, &state, &open, may_expand);
+                for (slot, msg) in exp.hits {
+                    found[slot].get_or_insert((fp, msg));
+                }
+                if exp.cut {
+                    exhaustive = false;
+                }
+                for (idx, nfp, nstate) in exp.successors.into_iter().rev() {
+                    if let Entry::Vacant(v) = visited.entry(nfp) {
+                        v.insert((fp, idx));
+                        stack.push((nfp, nstate, depth + 1));
+                    }
+                }
+                since_progress += 1;
+                if since_progress == 50_000 {
+                    since_progress = 0;
+                    if let Some(p) = options.progress.as_mut() {
+                        p(Progress {
+                            unique_states: visited.len() as u64,
+                            depth: max_depth,
+                            seconds: start.elapsed().as_secs_f64(),
+                        });
+                    }
+                }
+                if !stack.is_empty()
+                    && (visited.len() as u64 >= options.max_states || out_of_time(&options))
+                {
+                    exhaustive = false;
+                    break;
+                }
+            }
+        }
+    }
+
+    let seconds = start.elapsed().as_secs_f64();
+    let mut properties = Vec::new();
+    for (i, p) in PROPERTIES.iter().enumerate() {
+        let (check, twin) = (&found[2 * i], &found[2 * i + 1]);
+        properties.push(PropertyReport {
+            name: p.name.into(),
+            kind: p.kind,
+            status: match (check, exhaustive) {
+                (Some(_), _) => Status::Violated,
+                (None, true) => Status::Holds,
+                (None, false) => Status::Unknown,
+            },
+            message: check.as_ref().and_then(|(_, m)| m.clone()),
+            trace: None,
+            actions: check
+                .as_ref()
+                .map(|(fp, _)| actions_to(sys, &visited, *fp))
+                .unwrap_or_default(),
+        });
+        properties.push(PropertyReport {
+            name: p.twin.into(),
+            kind: Kind::Sometimes,
+            status: if twin.is_some() {
+                Status::Witnessed
+            } else {
+                Status::Unreached
+            },
+            message: None,
+            trace: None,
+            actions: twin
+                .as_ref()
+                .map(|(fp, _)| actions_to(sys, &visited, *fp))
+                .unwrap_or_default(),
+        });
+    }
+    let unique_states = visited.len() as u64;
+    Report {
+        scenario: sys.scenario.name.clone(),
+        design: sys.design.name.clone(),
+        settings: settings::as_json(&sys.design, &sys.scenario),
+        strategy: match options.strategy {
+            Strategy::Bfs => "bfs".into(),
+            Strategy::Dfs => "dfs".into(),
+        },
+        exhaustive,
+        unique_states,
+        max_depth,
+        seconds,
+        states_per_second: if seconds > 0.0 {
+            unique_states as f64 / seconds
+        } else {
+            0.0
+        },
+        properties,
+    }
+}
+
+fn expand_level(
+    sys: &System,
+    frontier: &[(u64, SystemState)],
+    open: &[bool],
+    may_expand: bool,
+    threads: usize,
+) -> Vec<Expansion> {
+    if threads == 1 || frontier.len() < 64 {
+        return frontier
+            .iter()
+            .map(|(_, s)| expand(sys, s, open, may_expand))
+            .collect();
+    }
+    let chunk = frontier.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = frontier
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(_, s)| expand(sys, s, open, may_expand))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a checker thread panicked"))
+            .collect()
+    })
+}

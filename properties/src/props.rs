@@ -1,0 +1,9 @@
+//! One file per property: `check` returns the violation's one-line message, `witness`
+//! says whether the property's reachability twin holds in a state.
+
+pub mod legal_transitions;
+pub mod no_aborted_read;
+pub mod no_hanging_transaction;
+pub mod producer_fencing;
+pub mod txn_atomicity;
+pub mod txn_completes;

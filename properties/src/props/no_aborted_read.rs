@@ -1,0 +1,39 @@
+//! `no_aborted_read`: a `read_committed` reader never sees a record of a transaction the
+//! client aborted (Jepsen's G1a). Records are visible below the last stable offset and
+//! only when a COMMIT marker of their producer follows them.
+//!
+//! Twin `abort_reached`: an aborted attempt left ABORT-marked records in a log.
+
+use crate::view::{write_statuses, WriteStatus};
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any.
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    for (tag, commit) in &state.ghost.decisions {
+        if *commit {
+            continue;
+        }
+        for tp in state.ghost.writes.get(tag).into_iter().flatten() {
+            if write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Committed) {
+                return Some(format!(
+                    "{tp:?} exposes attempt {tag} to read_committed readers, but the client aborted it"
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Twin: an aborted attempt's record is in a log behind an ABORT marker.
+pub fn witness(sys: &System, state: &SystemState) -> bool {
+    state.ghost.decisions.iter().any(|(tag, commit)| {
+        !commit
+            && state
+                .ghost
+                .writes
+                .get(tag)
+                .into_iter()
+                .flatten()
+                .any(|tp| write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Aborted))
+    })
+}

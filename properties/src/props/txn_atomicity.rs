@@ -1,0 +1,44 @@
+//! `txn_atomicity`: a transaction's writes are committed all together or not at all. An
+//! attempt with a committed write may have no write that is aborted or lost; every
+//! participant resolves it the same way. (KIP-98; the KIP-890 part 2 and Jepsen Bufstream
+//! anomalies break it: a late produce or a late EndTxn or marker lands in the next
+//! transaction.)
+//!
+//! Twin `commit_reached`: an attempt committed on every output partition and the offset store.
+
+use crate::view::{write_statuses, WriteStatus};
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any.
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    for (tag, tps) in &state.ghost.writes {
+        let mut committed = Vec::new();
+        let mut broken = Vec::new();
+        for tp in tps {
+            let statuses = write_statuses(sys, state, *tag, *tp);
+            if statuses.contains(&WriteStatus::Committed) {
+                committed.push(*tp);
+            }
+            if statuses.contains(&WriteStatus::Aborted) {
+                broken.push(format!("aborted on {tp:?}"));
+            } else if statuses.contains(&WriteStatus::Lost) {
+                broken.push(format!("lost on {tp:?}"));
+            }
+        }
+        if let (Some(c), Some(b)) = (committed.first(), broken.first()) {
+            return Some(format!("attempt {tag} committed on {c:?} but {b}"));
+        }
+    }
+    None
+}
+
+/// Twin: some attempt committed every one of its writes.
+pub fn witness(sys: &System, state: &SystemState) -> bool {
+    let participants = usize::from(sys.scenario.partitions) + 1;
+    state.ghost.writes.iter().any(|(tag, tps)| {
+        tps.len() == participants
+            && tps
+                .iter()
+                .all(|tp| write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Committed))
+    })
+}

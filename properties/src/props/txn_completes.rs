@@ -1,0 +1,41 @@
+//! `txn_completes` (liveness): once the run is quiescent, no transaction is left ongoing or
+//! half-completed at the coordinator (KAFKA-16352, KAFKA-7519) and every client has either
+//! finished its work or failed with a fatal error; none waits forever.
+//!
+//! Twin `commit_after_fault`: a transaction commits after a message was lost or duplicated
+//! or an actor crashed.
+
+use sharetxn_model::node::NodeState;
+use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any (judged only in quiescent states).
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    if !sys.is_quiescent(state) {
+        return None;
+    }
+    if let NodeState::TxnCoordinator(tc) = state.node(sys.topology.txn_coordinator) {
+        for (txn, meta) in &tc.txns {
+            if meta.state.is_in_flight() {
+                return Some(format!("TC leaves {txn} in {:?} forever", meta.state));
+            }
+        }
+    }
+    for id in &sys.topology.producers {
+        if let NodeState::Producer(p) = state.node(*id) {
+            if !p.done && p.tm != TxnManagerState::FatalError {
+                return Some(format!(
+                    "{} waits forever in {:?}",
+                    sys.topology.name(*id),
+                    p.tm
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Twin: a commit completed after a fault.
+pub fn witness(_sys: &System, state: &SystemState) -> bool {
+    state.ghost.commit_after_fault
+}

@@ -1,0 +1,114 @@
+//! Read-only views of a `SystemState` that several properties share: where each write of a
+//! client transaction attempt stands, and the partition logs.
+
+use sharetxn_model::ids::{TopicPartition, TxnTag};
+use sharetxn_model::msg::Msg;
+use sharetxn_model::node::NodeState;
+use sharetxn_model::partition_log::{PartitionLog, RecordStatus};
+use sharetxn_model::{System, SystemState};
+use stateright::actor::Id;
+use std::collections::BTreeSet;
+
+/// Where one write (an attempt's record on one partition) stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WriteStatus {
+    /// In the log, followed by a COMMIT marker of its producer.
+    Committed,
+    /// In the log, followed by an ABORT marker.
+    Aborted,
+    /// In the log with no marker yet.
+    Pending,
+    /// Not in the log, but a copy is in flight, parked for verification, or the client
+    /// still holds it for a resend.
+    InFlight,
+    /// Not in the log and nowhere else: it can never be written.
+    Lost,
+}
+
+/// The log of a transaction partition's leader.
+pub fn log_of<'a>(
+    sys: &System,
+    state: &'a SystemState,
+    tp: TopicPartition,
+) -> Option<&'a PartitionLog> {
+    match state.node(sys.topology.leader_of(tp)) {
+        NodeState::DataPartition(s) => Some(&s.log),
+        NodeState::GroupCoordinator(s) => Some(&s.log),
+        _ => None,
+    }
+}
+
+/// Every partition leader with its log, named.
+pub fn logs<'a>(sys: &'a System, state: &'a SystemState) -> Vec<(String, Id, &'a PartitionLog)> {
+    let mut out = Vec::new();
+    let mut ids = vec![sys.topology.group_coordinator];
+    ids.extend(sys.topology.partitions.iter().copied());
+    for id in ids {
+        match state.node(id) {
+            NodeState::DataPartition(s) => out.push((sys.topology.name(id), id, &s.log)),
+            NodeState::GroupCoordinator(s) => out.push((sys.topology.name(id), id, &s.log)),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn carries(msg: &Msg, tag: TxnTag, tp: TopicPartition) -> bool {
+    match (msg, tp) {
+        (Msg::Produce(p), TopicPartition::Output(i)) => p.record.tag == tag && p.partition == i,
+        (Msg::TxnOffsetCommit(c), TopicPartition::ConsumerOffsets) => c.tag == tag,
+        _ => false,
+    }
+}
+
+/// Every status the write of attempt `tag` to `tp` has (a record can be in a log more than
+/// once only if deduplication failed; each copy counts).
+pub fn write_statuses(
+    sys: &System,
+    state: &SystemState,
+    tag: TxnTag,
+    tp: TopicPartition,
+) -> BTreeSet<WriteStatus> {
+    let mut out = BTreeSet::new();
+    if let Some(log) = log_of(sys, state, tp) {
+        for (_, _, payload, status) in log.data() {
+            if payload.tag() == tag {
+                out.insert(match status {
+                    RecordStatus::Committed => WriteStatus::Committed,
+                    RecordStatus::Aborted => WriteStatus::Aborted,
+                    RecordStatus::Pending => WriteStatus::Pending,
+                });
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let leader = sys.topology.leader_of(tp);
+    let in_network = state.network.any(|_, _, msg| carries(msg, tag, tp));
+    let parked = state.is_up(leader)
+        && match state.node(leader) {
+            NodeState::DataPartition(s) => s
+                .verifying
+                .values()
+                .any(|p| carries(&Msg::Produce(p.request.clone()), tag, tp)),
+            NodeState::GroupCoordinator(s) => s
+                .verifying
+                .values()
+                .any(|p| carries(&Msg::TxnOffsetCommit(p.request.clone()), tag, tp)),
+            _ => false,
+        };
+    let held = sys.topology.producers.iter().any(|id| {
+        state.is_up(*id)
+            && match state.node(*id) {
+                NodeState::Producer(p) => p.requests.values().any(|r| carries(&r.msg, tag, tp)),
+                _ => false,
+            }
+    });
+    out.insert(if in_network || parked || held {
+        WriteStatus::InFlight
+    } else {
+        WriteStatus::Lost
+    });
+    out
+}

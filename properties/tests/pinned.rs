@@ -1,0 +1,92 @@
+//! Unique state counts and outcomes pinned with insta: a change to the model shows up as a
+//! reviewed diff of these numbers.
+
+use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_properties::{check, CheckOptions, Strategy};
+use std::fmt::Write;
+
+fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
+    let mut design = Design::consumer_offsets();
+    let mut scenario = Scenario::txn_basic();
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    let report = check(
+        &System::new(design, scenario),
+        CheckOptions {
+            strategy,
+            threads,
+            ..Default::default()
+        },
+    );
+    let mut out = format!(
+        "settings: {}\nexhaustive: {}\nunique_states: {}\nmax_depth: {}\n",
+        sets.join(" "),
+        report.exhaustive,
+        report.unique_states,
+        report.max_depth
+    );
+    for p in &report.properties {
+        writeln!(
+            out,
+            "{:<24} {:?} steps={}",
+            p.name,
+            p.status,
+            p.actions.len()
+        )
+        .unwrap();
+    }
+    out
+}
+
+const NO_FAULTS: &[&str] = &["drops=0", "duplicates=0", "crashes=0", "timeouts=0"];
+
+#[test]
+fn no_faults_two_partitions() {
+    insta::assert_snapshot!(summary(NO_FAULTS, Strategy::Bfs, 1));
+}
+
+#[test]
+fn one_lost_message_one_partition() {
+    let sets = [
+        "partitions=1",
+        "drops=1",
+        "duplicates=0",
+        "crashes=0",
+        "timeouts=0",
+    ];
+    insta::assert_snapshot!(summary(&sets, Strategy::Bfs, 1));
+}
+
+#[test]
+fn coordinator_failover_one_partition() {
+    let sets = [
+        "partitions=1",
+        "inputs=1",
+        "txns=1",
+        "drops=0",
+        "duplicates=0",
+        "crashes=1",
+        "timeouts=0",
+        "crashable=txn-coordinator",
+    ];
+    insta::assert_snapshot!(summary(&sets, Strategy::Bfs, 1));
+}
+
+#[test]
+fn threads_and_strategies_agree_on_the_state_space() {
+    let one = summary(NO_FAULTS, Strategy::Bfs, 1);
+    assert_eq!(
+        one,
+        summary(NO_FAULTS, Strategy::Bfs, 2),
+        "BFS results must not depend on threads"
+    );
+    let dfs = summary(NO_FAULTS, Strategy::Dfs, 1);
+    let count = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("unique_states"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(count(&one), count(&dfs));
+}
