@@ -216,23 +216,30 @@ impl PartitionLog {
         ErrorCode::None
     }
 
+    /// The producer's entry, moved on to `producer.epoch` if that is newer (sequences
+    /// restart with a new epoch).
+    fn entry_at(&mut self, producer: ProducerIdAndEpoch) -> &mut ProducerStateEntry {
+        let e = self
+            .producers
+            .entry(producer.pid)
+            .or_insert(ProducerStateEntry {
+                epoch: producer.epoch,
+                last_seq: None,
+                ongoing_first_offset: None,
+                coordinator_epoch: None,
+            });
+        if producer.epoch > e.epoch {
+            e.epoch = producer.epoch;
+            e.last_seq = None;
+        }
+        e
+    }
+
     fn push(&mut self, entry: LogEntry) {
         let offset = self.entries.len();
         match entry {
             LogEntry::Data { producer, seq, .. } => {
-                let e = self
-                    .producers
-                    .entry(producer.pid)
-                    .or_insert(ProducerStateEntry {
-                        epoch: producer.epoch,
-                        last_seq: None,
-                        ongoing_first_offset: None,
-                        coordinator_epoch: None,
-                    });
-                if producer.epoch > e.epoch {
-                    e.epoch = producer.epoch;
-                    e.last_seq = None;
-                }
+                let e = self.entry_at(producer);
                 if seq.is_some() {
                     e.last_seq = seq;
                 }
@@ -243,19 +250,7 @@ impl PartitionLog {
                 coordinator_epoch,
                 ..
             } => {
-                let e = self
-                    .producers
-                    .entry(producer.pid)
-                    .or_insert(ProducerStateEntry {
-                        epoch: producer.epoch,
-                        last_seq: None,
-                        ongoing_first_offset: None,
-                        coordinator_epoch: None,
-                    });
-                if producer.epoch > e.epoch {
-                    e.epoch = producer.epoch;
-                    e.last_seq = None;
-                }
+                let e = self.entry_at(producer);
                 e.ongoing_first_offset = None;
                 e.coordinator_epoch = Some(coordinator_epoch);
             }

@@ -39,7 +39,13 @@ fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
     out
 }
 
-const NO_FAULTS: &[&str] = &["drops=0", "duplicates=0", "crashes=0", "timeouts=0"];
+const NO_FAULTS: &[&str] = &[
+    "partitions=2",
+    "drops=0",
+    "duplicates=0",
+    "crashes=0",
+    "timeouts=0",
+];
 
 #[test]
 fn no_faults_two_partitions() {
