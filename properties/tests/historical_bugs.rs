@@ -62,6 +62,8 @@ fn kip_890_part_2_late_write_lands_in_the_next_transaction_under_tv1() {
     sets.push("tv=1");
     let report = run(&sets);
     assert_eq!(report.status("txn_atomicity"), Some(Status::Violated));
+    // The early commit also exposes a record of a transaction the client then aborted.
+    assert_eq!(report.status("no_aborted_read"), Some(Status::Violated));
 }
 
 #[test]
