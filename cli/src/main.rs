@@ -27,6 +27,11 @@ mod progress;
 mod summary;
 mod trace;
 
+/// Model checking allocates a successor state per transition; mimalloc's thread-local free
+/// lists make that about twice as fast as the system allocator (see README, Performance).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use args::Command;
 use error::CliError;
 use std::process::ExitCode;

@@ -39,6 +39,7 @@ pub mod partition_log;
 pub mod producer;
 pub mod scenario;
 pub mod settings;
+pub mod shared;
 pub mod system;
 pub mod timing;
 pub mod topology;

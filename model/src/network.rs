@@ -11,10 +11,11 @@
 //! request timeout; what was already sent may still arrive, late and out of order).
 
 use crate::msg::Msg;
+use crate::shared::Shared;
 use crate::system::Envelope;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A connection: (from, to, carries responses).
 pub type Channel = (Id, Id, bool);
@@ -22,8 +23,9 @@ pub type Channel = (Id, Id, bool);
 /// Messages in flight.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Network {
-    /// Open connections, each a FIFO queue.
-    pub channels: BTreeMap<Channel, VecDeque<Msg>>,
+    /// Open connections, each a FIFO queue, sorted by connection. A step touches one or
+    /// two queues, so the others stay shared with the state before it.
+    pub channels: Vec<(Channel, Shared<VecDeque<Msg>>)>,
     /// Messages off their connection, deliverable in any order, with multiplicity.
     pub strays: Vec<(Envelope, u8)>,
 }
@@ -35,10 +37,23 @@ fn channel_of(env: &Envelope) -> Channel {
 impl Network {
     /// Sends on the sender's connection.
     pub fn send(&mut self, env: Envelope) {
+        let key = channel_of(&env);
+        match self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => {
+                let q = &mut self.channels[i].1;
+                *q = q.with(|q| q.push_back(env.msg));
+            }
+            Err(i) => self
+                .channels
+                .insert(i, (key, Shared::new(VecDeque::from([env.msg])))),
+        }
+    }
+
+    fn queue(&self, key: &Channel) -> Option<&VecDeque<Msg>> {
         self.channels
-            .entry(channel_of(&env))
-            .or_default()
-            .push_back(env.msg);
+            .binary_search_by(|(k, _)| k.cmp(key))
+            .ok()
+            .map(|i| &*self.channels[i].1)
     }
 
     /// The messages that can arrive next: each connection's head and every stray.
@@ -67,8 +82,7 @@ impl Network {
     pub fn is_deliverable(&self, env: &Envelope) -> bool {
         self.strays.iter().any(|(e, _)| e == env)
             || self
-                .channels
-                .get(&channel_of(env))
+                .queue(&channel_of(env))
                 .and_then(|q| q.front())
                 .is_some_and(|m| *m == env.msg)
     }
@@ -84,12 +98,16 @@ impl Network {
             return;
         }
         let key = channel_of(env);
-        if let Some(q) = self.channels.get_mut(&key) {
+        if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
+            let q = &self.channels[i].1;
             if q.front() == Some(&env.msg) {
-                q.pop_front();
-            }
-            if q.is_empty() {
-                self.channels.remove(&key);
+                if q.len() == 1 {
+                    self.channels.remove(i);
+                } else {
+                    self.channels[i].1 = q.with(|q| {
+                        q.pop_front();
+                    });
+                }
             }
         }
     }
@@ -109,8 +127,9 @@ impl Network {
     /// becomes stray.
     pub fn disconnect(&mut self, src: Id, dst: Id) {
         for key in [(src, dst, false), (dst, src, true)] {
-            if let Some(q) = self.channels.remove(&key) {
-                for msg in q {
+            if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
+                let (_, q) = self.channels.remove(i);
+                for msg in q.iter().cloned() {
                     self.add_stray(Envelope {
                         src: key.0,
                         dst: key.1,
@@ -124,7 +143,7 @@ impl Network {
     /// `id` crashed: what was on its way to it dies with its connections. What it sent
     /// before crashing is already on the wire and may still arrive.
     pub fn crash(&mut self, id: Id) {
-        self.channels.retain(|(_, dst, _), _| *dst != id);
+        self.channels.retain(|((_, dst, _), _)| *dst != id);
         self.strays.retain(|(e, _)| e.dst != id);
     }
 

@@ -45,6 +45,24 @@ pub enum NodeStorage {
     },
 }
 
+impl NodeState {
+    /// Drains the table moves the last handler recorded and describes the first one that
+    /// the transition table does not allow.
+    pub fn drain_transitions(&mut self) -> Option<String> {
+        match self {
+            NodeState::TxnCoordinator(s) => std::mem::take(&mut s.transitions)
+                .into_iter()
+                .find(|(from, to)| !to.can_follow(*from))
+                .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
+            NodeState::Producer(s) => std::mem::take(&mut s.transitions)
+                .into_iter()
+                .find(|(from, to)| !to.can_follow(*from))
+                .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}")),
+            _ => None,
+        }
+    }
+}
+
 macro_rules! dispatch {
     ($self:ident, $state:ident, |$a:ident, $s:ident| $body:expr) => {
         match ($self, $state.to_mut()) {

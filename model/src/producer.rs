@@ -79,6 +79,10 @@ pub struct ProducerState {
     pub seqs: BTreeMap<PartitionIndex, u8>,
     /// All work is done (every input processed, or the attempt bound reached).
     pub done: bool,
+    /// The `TransactionManager` moves the current handler made, in order; drained by the
+    /// `System` after every handler, so every stored state has none.
+    #[serde(skip)]
+    pub transitions: Vec<(TxnManagerState, TxnManagerState)>,
 }
 
 /// The producer's configuration.
@@ -118,6 +122,7 @@ impl Producer {
             requests: BTreeMap::new(),
             seqs: BTreeMap::new(),
             done: false,
+            transitions: Vec::new(),
         };
         self.send_coordinator(
             &mut state,
@@ -226,8 +231,9 @@ impl Producer {
             .is_some_and(|c| c.msg.name() == name)
     }
 
+    /// Recorded rather than asserted: `legal_transitions` judges each move.
     fn set_tm(state: &mut ProducerState, to: TxnManagerState) {
-        debug_assert!(to.can_follow(state.tm), "illegal {:?} -> {to:?}", state.tm);
+        state.transitions.push((state.tm, to));
         state.tm = to;
     }
 

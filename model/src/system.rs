@@ -9,12 +9,13 @@ use crate::data_partition::DataPartition;
 use crate::design::Design;
 use crate::ghost::Ghost;
 use crate::group_coordinator::GroupCoordinator;
-use crate::ids::{PartitionIndex, TransactionalId};
+use crate::ids::{PartitionIndex, TopicPartition, TransactionalId};
 use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::network::Network;
 use crate::node::{Node, NodeState, NodeStorage};
 use crate::producer::Producer;
-use crate::scenario::{FaultBudget, Role, Scenario};
+use crate::scenario::{FaultBudget, Scenario};
+use crate::shared::Shared;
 use crate::topology::Topology;
 use crate::txn_coordinator::TxnCoordinator;
 use crate::txn_state::{TransactionState, TxnManagerState};
@@ -24,7 +25,6 @@ use stateright::Model;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
 
 /// A message in flight.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -77,21 +77,21 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SystemState {
     /// Each actor's state (stale while it is down).
-    pub nodes: Vec<Arc<NodeState>>,
+    pub nodes: Vec<Shared<NodeState>>,
     /// Each actor's durable storage (shared between states until it changes).
-    pub storage: Vec<Option<Arc<NodeStorage>>>,
+    pub storage: Vec<Option<Shared<NodeStorage>>>,
     /// Which actors are up.
     pub up: Vec<bool>,
-    /// Armed timers per actor.
-    pub timers: Vec<BTreeSet<Timer>>,
-    /// Pending client choices per actor, by key.
-    pub choices: Vec<BTreeMap<String, Vec<ClientChoice>>>,
+    /// Armed timers per actor (shared between states until that actor changes them).
+    pub timers: Vec<Shared<BTreeSet<Timer>>>,
+    /// Pending client choices per actor, by key (shared like the timers).
+    pub choices: Vec<Shared<BTreeMap<String, Vec<ClientChoice>>>>,
     /// Messages in flight.
     pub network: Network,
     /// The fault budget left.
     pub budget: FaultBudget,
-    /// Ghost state for the properties.
-    pub ghost: Ghost,
+    /// Ghost state for the properties (shared between states until it changes).
+    pub ghost: Shared<Ghost>,
 }
 
 impl SystemState {
@@ -177,17 +177,17 @@ impl System {
             nodes: Vec::with_capacity(n),
             storage: vec![None; n],
             up: vec![true; n],
-            timers: vec![BTreeSet::new(); n],
-            choices: vec![BTreeMap::new(); n],
+            timers: vec![Shared::new(BTreeSet::new()); n],
+            choices: vec![Shared::new(BTreeMap::new()); n],
             network: Network::default(),
             budget: self.scenario.budget,
-            ghost: Ghost::default(),
+            ghost: Shared::new(Ghost::default()),
         };
         for (i, actor) in self.actors.iter().enumerate() {
             let id = Id::from(i);
             let mut out = Out::new();
             let node = actor.on_start(id, &None, &mut out);
-            state.nodes.push(Arc::new(node));
+            state.nodes.push(Shared::new(node));
             self.apply(&mut state, id, out);
         }
         state
@@ -209,7 +209,7 @@ impl System {
             }
         }
         for (i, timers) in state.timers.iter().enumerate() {
-            for timer in timers {
+            for timer in timers.iter() {
                 if self.timer_is_due(state, Id::from(i), timer) {
                     actions.push(Action::Fire {
                         actor: Id::from(i),
@@ -254,7 +254,7 @@ impl System {
         }
         if state.budget.timeouts > 0 {
             for (i, timers) in state.timers.iter().enumerate() {
-                for timer in timers {
+                for timer in timers.iter() {
                     if !self.timer_is_due(state, Id::from(i), timer) {
                         actions.push(Action::Fire {
                             actor: Id::from(i),
@@ -334,19 +334,21 @@ impl System {
             Action::Drop(env) => {
                 next.network.take(env);
                 next.budget.drops -= 1;
-                next.ghost.fault = true;
+                next.ghost.update(|g| g.fault = true);
             }
             Action::Duplicate(env) => {
                 next.network.add_stray(env.clone());
                 next.budget.duplicates -= 1;
-                next.ghost.fault = true;
+                next.ghost.update(|g| g.fault = true);
             }
             Action::Fire { actor, timer } => {
                 if !self.timer_is_due(state, *actor, timer) {
                     next.budget.timeouts -= 1;
-                    next.ghost.fault = true;
+                    next.ghost.update(|g| g.fault = true);
                 }
-                next.timers[usize::from(*actor)].remove(timer);
+                next.timers[usize::from(*actor)].update(|t| {
+                    t.remove(timer);
+                });
                 if let Timer::RequestTimeout(key) = timer {
                     // NetworkClient closes a connection whose request timed out.
                     if let Some(dst) = self.request_destination(state, *actor, *key) {
@@ -365,36 +367,38 @@ impl System {
                     && txn_states(state, self.topology.txn_coordinator)
                         .contains(&TransactionState::Ongoing)
                 {
-                    next.ghost.timeout_abort = true;
+                    next.ghost.update(|g| g.timeout_abort = true);
                 }
             }
             Action::Crash(id) => {
                 let i = usize::from(*id);
                 next.up[i] = false;
                 next.network.crash(*id);
-                next.timers[i].clear();
-                next.choices[i].clear();
+                next.timers[i].update(BTreeSet::clear);
+                next.choices[i].update(BTreeMap::clear);
                 next.budget.crashes -= 1;
-                next.ghost.fault = true;
+                next.ghost.update(|g| g.fault = true);
             }
             Action::Restart(id) => {
                 let i = usize::from(*id);
                 let mut out = Out::new();
                 let storage = next.storage[i].as_deref().cloned();
-                let node = self.actors[i].on_start(*id, &storage, &mut out);
+                let mut node = self.actors[i].on_start(*id, &storage, &mut out);
+                // Loading replays the log; that is not a move of the table.
+                let _ = node.drain_transitions();
                 if *id == self.topology.txn_coordinator
                     && txn_states(state, *id).iter().any(|s| s.is_in_flight())
                 {
-                    next.ghost.coordinator_restart = true;
+                    next.ghost.update(|g| g.coordinator_restart = true);
                 }
-                next.nodes[i] = Arc::new(node);
+                next.nodes[i] = Shared::new(node);
                 next.up[i] = true;
                 self.apply(&mut next, *id, out);
-                self.check_transitions(state, &mut next, *id, true);
+                self.check_failover(&state.nodes[i], &mut next, *id);
             }
             Action::Choose { actor, choice } => {
                 let i = usize::from(*actor);
-                next.choices[i].retain(|_, options| !options.contains(choice));
+                next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
                 let id = *actor;
                 self.run_handler(&mut next, id, |a, s, o| a.on_random(id, s, choice, o));
             }
@@ -410,131 +414,148 @@ impl System {
         handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
     ) {
         let i = usize::from(id);
-        let before = Arc::clone(&next.nodes[i]);
+        let before = next.nodes[i].clone();
         let mut cow = Cow::Borrowed(before.as_ref());
         let mut out = Out::new();
         handler(&self.actors[i], &mut cow, &mut out);
-        if let Cow::Owned(s) = cow {
-            next.nodes[i] = Arc::new(s);
+        if let Cow::Owned(mut s) = cow {
+            if let Some(what) = s.drain_transitions() {
+                let what = format!("{}: {what}", self.topology.name(id));
+                next.ghost.update(|g| g.illegal(what));
+            }
+            next.nodes[i] = Shared::new(s);
         }
         self.apply(next, id, out);
-        let prev = SystemState {
-            nodes: vec![before],
-            ..Default::default()
-        };
-        self.check_node_transition(&prev.nodes[0], next, id);
+        self.check_node_transition(&before, next, id);
     }
 
     fn apply(&self, state: &mut SystemState, id: Id, out: Out<Node>) {
         let i = usize::from(id);
+        let mut timers: Option<BTreeSet<Timer>> = None;
+        let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
         for command in out {
             match command {
                 Command::Send(dst, msg) => {
                     if msg.response_error().is_some_and(|e| e.is_fencing())
                         && self.topology.producers.contains(&dst)
                     {
-                        state.ghost.zombie_fenced = true;
+                        state.ghost.update(|g| g.zombie_fenced = true);
                     }
-                    match &msg {
+                    let write = match &msg {
                         Msg::Produce(p) => {
-                            state
-                                .ghost
-                                .writes
-                                .entry(p.record.tag)
-                                .or_default()
-                                .insert(crate::ids::TopicPartition::Output(p.partition));
+                            Some((p.record.tag, TopicPartition::Output(p.partition)))
                         }
-                        Msg::TxnOffsetCommit(c) => {
-                            state
-                                .ghost
-                                .writes
-                                .entry(c.tag)
-                                .or_default()
-                                .insert(crate::ids::TopicPartition::ConsumerOffsets);
+                        Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
+                        _ => None,
+                    };
+                    if let Some((tag, tp)) = write {
+                        if !state
+                            .ghost
+                            .writes
+                            .get(&tag)
+                            .is_some_and(|w| w.contains(&tp))
+                        {
+                            state.ghost.update(|g| {
+                                g.writes.entry(tag).or_default().insert(tp);
+                            });
                         }
-                        _ => {}
                     }
                     state.network.send(Envelope { src: id, dst, msg });
                 }
                 Command::SetTimer(timer, _) => {
-                    state.timers[i].insert(timer);
+                    timers
+                        .get_or_insert_with(|| (*state.timers[i]).clone())
+                        .insert(timer);
                 }
                 Command::CancelTimer(timer) => {
-                    state.timers[i].remove(&timer);
+                    timers
+                        .get_or_insert_with(|| (*state.timers[i]).clone())
+                        .remove(&timer);
                 }
                 Command::ChooseRandom(key, options) => {
+                    let c = choices.get_or_insert_with(|| (*state.choices[i]).clone());
                     if options.is_empty() {
-                        state.choices[i].remove(&key);
+                        c.remove(&key);
                     } else {
-                        state.choices[i].insert(key, options);
+                        c.insert(key, options);
                     }
                 }
                 Command::Save(storage) => {
                     if state.storage[i].as_deref() != Some(&storage) {
-                        state.storage[i] = Some(Arc::new(storage));
+                        state.storage[i] = Some(Shared::new(storage));
                     }
                 }
             }
         }
+        if let Some(t) = timers {
+            if t != *state.timers[i] {
+                state.timers[i] = Shared::new(t);
+            }
+        }
+        if let Some(c) = choices {
+            if c != *state.choices[i] {
+                state.choices[i] = Shared::new(c);
+            }
+        }
     }
 
+    /// What a handler's moves alone do not show: epochs and producer ids never go back,
+    /// and a commit completing after a fault (the `commit_after_fault` witness).
     fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
-        let after = Arc::clone(&next.nodes[usize::from(id)]);
-        match (before, after.as_ref()) {
-            (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) => {
-                for (txn, meta) in &a.txns {
-                    if let Some(old) = b.txns.get(txn) {
-                        if old.state != meta.state && !reachable_in_one_step(old.state, meta.state)
-                        {
-                            next.ghost.illegal(format!(
-                                "TC moved {txn} from {:?} to {:?}",
-                                old.state, meta.state
-                            ));
-                        }
-                        if meta.epoch < old.epoch || meta.pid != old.pid {
-                            next.ghost.illegal(format!(
-                                "TC moved {txn} from {:?}/{:?} back to {:?}/{:?}",
-                                old.pid, old.epoch, meta.pid, meta.epoch
-                            ));
-                        }
+        let after = next.nodes[usize::from(id)].clone();
+        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            for (txn, meta) in &a.txns {
+                if let Some(old) = b.txns.get(txn) {
+                    if meta.epoch < old.epoch || meta.pid != old.pid {
+                        let what = format!(
+                            "TC moved {txn} from {:?}/{:?} back to {:?}/{:?}",
+                            old.pid, old.epoch, meta.pid, meta.epoch
+                        );
+                        next.ghost.update(|g| g.illegal(what));
                     }
                 }
-                let completed = a.txns.iter().any(|(t, m)| {
-                    m.state == TransactionState::CompleteCommit
-                        && b.txns
-                            .get(t)
-                            .is_some_and(|o| o.state == TransactionState::PrepareCommit)
-                });
-                if completed && next.ghost.fault {
-                    next.ghost.commit_after_fault = true;
-                }
             }
-            (NodeState::Producer(b), NodeState::Producer(a))
-                if !client_reachable_in_one_step(b.tm, a.tm) =>
-            {
-                next.ghost.illegal(format!(
-                    "{} moved from {:?} to {:?}",
-                    self.topology.name(id),
-                    b.tm,
-                    a.tm
-                ));
+            let completed = a.txns.iter().any(|(t, m)| {
+                m.state == TransactionState::CompleteCommit
+                    && b.txns
+                        .get(t)
+                        .is_some_and(|o| o.state == TransactionState::PrepareCommit)
+            });
+            if completed && next.ghost.fault && !next.ghost.commit_after_fault {
+                next.ghost.update(|g| g.commit_after_fault = true);
             }
-            _ => {}
         }
     }
 
-    fn check_transitions(
-        &self,
-        before: &SystemState,
-        next: &mut SystemState,
-        id: Id,
-        restart: bool,
-    ) {
-        // A coordinator load must reproduce exactly what its log says: states may not
-        // jump across a failover.
-        if restart && self.topology.role(id) == Role::TxnCoordinator {
-            let old = Arc::clone(&before.nodes[usize::from(id)]);
-            self.check_node_transition(&old, next, id);
+    /// A coordinator load must reproduce what its log holds: each transaction is where it
+    /// was before the crash, or one legal move further (a write the log took and memory did
+    /// not yet show), and its epoch did not go back.
+    fn check_failover(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        let after = next.nodes[usize::from(id)].clone();
+        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            for (txn, old) in &b.txns {
+                let what = match a.txns.get(txn) {
+                    None => Some(format!("TC lost {txn} ({:?}) across a failover", old.state)),
+                    Some(meta) if meta.state != old.state && !meta.state.can_follow(old.state) => {
+                        Some(format!(
+                            "TC reloaded {txn} as {:?}, it was {:?} before the failover",
+                            meta.state, old.state
+                        ))
+                    }
+                    Some(meta) if meta.epoch < old.epoch || meta.pid != old.pid => Some(format!(
+                        "TC reloaded {txn} at {:?}/{:?}, it was {:?}/{:?} before the failover",
+                        meta.pid, meta.epoch, old.pid, old.epoch
+                    )),
+                    Some(_) => None,
+                };
+                if let Some(what) = what {
+                    next.ghost.update(|g| g.illegal(what));
+                }
+            }
         }
     }
 
@@ -548,7 +569,11 @@ impl System {
                 };
                 if let Some(txn) = &p.txn {
                     let tag = txn.tag;
-                    next.ghost.decisions.entry(tag).or_insert(commit);
+                    if !next.ghost.decisions.contains_key(&tag) {
+                        next.ghost.update(|g| {
+                            g.decisions.insert(tag, commit);
+                        });
+                    }
                 }
             }
         }
@@ -603,55 +628,9 @@ impl Default for SystemState {
                 crashes: 0,
                 timeouts: 0,
             },
-            ghost: Ghost::default(),
+            ghost: Shared::new(Ghost::default()),
         }
     }
-}
-
-/// One handler may make up to three table transitions in a row (fence, prepare abort,
-/// and complete when there is no participant), so a step is legal when some path of at
-/// most three legal transitions leads from `from` to `to`.
-fn reachable_in_one_step(from: TransactionState, to: TransactionState) -> bool {
-    use TransactionState::*;
-    const ALL: [TransactionState; 8] = [
-        Empty,
-        Ongoing,
-        PrepareCommit,
-        PrepareAbort,
-        CompleteCommit,
-        CompleteAbort,
-        Dead,
-        PrepareEpochFence,
-    ];
-    if to.can_follow(from) {
-        return true;
-    }
-    ALL.iter().any(|a| {
-        a.can_follow(from)
-            && (to.can_follow(*a) || ALL.iter().any(|b| b.can_follow(*a) && to.can_follow(*b)))
-    })
-}
-
-/// The client ends one transaction and begins the next in one handler (Committing ->
-/// Ready -> InTransaction), so up to three table transitions make one step.
-fn client_reachable_in_one_step(from: TxnManagerState, to: TxnManagerState) -> bool {
-    use TxnManagerState::*;
-    const ALL: [TxnManagerState; 9] = [
-        Uninitialized,
-        Initializing,
-        Ready,
-        InTransaction,
-        PreparedTransaction,
-        CommittingTransaction,
-        AbortingTransaction,
-        AbortableError,
-        FatalError,
-    ];
-    to.can_follow(from)
-        || ALL.iter().any(|a| {
-            a.can_follow(from)
-                && (to.can_follow(*a) || ALL.iter().any(|b| b.can_follow(*a) && to.can_follow(*b)))
-        })
 }
 
 /// The coordinator's transaction states (empty when `id` is not a coordinator).

@@ -90,6 +90,10 @@ pub struct TxnCoordinatorState {
     /// Requests that would be answered CONCURRENT_TRANSACTIONS, waiting for the
     /// transaction to complete (volatile).
     pub parked: Vec<(Id, Msg)>,
+    /// The table moves the current handler made, in order. The `System` drains them after
+    /// every handler to judge `legal_transitions`, so every stored state has none.
+    #[serde(skip)]
+    pub transitions: Vec<(TransactionState, TransactionState)>,
 }
 
 /// The transaction coordinator's configuration.
@@ -122,6 +126,7 @@ impl TxnCoordinator {
             txns,
             markers: BTreeMap::new(),
             parked: Vec::new(),
+            transitions: Vec::new(),
         };
         let ids: Vec<TransactionalId> = state.txns.keys().copied().collect();
         for txn in ids {
@@ -287,12 +292,15 @@ impl TxnCoordinator {
         }
     }
 
-    fn transition(meta: &mut TransactionMetadata, to: TransactionState) {
-        debug_assert!(
-            to.can_follow(meta.state),
-            "illegal {:?} -> {to:?}",
-            meta.state
-        );
+    /// Every move is recorded rather than asserted, so that `legal_transitions` judges
+    /// each single step of the table (a handler may make several) and reports a broken
+    /// design as a violation with a trace instead of a panic.
+    fn transition(
+        trail: &mut Vec<(TransactionState, TransactionState)>,
+        meta: &mut TransactionMetadata,
+        to: TransactionState,
+    ) {
+        trail.push((meta.state, to));
         meta.state = to;
     }
 
@@ -334,7 +342,7 @@ impl TxnCoordinator {
                 meta.last_epoch = Some(meta.epoch);
                 meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
-                Self::transition(meta, TransactionState::Empty);
+                Self::transition(&mut state.transitions, meta, TransactionState::Empty);
                 let id = meta.identity();
                 self.save(state, o);
                 (ErrorCode::None, Some(id))
@@ -397,7 +405,7 @@ impl TxnCoordinator {
             o.set_timer(Timer::TxnTimeout(txn), timeout());
         }
         meta.partitions.extend(partitions.iter().copied());
-        Self::transition(meta, TransactionState::Ongoing);
+        Self::transition(&mut state.transitions, meta, TransactionState::Ongoing);
         self.save(state, o);
         ErrorCode::None
     }
@@ -459,7 +467,7 @@ impl TxnCoordinator {
             if meta.state != TransactionState::Ongoing {
                 meta.partitions.clear();
             }
-            Self::transition(meta, target);
+            Self::transition(&mut state.transitions, meta, target);
             let id = meta.identity();
             o.cancel_timer(Timer::TxnTimeout(req.txn));
             self.save(state, o);
@@ -479,7 +487,7 @@ impl TxnCoordinator {
                 _ => return (ErrorCode::InvalidTxnState, None),
             }
             let meta = state.txns.get_mut(&req.txn).expect("present");
-            Self::transition(meta, target);
+            Self::transition(&mut state.transitions, meta, target);
             o.cancel_timer(Timer::TxnTimeout(req.txn));
             self.save(state, o);
             self.send_markers(state, req.txn, req.commit, o);
@@ -494,10 +502,14 @@ impl TxnCoordinator {
         o: &mut Out<Node>,
     ) {
         let meta = state.txns.get_mut(&txn).expect("present");
-        Self::transition(meta, TransactionState::PrepareEpochFence);
+        Self::transition(
+            &mut state.transitions,
+            meta,
+            TransactionState::PrepareEpochFence,
+        );
         meta.last_epoch = Some(meta.epoch);
         meta.epoch = meta.epoch.bump();
-        Self::transition(meta, TransactionState::PrepareAbort);
+        Self::transition(&mut state.transitions, meta, TransactionState::PrepareAbort);
         o.cancel_timer(Timer::TxnTimeout(txn));
         self.save(state, o);
         self.send_markers(state, txn, false, o);
@@ -593,7 +605,7 @@ impl TxnCoordinator {
             TransactionState::PrepareCommit => TransactionState::CompleteCommit,
             _ => TransactionState::CompleteAbort,
         };
-        Self::transition(meta, to);
+        Self::transition(&mut state.transitions, meta, to);
         meta.partitions.clear();
         self.save(state, o);
         self.wake_parked(state, o);

@@ -14,7 +14,7 @@ use sharetxn_model::{Action, System, SystemState};
 use std::collections::hash_map::Entry;
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
 /// How the state space is walked.
@@ -70,11 +70,10 @@ impl Default for CheckOptions<'_> {
     }
 }
 
-/// The 64-bit fingerprint of a state (in memory only; never persisted).
+/// The 64-bit fingerprint of a state (in memory only; never persisted). Actor states hash
+/// as their cached hashes, so this walks only the network, timers and choices.
 pub fn fingerprint(state: &SystemState) -> u64 {
-    let mut h = DefaultHasher::new();
-    state.hash(&mut h);
-    h.finish()
+    sharetxn_model::shared::fixed_hash(state)
 }
 
 /// Fingerprints are already hashes: the visited set uses them as they are.

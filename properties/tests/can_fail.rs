@@ -8,7 +8,6 @@ use sharetxn_model::node::NodeState;
 use sharetxn_model::partition_log::Payload;
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::props::producer_fencing;
-use std::sync::Arc;
 
 #[test]
 fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
@@ -35,10 +34,79 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     leader.log.append(pe(2), Some(0), record(2));
     // A broken leader that skipped the epoch check appends a zombie's write.
     leader.log.append(pe(1), Some(1), record(1));
-    state.nodes[d0] = Arc::new(NodeState::DataPartition(leader));
+    state.nodes[d0] = sharetxn_model::shared::Shared::new(NodeState::DataPartition(leader));
     let message = producer_fencing::check(&sys, &state).expect("the zombie write is reported");
     assert!(
         message.contains("D0 accepted a write from pid0/e1"),
         "{message}"
     );
+}
+
+/// Takes the first enabled progress action until `stop` holds (a deterministic walk).
+fn walk_until(
+    sys: &System,
+    mut state: sharetxn_model::SystemState,
+    stop: impl Fn(&sharetxn_model::SystemState) -> bool,
+) -> sharetxn_model::SystemState {
+    for _ in 0..200 {
+        if stop(&state) {
+            return state;
+        }
+        let mut actions = Vec::new();
+        sys.enabled_progress(&state, &mut actions);
+        let action = actions.first().expect("the walk reaches the state").clone();
+        state = sys.step(&state, &action);
+    }
+    panic!("the walk did not reach the state in 200 steps");
+}
+
+#[test]
+fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
+    use sharetxn_model::node::NodeStorage;
+    use sharetxn_model::txn_state::TransactionState;
+    use sharetxn_model::Action;
+    use sharetxn_properties::props::legal_transitions;
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let tc = sys.topology.txn_coordinator;
+    let ongoing = |s: &sharetxn_model::SystemState| {
+        sharetxn_model::system::txn_states(s, tc).contains(&TransactionState::Ongoing)
+    };
+    let mut state = walk_until(&sys, sys.init_state(), ongoing);
+    assert_eq!(legal_transitions::check(&sys, &state), None);
+    // A broken log: the record that began the transaction is gone, as if a leader
+    // acknowledged a write that the new leader never had.
+    let i = usize::from(tc);
+    let Some(NodeStorage::TxnCoordinator(mut log)) = state.storage[i].as_deref().cloned() else {
+        panic!("the coordinator has a log")
+    };
+    for meta in log.txns.values_mut() {
+        meta.state = TransactionState::Empty;
+    }
+    state.storage[i] = Some(sharetxn_model::shared::Shared::new(
+        NodeStorage::TxnCoordinator(log),
+    ));
+    let crashed = sys.step(&state, &Action::Crash(tc));
+    let restarted = sys.step(&crashed, &Action::Restart(tc));
+    let message = legal_transitions::check(&sys, &restarted).expect("the lost record is reported");
+    assert!(message.contains("as Empty, it was Ongoing"), "{message}");
+}
+
+#[test]
+fn legal_transitions_reports_a_handler_that_leaves_the_table() {
+    use sharetxn_model::txn_state::TransactionState;
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let tc = usize::from(sys.topology.txn_coordinator);
+    let mut node = sys.init_state().nodes[tc].as_ref().clone();
+    let NodeState::TxnCoordinator(s) = &mut node else {
+        panic!("TC is the coordinator")
+    };
+    // What a coordinator that committed without preparing would record.
+    s.transitions
+        .push((TransactionState::Ongoing, TransactionState::CompleteCommit));
+    let message = node.drain_transitions().expect("the move is reported");
+    assert_eq!(
+        message,
+        "TC moved a transaction from Ongoing to CompleteCommit"
+    );
+    assert_eq!(node.drain_transitions(), None, "drained once");
 }
