@@ -497,7 +497,11 @@ fn trace_path(slot: &mut Option<PathBuf>, word: String) -> Result<(), CliError> 
 
 /// The trace file, which the command cannot do without.
 fn required(slot: Option<PathBuf>, command: &str) -> Result<PathBuf, CliError> {
-    slot.ok_or_else(|| CliError::new(format!("{command} needs a trace file (sharetxn {command} TRACE)")))
+    slot.ok_or_else(|| {
+        CliError::new(format!(
+            "{command} needs a trace file (sharetxn {command} TRACE)"
+        ))
+    })
 }
 
 fn parse_replay(words: &mut Words) -> Result<Command, CliError> {
@@ -656,8 +660,14 @@ mod tests {
             (&["replay", "--json", "a.json"][..], "unknown flag"),
             (&["shrink"][..], "needs a trace file"),
             (&["shrink", "a.json", "-o"][..], "needs a value"),
-            (&["shrink", "a.json", "-o", "x", "-o", "y"][..], "more than once"),
-            (&["render", "a.json", "--format", "svg"][..], "text or mermaid"),
+            (
+                &["shrink", "a.json", "-o", "x", "-o", "y"][..],
+                "more than once",
+            ),
+            (
+                &["render", "a.json", "--format", "svg"][..],
+                "text or mermaid",
+            ),
             (&["render", "--format"][..], "needs a value"),
             (&["--frob"][..], "unknown flag"),
             (&["list", "extra"][..], "unexpected argument"),
@@ -710,7 +720,10 @@ mod tests {
         }
         match parse_words(&["shrink", "-o", "o.json", "t.json"]) {
             Ok(Command::Shrink(a)) => {
-                assert_eq!((a.trace, a.out), (PathBuf::from("t.json"), PathBuf::from("o.json")))
+                assert_eq!(
+                    (a.trace, a.out),
+                    (PathBuf::from("t.json"), PathBuf::from("o.json"))
+                )
             }
             other => panic!("{other:?}"),
         }

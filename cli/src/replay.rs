@@ -13,8 +13,7 @@ pub const SHOWS: u8 = 1;
 /// Replays the trace at `path`.
 pub fn run(path: &Path) -> Result<ExitCode, CliError> {
     let trace = load(path).map_err(|e| CliError::new(e.to_string()))?;
-    let result =
-        replay(&trace).map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
+    let result = replay(&trace).map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
     output::stdout(&result.render(&trace))?;
     let witness = matches!(trace.outcome, Outcome::Witness { .. });
     Ok(match (&result.verdict, witness) {
@@ -25,8 +24,6 @@ pub fn run(path: &Path) -> Result<ExitCode, CliError> {
         (Verdict::Reproduced { .. }, false) | (Verdict::NotReproduced, true) => {
             ExitCode::from(SHOWS)
         }
-        (Verdict::Reproduced { .. }, true) | (Verdict::NotReproduced, false) => {
-            ExitCode::SUCCESS
-        }
+        (Verdict::Reproduced { .. }, true) | (Verdict::NotReproduced, false) => ExitCode::SUCCESS,
     })
 }

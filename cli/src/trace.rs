@@ -56,8 +56,10 @@ pub fn write_all(
     let (design, scenario) = (system.design.name.as_str(), system.scenario.name.as_str());
     for property in &mut report.properties {
         let path = dir.join(file_name(design, scenario, &property.name));
-        let trace = sharetxn_traces::from_report(system, property, origin.clone())
-            .map_err(|e| CliError::new(format!("cannot record the {} trace: {e}", property.name)))?;
+        let trace =
+            sharetxn_traces::from_report(system, property, origin.clone()).map_err(|e| {
+                CliError::new(format!("cannot record the {} trace: {e}", property.name))
+            })?;
         let Some(trace) = trace else {
             remove_stale(&path)?;
             property.trace = None;

@@ -19,17 +19,56 @@ use std::collections::BTreeMap;
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET, |h, b| (h ^ u64::from(*b)).wrapping_mul(PRIME))
+    bytes
+        .iter()
+        .fold(OFFSET, |h, b| (h ^ u64::from(*b)).wrapping_mul(PRIME))
 }
 
-/// The 16-hex-digit digest of a JSON value's compact text.
+/// The 16-hex-digit digest of a JSON value's canonical text.
 pub fn of_value(value: &Value) -> String {
-    format!("{:016x}", fnv1a64(value.to_string().as_bytes()))
+    let mut text = String::new();
+    canonical_text(value, &mut text);
+    format!("{:016x}", fnv1a64(text.as_bytes()))
+}
+
+/// Compact JSON with object keys sorted here rather than by `serde_json::Map`, whose order
+/// follows insertion if any crate in the build turns on serde_json's `preserve_order`.
+fn canonical_text(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (k, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical_text(v, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical_text(v, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
 }
 
 /// Whether `text` looks like a digest this crate writes.
 pub fn is_digest(text: &str) -> bool {
-    text.len() == 16 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    text.len() == 16
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// A state's digest and the digests of its parts, as a trace records them.
@@ -115,6 +154,15 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn canonical_text_is_compact_json_with_sorted_keys() {
+        let v = serde_json::json!({"b": [1, "x"], "a": {"d": null, "c": true}});
+        let mut text = String::new();
+        canonical_text(&v, &mut text);
+        assert_eq!(text, r#"{"a":{"c":true,"d":null},"b":[1,"x"]}"#);
+        assert_eq!(of_value(&v), format!("{:016x}", fnv1a64(text.as_bytes())));
     }
 
     #[test]

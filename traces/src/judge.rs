@@ -18,10 +18,7 @@ pub fn definition(outcome: &Outcome) -> Option<&'static PropertyDef> {
 /// Why an outcome names nothing this build knows, if it does not.
 pub fn unknown(outcome: &Outcome) -> Option<String> {
     let Some(def) = definition(outcome) else {
-        let known: Vec<&str> = PROPERTIES
-            .iter()
-            .flat_map(|p| [p.name, p.twin])
-            .collect();
+        let known: Vec<&str> = PROPERTIES.iter().flat_map(|p| [p.name, p.twin]).collect();
         return Some(format!(
             "unknown property '{}' (known: {})",
             outcome.property(),
@@ -49,7 +46,12 @@ fn kind_name(kind: Kind) -> &'static str {
 
 /// Whether `state` shows the outcome's property again: the violation's message, or an
 /// empty message for a witness.
-pub fn shows(def: &PropertyDef, outcome: &Outcome, sys: &System, state: &SystemState) -> Option<String> {
+pub fn shows(
+    def: &PropertyDef,
+    outcome: &Outcome,
+    sys: &System,
+    state: &SystemState,
+) -> Option<String> {
     match outcome {
         Outcome::Violation { .. } => (def.check)(sys, state),
         Outcome::Witness { .. } => (def.witness)(sys, state).then(String::new),

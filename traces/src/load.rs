@@ -56,7 +56,11 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                 "not a sharetxn trace (format is {other}, expected \"{FORMAT}\")"
             ))
         }
-        None => return Err(format!("not a sharetxn trace (no \"format\": \"{FORMAT}\")")),
+        None => {
+            return Err(format!(
+                "not a sharetxn trace (no \"format\": \"{FORMAT}\")"
+            ))
+        }
     }
     match value.get("version").and_then(Value::as_u64) {
         Some(VERSION) => {}

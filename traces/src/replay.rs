@@ -78,7 +78,9 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
         .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
     let sys = System::new(trace.design.clone(), trace.scenario.clone());
     let mut state = sys.init_state();
-    let snapshot = |s: &SystemState| Snapshot::of(&sys, s).map_err(|e| format!("a state has no canonical form: {e}"));
+    let snapshot = |s: &SystemState| {
+        Snapshot::of(&sys, s).map_err(|e| format!("a state has no canonical form: {e}"))
+    };
     let mut before = snapshot(&state)?;
     let mut divergence = compare(0, &trace.initial, None, &before, None);
     let mut reproduced = judge::shows(def, &trace.outcome, &sys, &state).map(|m| (0, m));
@@ -104,7 +106,13 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
         let recorded = step.after();
         let now = after.digest();
         if divergence.is_none() {
-            divergence = compare(step.step, &recorded, Some(&recorded_before), &after, Some(&before));
+            divergence = compare(
+                step.step,
+                &recorded,
+                Some(&recorded_before),
+                &after,
+                Some(&before),
+            );
         }
         let mut new_violations = Vec::new();
         for (property, message) in judge::violations(&sys, &state) {
@@ -173,7 +181,9 @@ fn compare(
                     .unwrap_or(true);
                 let (found, total) = diff::changes(before, after, DIFF_LIMIT);
                 if found.is_empty() {
-                    format!("{name}: the step now leaves it unchanged; the recorded step changed it")
+                    format!(
+                        "{name}: the step now leaves it unchanged; the recorded step changed it"
+                    )
                 } else {
                     let list: Vec<String> = found.iter().map(|c| c.describe(40)).collect();
                     let more = if total > found.len() {
@@ -186,7 +196,10 @@ fn compare(
                     } else {
                         "where the recorded step left it unchanged"
                     };
-                    format!("{name}: the step now changes {}{more}, {was}", list.join(", "))
+                    format!(
+                        "{name}: the step now changes {}{more}, {was}",
+                        list.join(", ")
+                    )
                 }
             }
         };
@@ -208,7 +221,10 @@ impl Replay {
         let mut out = String::new();
         for s in &self.steps {
             let mark = if s.matches { "ok  " } else { "DIFF" };
-            out.push_str(&format!("{:>5}  {mark}  {}  {}\n", s.step, s.digest, s.text));
+            out.push_str(&format!(
+                "{:>5}  {mark}  {}  {}\n",
+                s.step, s.digest, s.text
+            ));
             for (p, m) in &s.new_violations {
                 out.push_str(&format!("{:>5}  {p} violated: {m}\n", ""));
             }

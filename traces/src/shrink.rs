@@ -66,6 +66,8 @@ pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
         trace,
         runs: 0,
     };
+    // The input must run as recorded: skipping is for candidates, not for the evidence.
+    crate::walk::states(&oracle.sys, &trace.actions())?;
     let Some(start) = oracle.run(&trace.actions()) else {
         return Err(format!(
             "{} does not show when the trace runs on the current model (replay it to see where it goes elsewhere)",
@@ -119,7 +121,11 @@ fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>) -> Vec<Action> {
             if lo == hi {
                 continue;
             }
-            let candidate: Vec<Action> = current[..lo].iter().chain(&current[hi..]).cloned().collect();
+            let candidate: Vec<Action> = current[..lo]
+                .iter()
+                .chain(&current[hi..])
+                .cloned()
+                .collect();
             if let Some(run) = oracle.run(&candidate) {
                 reduced = Some(run);
                 break;

@@ -6,7 +6,7 @@
 use sharetxn_model::topology::Topology;
 use sharetxn_traces::render::{mermaid, text};
 use sharetxn_traces::{load, replay, Outcome, Trace, Verdict};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn corpus() -> Vec<(String, PathBuf)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("counterexamples");
@@ -23,7 +23,7 @@ fn corpus() -> Vec<(String, PathBuf)> {
     files
 }
 
-fn load_ok(path: &PathBuf) -> Trace {
+fn load_ok(path: &Path) -> Trace {
     load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -103,7 +103,9 @@ fn mermaid_diagrams_are_well_formed() {
         let lines: Vec<&str> = rendered.lines().collect();
         assert_eq!(lines[0], "sequenceDiagram", "{name}");
         let topology = Topology::for_scenario(&trace.scenario);
-        let actors: Vec<String> = (0..topology.len()).map(|i| topology.name(i.into())).collect();
+        let actors: Vec<String> = (0..topology.len())
+            .map(|i| topology.name(i.into()))
+            .collect();
         for (i, actor) in actors.iter().enumerate() {
             assert_eq!(lines[1 + i], format!("    participant {actor}"), "{name}");
         }
@@ -116,7 +118,10 @@ fn mermaid_diagrams_are_well_formed() {
             if i < trace.steps.len() {
                 assert!(label.starts_with(&format!("{}. ", i + 1)), "{name}: {line}");
             } else {
-                assert!(label.starts_with(trace.outcome.property()), "{name}: {line}");
+                assert!(
+                    label.starts_with(trace.outcome.property()),
+                    "{name}: {line}"
+                );
             }
             let named: Vec<&str> = match head.strip_prefix("Note over ") {
                 Some(over) => over.split(',').collect(),

@@ -11,7 +11,13 @@ use sharetxn_traces::{from_report, replay, shrink, Origin, Trace, Verdict};
 /// (knobs, the properties they violate).
 const BUGS: &[(&[&str], &[&str])] = &[
     (
-        &["verification=false", "tv=0", "partitions=1", "crashes=0", "timeouts=1"],
+        &[
+            "verification=false",
+            "tv=0",
+            "partitions=1",
+            "crashes=0",
+            "timeouts=1",
+        ],
         &["no_hanging_transaction"],
     ),
     (
@@ -19,7 +25,13 @@ const BUGS: &[(&[&str], &[&str])] = &[
         &["txn_atomicity", "no_aborted_read"],
     ),
     (
-        &["flush_before_end_txn=false", "inputs=1", "txns=1", "partitions=1", "crashes=0"],
+        &[
+            "flush_before_end_txn=false",
+            "inputs=1",
+            "txns=1",
+            "partitions=1",
+            "crashes=0",
+        ],
         &["txn_atomicity"],
     ),
 ];
@@ -52,7 +64,9 @@ fn trace_of(sys: &System, report: &Report, property: &str) -> Trace {
         strategy: report.strategy.clone(),
         max_depth: None,
     };
-    from_report(sys, p, origin).unwrap().expect("a violation has actions")
+    from_report(sys, p, origin)
+        .unwrap()
+        .expect("a violation has actions")
 }
 
 /// Whether the outcome shows when `actions` run with the shrinker's rule (actions that
@@ -80,7 +94,10 @@ fn shows(trace: &Trace, actions: &[Action]) -> bool {
 fn shrink_and_check(trace: &Trace) -> Trace {
     let shrunk = shrink(trace).unwrap();
     let out = shrunk.trace;
-    assert_eq!((shrunk.before, shrunk.after), (trace.steps.len(), out.steps.len()));
+    assert_eq!(
+        (shrunk.before, shrunk.after),
+        (trace.steps.len(), out.steps.len())
+    );
     assert!(out.steps.len() <= trace.steps.len());
     assert_eq!(out.outcome.property(), trace.outcome.property());
     match &out.origin {
@@ -154,7 +171,10 @@ fn steps_after_the_violation_are_cut() {
     let report = run(&sys, Strategy::Bfs);
     let bfs = trace_of(&sys, &report, "txn_atomicity");
     let mut actions = bfs.actions();
-    let mut state = sharetxn_traces::walk::states(&sys, &actions).unwrap().pop().unwrap();
+    let mut state = sharetxn_traces::walk::states(&sys, &actions)
+        .unwrap()
+        .pop()
+        .unwrap();
     for _ in 0..10 {
         let mut enabled = Vec::new();
         sys.enabled(&state, &mut enabled);
@@ -164,7 +184,10 @@ fn steps_after_the_violation_are_cut() {
         state = sys.step(&state, &a);
         actions.push(a);
     }
-    assert!(actions.len() > bfs.steps.len(), "the run goes on after the violation");
+    assert!(
+        actions.len() > bfs.steps.len(),
+        "the run goes on after the violation"
+    );
     let origin = Origin::Sim {
         seed: 7,
         options: serde_json::json!({"steps": actions.len()}),

@@ -40,15 +40,39 @@ fn each_kind_of_bad_trace_is_named() {
         ("this is not json".into(), "not JSON"),
         (text[..text.len() / 2].to_string(), "not JSON"),
         ("[1, 2]".into(), "not a sharetxn trace"),
-        (edited(|v| v["format"] = "other".into()), "not a sharetxn trace"),
-        (edited(|v| v["version"] = 0.into()), "trace format version 0; this sharetxn reads version 1"),
-        (edited(|v| v["version"] = 7.into()), "trace format version 7"),
-        (edited(|v| v["design"]["name"] = "nope".into()), "unknown design 'nope'"),
-        (edited(|v| v["scenario"]["name"] = "nope".into()), "unknown scenario 'nope'"),
+        (
+            edited(|v| v["format"] = "other".into()),
+            "not a sharetxn trace",
+        ),
+        (
+            edited(|v| v["version"] = 0.into()),
+            "trace format version 0; this sharetxn reads version 1",
+        ),
+        (
+            edited(|v| v["version"] = 7.into()),
+            "trace format version 7",
+        ),
+        (
+            edited(|v| v["design"]["name"] = "nope".into()),
+            "unknown design 'nope'",
+        ),
+        (
+            edited(|v| v["scenario"]["name"] = "nope".into()),
+            "unknown scenario 'nope'",
+        ),
         (edited(|v| v["design"]["tv"] = 9.into()), "tv=9"),
-        (edited(|v| v["scenario"]["partitions"] = 0.into()), "partitions=0"),
-        (edited(|v| v["design"]["verification"] = "yes".into()), "bad trace: invalid type"),
-        (edited(|v| v["steps"][0]["action"]["Deliver"]["src"] = 9.into()), "unknown actor id 9"),
+        (
+            edited(|v| v["scenario"]["partitions"] = 0.into()),
+            "partitions=0",
+        ),
+        (
+            edited(|v| v["design"]["verification"] = "yes".into()),
+            "bad trace: invalid type",
+        ),
+        (
+            edited(|v| v["steps"][0]["action"]["Deliver"]["src"] = 9.into()),
+            "unknown actor id 9",
+        ),
         (
             edited(|v| {
                 let msg = &mut v["steps"][0]["action"]["Deliver"]["msg"];
@@ -58,11 +82,26 @@ fn each_kind_of_bad_trace_is_named() {
             "unknown variant `NoSuchRpc`",
         ),
         (edited(|v| v["steps"][1]["step"] = 5.into()), "numbered 5"),
-        (edited(|v| v["steps"][0]["digest"] = "xyz".into()), "bad digest"),
-        (edited(|v| v["outcome"]["violation"]["property"] = "nope".into()), "unknown property 'nope'"),
-        (edited(|v| v["outcome"]["violation"]["kind"] = "eventually".into()), "is always, not eventually"),
-        (edited(|v| v["surprise"] = 1.into()), "unknown field `surprise`"),
-        (edited(|v| v["origin"] = serde_json::json!({"kind": "guess"})), "unknown variant `guess`"),
+        (
+            edited(|v| v["steps"][0]["digest"] = "xyz".into()),
+            "bad digest",
+        ),
+        (
+            edited(|v| v["outcome"]["violation"]["property"] = "nope".into()),
+            "unknown property 'nope'",
+        ),
+        (
+            edited(|v| v["outcome"]["violation"]["kind"] = "eventually".into()),
+            "is always, not eventually",
+        ),
+        (
+            edited(|v| v["surprise"] = 1.into()),
+            "unknown field `surprise`",
+        ),
+        (
+            edited(|v| v["origin"] = serde_json::json!({"kind": "guess"})),
+            "unknown variant `guess`",
+        ),
     ];
     for (text, expected) in cases {
         let e = problem(&text);
@@ -75,7 +114,10 @@ fn file_errors_name_the_file() {
     let missing = PathBuf::from("no/such/trace.json");
     let e = load(&missing).unwrap_err();
     assert_eq!(e.file, "no/such/trace.json");
-    assert!(e.to_string().starts_with("no/such/trace.json: cannot read"), "{e}");
+    assert!(
+        e.to_string().starts_with("no/such/trace.json: cannot read"),
+        "{e}"
+    );
     assert!(load(&corpus_file()).is_ok());
 }
 
@@ -113,9 +155,16 @@ fn a_changed_state_is_reported_where_it_first_differs() {
     let result = replay(&trace).unwrap();
     let d = result.divergence.expect("a divergence");
     assert_eq!((d.step, d.parts.clone()), (5, vec!["GC".to_string()]));
-    assert!(d.detail.contains("GC: the step now changes"), "{}", d.detail);
+    assert!(
+        d.detail.contains("GC: the step now changes"),
+        "{}",
+        d.detail
+    );
     assert!(!result.steps[4].matches);
-    assert!(matches!(result.verdict, sharetxn_traces::Verdict::Reproduced { .. }));
+    assert!(matches!(
+        result.verdict,
+        sharetxn_traces::Verdict::Reproduced { .. }
+    ));
 }
 
 /// Anything the loader accepts can be replayed and rendered without a panic.
@@ -139,7 +188,9 @@ fn count_leaves(v: &Value) -> usize {
 /// Replaces leaf number `want` (in document order) with `with`.
 fn replace_leaf(v: &mut Value, want: usize, seen: &mut usize, with: &Value) {
     match v {
-        Value::Object(m) => m.values_mut().for_each(|x| replace_leaf(x, want, seen, with)),
+        Value::Object(m) => m
+            .values_mut()
+            .for_each(|x| replace_leaf(x, want, seen, with)),
         Value::Array(a) => a.iter_mut().for_each(|x| replace_leaf(x, want, seen, with)),
         leaf => {
             if *seen == want {

@@ -141,7 +141,11 @@ fn describe(change: &Change) -> String {
 fn value_text(value: Option<&Value>) -> String {
     match value {
         Some(Value::Object(m)) if m.len() == 1 => {
-            let (k, inner) = m.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or_default();
+            let (k, inner) = m
+                .iter()
+                .next()
+                .map(|(k, v)| (k.as_str(), v))
+                .unwrap_or_default();
             match inner {
                 Value::Null => k.to_string(),
                 Value::Object(_) | Value::Array(_) => format!("{k}{{…}}"),
