@@ -26,6 +26,14 @@ usage:
                  [--max-states N] [--threads N] [--timeout SECS] [--json]
                  [--trace-out DIR] [--set KEY=VALUE]...
       explore every reachable state and judge every property
+  sharetxn replay TRACE
+      run a trace again on the current model: each step, where it first differs from
+      the recorded digests, and whether its outcome shows again
+  sharetxn shrink TRACE [-o OUT]
+      cut a trace to a 1-minimal one with the same outcome (default OUT: TRACE with
+      .shrunk.json in place of .json)
+  sharetxn render TRACE [--format text|mermaid]
+      one line a step, or a Mermaid sequence diagram
   sharetxn explore [--scenario S] [--design D] [--set KEY=VALUE]... [--port P] [--host H]
       serve stateright's web Explorer (runs until interrupted)
   sharetxn help | --help | -h
@@ -42,6 +50,9 @@ object on stdout and nothing else.
 
 exit status: 0 every property holds and every twin is witnessed, 1 otherwise
              (a violation, an unreached twin, or a check stopped early), 2 bad input
+replay:      1 the trace's violation shows again (or its witness no longer does),
+             0 every step ran and it does not (or the witness does), 2 the trace
+             cannot be read or an action is no longer enabled
 ";
 
 /// The scenario a command uses when none is named.
@@ -63,9 +74,11 @@ pub fn default_threads() -> usize {
 pub const MAX_THREADS: usize = 64;
 
 /// The commands that exist.
-const COMMANDS: &[&str] = &["list", "check", "explore", "help"];
+const COMMANDS: &[&str] = &[
+    "list", "check", "replay", "shrink", "render", "explore", "help",
+];
 /// Commands the architecture plans that this binary does not have yet.
-const PLANNED: &[&str] = &["sim", "replay", "shrink", "render", "matrix"];
+const PLANNED: &[&str] = &["sim", "matrix"];
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -80,6 +93,39 @@ pub enum Command {
     Check(CheckArgs),
     /// `sharetxn explore`.
     Explore(ExploreArgs),
+    /// `sharetxn replay TRACE`.
+    Replay(PathBuf),
+    /// `sharetxn shrink TRACE [-o OUT]`.
+    Shrink(ShrinkArgs),
+    /// `sharetxn render TRACE [--format text|mermaid]`.
+    Render(RenderArgs),
+}
+
+/// `sharetxn shrink`'s arguments.
+#[derive(Debug)]
+pub struct ShrinkArgs {
+    /// The trace to shrink.
+    pub trace: PathBuf,
+    /// Where the shrunk trace goes (next to the input unless given).
+    pub out: PathBuf,
+}
+
+/// What `render` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// One line a step.
+    Text,
+    /// A Mermaid sequence diagram.
+    Mermaid,
+}
+
+/// `sharetxn render`'s arguments.
+#[derive(Debug)]
+pub struct RenderArgs {
+    /// The trace to render.
+    pub trace: PathBuf,
+    /// Text or Mermaid.
+    pub format: RenderFormat,
 }
 
 /// The model a command works on, with every `--set` applied.
@@ -147,6 +193,9 @@ pub fn parse(argv: Vec<OsString>) -> Result<Command, CliError> {
         "list" => parse_list(&mut words),
         "check" => parse_check(&mut words),
         "explore" => parse_explore(&mut words),
+        "replay" => parse_replay(&mut words),
+        "shrink" => parse_shrink(&mut words),
+        "render" => parse_render(&mut words),
         planned if PLANNED.contains(&planned) => Err(CliError::new(format!(
             "command '{planned}' is not implemented yet (available: {})",
             COMMANDS.join(", ")
@@ -175,6 +224,8 @@ enum Word {
     Help,
     /// A flag, by name (`--threads`).
     Flag(String),
+    /// A word that is not a flag (a trace file).
+    Positional(String),
 }
 
 impl Words {
@@ -199,10 +250,15 @@ impl Words {
         if word.starts_with('-') && word.len() > 1 {
             return Ok(Some(Word::Flag(word)));
         }
-        Err(CliError::new(format!(
+        Ok(Some(Word::Positional(word)))
+    }
+
+    /// The error for a word this command takes no place for.
+    fn unexpected(&self, word: &str) -> CliError {
+        CliError::new(format!(
             "unexpected argument '{word}' for '{}'",
             self.command
-        )))
+        ))
     }
 
     /// The value of `flag`: after `=`, or the next word.
@@ -287,6 +343,7 @@ fn parse_list(words: &mut Words) -> Result<Command, CliError> {
         None => Ok(Command::List),
         Some(Word::Help) => Ok(Command::Help),
         Some(Word::Flag(flag)) => Err(words.unknown(&flag)),
+        Some(Word::Positional(word)) => Err(words.unexpected(&word)),
     }
 }
 
@@ -299,6 +356,7 @@ fn parse_check(words: &mut Words) -> Result<Command, CliError> {
         let flag = match word {
             Word::Help => return Ok(Command::Help),
             Word::Flag(flag) => flag,
+            Word::Positional(word) => return Err(words.unexpected(&word)),
         };
         if model.take(&flag, words)? {
             continue;
@@ -393,6 +451,7 @@ fn parse_explore(words: &mut Words) -> Result<Command, CliError> {
         let flag = match word {
             Word::Help => return Ok(Command::Help),
             Word::Flag(flag) => flag,
+            Word::Positional(word) => return Err(words.unexpected(&word)),
         };
         if model.take(&flag, words)? {
             continue;
@@ -422,6 +481,97 @@ fn parse_explore(words: &mut Words) -> Result<Command, CliError> {
         model: model.resolve()?,
         host: host.unwrap_or_else(|| DEFAULT_HOST.to_string()),
         port: port.unwrap_or(DEFAULT_PORT),
+    }))
+}
+
+/// Stores the trace file, refusing a second one.
+fn trace_path(slot: &mut Option<PathBuf>, word: String) -> Result<(), CliError> {
+    if slot.is_some() {
+        return Err(CliError::new(format!(
+            "unexpected argument '{word}': one trace file at a time"
+        )));
+    }
+    *slot = Some(PathBuf::from(word));
+    Ok(())
+}
+
+/// The trace file, which the command cannot do without.
+fn required(slot: Option<PathBuf>, command: &str) -> Result<PathBuf, CliError> {
+    slot.ok_or_else(|| {
+        CliError::new(format!(
+            "{command} needs a trace file (sharetxn {command} TRACE)"
+        ))
+    })
+}
+
+fn parse_replay(words: &mut Words) -> Result<Command, CliError> {
+    let mut trace = None;
+    while let Some(word) = words.next()? {
+        match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Positional(w) => trace_path(&mut trace, w)?,
+            Word::Flag(flag) => return Err(words.unknown(&flag)),
+        }
+    }
+    Ok(Command::Replay(required(trace, "replay")?))
+}
+
+/// Where `shrink` writes unless told: next to the input, `x.json` becoming
+/// `x.shrunk.json`, so the reviewed original is never overwritten by accident.
+pub fn default_shrink_out(trace: &std::path::Path) -> PathBuf {
+    let stem = trace
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "trace".into());
+    trace.with_file_name(format!("{stem}.shrunk.json"))
+}
+
+fn parse_shrink(words: &mut Words) -> Result<Command, CliError> {
+    let (mut trace, mut out) = (None, None);
+    while let Some(word) = words.next()? {
+        match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Positional(w) => trace_path(&mut trace, w)?,
+            Word::Flag(flag) if flag == "-o" || flag == "--out" => {
+                let value = words.value(&flag)?;
+                if value.is_empty() {
+                    return Err(CliError::new(format!("{flag} needs a file")));
+                }
+                once(&mut out, &flag, PathBuf::from(value))?;
+            }
+            Word::Flag(flag) => return Err(words.unknown(&flag)),
+        }
+    }
+    let trace = required(trace, "shrink")?;
+    let out = out.unwrap_or_else(|| default_shrink_out(&trace));
+    Ok(Command::Shrink(ShrinkArgs { trace, out }))
+}
+
+fn parse_render(words: &mut Words) -> Result<Command, CliError> {
+    let (mut trace, mut format) = (None, None);
+    while let Some(word) = words.next()? {
+        match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Positional(w) => trace_path(&mut trace, w)?,
+            Word::Flag(flag) if flag == "--format" => {
+                let value = words.value(&flag)?;
+                let parsed = match value.as_str() {
+                    "text" => RenderFormat::Text,
+                    "mermaid" => RenderFormat::Mermaid,
+                    _ => {
+                        return Err(CliError::new(format!(
+                            "--format {value}: expected text or mermaid"
+                        )))
+                    }
+                };
+                once(&mut format, &flag, parsed)?;
+            }
+            Word::Flag(flag) => return Err(words.unknown(&flag)),
+        }
+    }
+    Ok(Command::Render(RenderArgs {
+        trace: required(trace, "render")?,
+        format: format.unwrap_or(RenderFormat::Text),
     }))
 }
 
@@ -505,6 +655,20 @@ mod tests {
             (&[][..], "no command"),
             (&["frobnicate"][..], "unknown command"),
             (&["sim"][..], "not implemented"),
+            (&["replay"][..], "needs a trace file"),
+            (&["replay", "a.json", "b.json"][..], "one trace file"),
+            (&["replay", "--json", "a.json"][..], "unknown flag"),
+            (&["shrink"][..], "needs a trace file"),
+            (&["shrink", "a.json", "-o"][..], "needs a value"),
+            (
+                &["shrink", "a.json", "-o", "x", "-o", "y"][..],
+                "more than once",
+            ),
+            (
+                &["render", "a.json", "--format", "svg"][..],
+                "text or mermaid",
+            ),
+            (&["render", "--format"][..], "needs a value"),
             (&["--frob"][..], "unknown flag"),
             (&["list", "extra"][..], "unexpected argument"),
             (&["list", "--json"][..], "unknown flag"),
@@ -541,6 +705,35 @@ mod tests {
             let message = error(words);
             assert!(message.contains(expect), "{words:?}: {message}");
             assert!(!message.contains('\n'), "{words:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn trace_commands_take_one_file() {
+        match parse_words(&["replay", "t.json"]) {
+            Ok(Command::Replay(p)) => assert_eq!(p, PathBuf::from("t.json")),
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&["shrink", "dir/t.json"]) {
+            Ok(Command::Shrink(a)) => assert_eq!(a.out, PathBuf::from("dir/t.shrunk.json")),
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&["shrink", "-o", "o.json", "t.json"]) {
+            Ok(Command::Shrink(a)) => {
+                assert_eq!(
+                    (a.trace, a.out),
+                    (PathBuf::from("t.json"), PathBuf::from("o.json"))
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&["render", "t.json", "--format=mermaid"]) {
+            Ok(Command::Render(a)) => assert_eq!(a.format, RenderFormat::Mermaid),
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&["render", "t.json"]) {
+            Ok(Command::Render(a)) => assert_eq!(a.format, RenderFormat::Text),
+            other => panic!("{other:?}"),
         }
     }
 

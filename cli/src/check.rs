@@ -12,6 +12,7 @@ use crate::trace;
 use sharetxn_model::System;
 use sharetxn_properties::check::Progress;
 use sharetxn_properties::{check, CheckOptions, Status};
+use sharetxn_traces::Origin;
 use std::process::ExitCode;
 
 /// The exit status when a property is violated, a twin unreached, or the check stopped
@@ -42,7 +43,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         line.clear();
     }
 
-    trace::write_all(&system, &mut report, &args.trace_out)?;
+    let origin = Origin::Check {
+        strategy: report.strategy.clone(),
+        max_depth: args.max_depth,
+    };
+    trace::write_all(&system, &mut report, &args.trace_out, &origin)?;
 
     if args.json {
         let text = serde_json::to_string_pretty(&report)

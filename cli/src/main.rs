@@ -12,7 +12,10 @@
 //! | [`list`] | `sharetxn list`: what there is to check |
 //! | [`check`] | `sharetxn check`: run the exhaustive checker and report |
 //! | [`summary`] | the human-readable form of a check report |
-//! | [`trace`] | write a discovery's trace file |
+//! | [`trace`] | name and write trace files |
+//! | [`replay`] | `sharetxn replay`: run a trace again and judge it |
+//! | [`shrink`] | `sharetxn shrink`: cut a trace to a 1-minimal one |
+//! | [`render`] | `sharetxn render`: a trace as text or Mermaid |
 //! | [`progress`] | the progress line on a terminal |
 //! | [`explore`] | `sharetxn explore`: serve stateright's Explorer |
 //! | [`output`] | stdout/stderr writes that never panic |
@@ -24,6 +27,9 @@ mod explore;
 mod list;
 mod output;
 mod progress;
+mod render;
+mod replay;
+mod shrink;
 mod summary;
 mod trace;
 
@@ -63,5 +69,8 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
         }
         Command::Check(check_args) => check::run(check_args),
         Command::Explore(explore_args) => explore::run(explore_args),
+        Command::Replay(path) => replay::run(&path),
+        Command::Shrink(shrink_args) => shrink::run(&shrink_args),
+        Command::Render(render_args) => render::run(&render_args),
     }
 }

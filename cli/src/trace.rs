@@ -1,25 +1,17 @@
-//! Trace files: one pretty JSON file per discovery (a violation or a witnessed twin),
-//! holding everything needed to replay it: the tool version, the design and scenario as
-//! used, and the actions by value with a one-line description each. It exists apart from
-//! the check command because the trace format is a contract with readers (replay, shrink,
-//! render) that outlives any one command.
+//! Trace files on disk: where `check` puts a discovery's trace, and how any command writes
+//! one. The trace document itself (format, digests, replay) belongs to `sharetxn-traces`;
+//! this module only names files and writes them so that a reader never sees half a file.
 //!
 //! Files are named `<design>-<scenario>-<property>.json`, written to a temporary name and
-//! renamed so a reader never sees half a file. A property of this design and scenario
-//! with nothing to show has its old file (from an earlier run) removed, so the directory
-//! always describes the latest run.
+//! renamed. A property of this design and scenario with nothing to show has its old file
+//! (from an earlier run) removed, so the directory always describes the latest run.
 
 use crate::error::CliError;
-use serde::Serialize;
-use sharetxn_model::{Action, Design, Scenario, System};
-use sharetxn_properties::{Kind, PropertyReport, Report};
+use sharetxn_model::System;
+use sharetxn_properties::Report;
+use sharetxn_traces::{Origin, Trace};
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// The `format` field of every trace file.
-pub const FORMAT: &str = "sharetxn-trace";
-/// The `version` field: bumped when the layout changes incompatibly.
-pub const VERSION: u64 = 0;
 
 /// The file name of a property's trace.
 pub fn file_name(design: &str, scenario: &str, property: &str) -> String {
@@ -42,71 +34,6 @@ pub fn file_name(design: &str, scenario: &str, property: &str) -> String {
     )
 }
 
-/// A trace file, fields in the order they are written.
-#[derive(Serialize)]
-pub struct TraceFile<'a> {
-    /// Always [`FORMAT`].
-    pub format: &'static str,
-    /// Always [`VERSION`].
-    pub version: u64,
-    /// The version of the `sharetxn` that wrote it.
-    pub tool_version: &'static str,
-    /// Which command found it (`check`).
-    pub origin: &'a str,
-    /// The design as used.
-    pub design: &'a Design,
-    /// The scenario as used.
-    pub scenario: &'a Scenario,
-    /// The property or twin.
-    pub property: &'a str,
-    /// When the property is judged.
-    pub kind: Kind,
-    /// The violation's message, if it is one.
-    pub message: Option<&'a str>,
-    /// The steps from the initial state.
-    pub actions: Vec<Step<'a>>,
-}
-
-/// One step of a trace.
-#[derive(Serialize)]
-pub struct Step<'a> {
-    /// Its index, from 0.
-    pub step: usize,
-    /// The action, by value.
-    pub action: &'a Action,
-    /// The action for humans.
-    pub text: String,
-}
-
-/// The trace file of a property's discovery.
-pub fn trace_file<'a>(
-    system: &'a System,
-    property: &'a PropertyReport,
-    origin: &'a str,
-) -> TraceFile<'a> {
-    TraceFile {
-        format: FORMAT,
-        version: VERSION,
-        tool_version: env!("CARGO_PKG_VERSION"),
-        origin,
-        design: &system.design,
-        scenario: &system.scenario,
-        property: &property.name,
-        kind: property.kind,
-        message: property.message.as_deref(),
-        actions: property
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(step, action)| Step {
-                step,
-                action,
-                text: system.describe(action),
-            })
-            .collect(),
-    }
-}
-
 /// Creates the trace directory, so that a directory that cannot be written is reported
 /// before a long check rather than after it.
 pub fn prepare_dir(dir: &Path) -> Result<(), CliError> {
@@ -120,20 +47,36 @@ pub fn prepare_dir(dir: &Path) -> Result<(), CliError> {
 
 /// Writes a trace for every property of `report` with actions into `dir`, and records
 /// each file's path in the report.
-pub fn write_all(system: &System, report: &mut Report, dir: &Path) -> Result<(), CliError> {
+pub fn write_all(
+    system: &System,
+    report: &mut Report,
+    dir: &Path,
+    origin: &Origin,
+) -> Result<(), CliError> {
     let (design, scenario) = (system.design.name.as_str(), system.scenario.name.as_str());
     for property in &mut report.properties {
         let path = dir.join(file_name(design, scenario, &property.name));
-        if property.actions.is_empty() {
+        let trace =
+            sharetxn_traces::from_report(system, property, origin.clone()).map_err(|e| {
+                CliError::new(format!("cannot record the {} trace: {e}", property.name))
+            })?;
+        let Some(trace) = trace else {
             remove_stale(&path)?;
             property.trace = None;
             continue;
-        }
-        let file = trace_file(system, property, "check");
-        write_atomically(&path, &file)?;
+        };
+        write_trace(&path, &trace)?;
         property.trace = Some(path.display().to_string());
     }
     Ok(())
+}
+
+/// Writes one trace to `path`, atomically.
+pub fn write_trace(path: &Path, trace: &Trace) -> Result<(), CliError> {
+    let text = trace
+        .to_json()
+        .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
+    write_atomically(path, &text)
 }
 
 fn remove_stale(path: &Path) -> Result<(), CliError> {
@@ -147,12 +90,10 @@ fn remove_stale(path: &Path) -> Result<(), CliError> {
     }
 }
 
-fn write_atomically(path: &Path, value: &impl Serialize) -> Result<(), CliError> {
+fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
     let fail = |what: &str, p: &Path, e: &dyn std::fmt::Display| {
         CliError::new(format!("cannot {what} {}: {e}", p.display()))
     };
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| fail("encode", path, &e))?;
-    text.push('\n');
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| fail("create trace directory", dir, &e))?;
     }

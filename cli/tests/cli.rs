@@ -158,21 +158,38 @@ fn check_json_is_one_object_with_readable_traces() {
             let file = std::fs::read_to_string(path).expect("the trace file exists");
             let trace: Value = serde_json::from_str(&file).expect("the trace file is JSON");
             assert_eq!(trace["format"], "sharetxn-trace");
-            assert_eq!(trace["version"], 0);
-            assert_eq!(trace["origin"], "check");
-            assert_eq!(trace["property"], p["name"]);
-            assert_eq!(trace["kind"], p["kind"]);
+            assert_eq!(trace["version"], 1);
+            assert_eq!(trace["origin"]["kind"], "check");
+            assert_eq!(trace["origin"]["strategy"], "bfs");
+            let outcome = &trace["outcome"];
+            let recorded = outcome["violation"]["property"]
+                .as_str()
+                .or(outcome["witness"]["property"].as_str());
+            assert_eq!(recorded, p["name"].as_str(), "{outcome}");
+            if status == "violated" {
+                assert_eq!(outcome["violation"]["kind"], p["kind"]);
+                assert_eq!(outcome["violation"]["message"], p["message"]);
+            }
             assert_eq!(trace["design"]["name"], "consumer-offsets");
             assert_eq!(trace["scenario"]["name"], "txn-basic");
-            let steps = trace["actions"].as_array().expect("actions is an array");
+            let steps = trace["steps"].as_array().expect("steps is an array");
             assert!(!steps.is_empty(), "{path}");
             for (i, step) in steps.iter().enumerate() {
-                assert_eq!(step["step"], i);
+                assert_eq!(step["step"], i + 1);
                 assert!(
                     step["text"].as_str().is_some_and(|t| !t.is_empty()),
                     "{step}"
                 );
                 assert!(step.get("action").is_some(), "{step}");
+                assert!(
+                    step["digest"].as_str().is_some_and(|d| d.len() == 16),
+                    "{step}"
+                );
+            }
+            // What check writes, replay reads: a witness shows again (exit 0).
+            if status == "witnessed" {
+                let out = run(&["replay", path]);
+                assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
             }
             let name = format!(
                 "consumer-offsets-txn-basic-{}.json",
@@ -212,6 +229,158 @@ fn check_human_output_summarises_and_bounds_report_unknown() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     // Not a terminal: no progress line, and nothing violated, so nothing on stderr.
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A reviewed counterexample of the traces crate.
+fn corpus(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces/counterexamples")
+        .join(format!("{name}.json"))
+}
+
+const TORN: &str = "txn_atomicity--consumer-offsets-no-flush-before-end-txn";
+
+#[test]
+fn replay_exit_status_says_whether_the_violation_shows() {
+    let path = corpus(TORN);
+    let out = run(&["replay", path.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("reproduced at step 14 of 14: txn_atomicity violated"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.contains(" ok ")).count(),
+        14,
+        "{stdout}"
+    );
+
+    // The same run cut before its last step replays cleanly without the violation.
+    let dir = scratch_dir("replay");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut trace: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    trace["steps"].as_array_mut().unwrap().pop();
+    let cut = dir.join("cut.json");
+    std::fs::write(&cut, serde_json::to_string_pretty(&trace).unwrap()).unwrap();
+    let out = run(&["replay", cut.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("not reproduced"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shrink_writes_a_trace_and_reports_lengths() {
+    let dir = scratch_dir("shrink");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("small.json");
+    let path = corpus(TORN);
+    let out = run(&[
+        "shrink",
+        path.to_str().unwrap(),
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("from 14 to 14 steps"), "{stdout}");
+    let shrunk: Value = serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    assert_eq!(shrunk["origin"]["kind"], "shrunk");
+    let replayed = run(&["replay", out_path.to_str().unwrap()]);
+    assert_eq!(replayed.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_prints_text_and_mermaid() {
+    let path = corpus(TORN);
+    let out = run(&["render", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("step       time  kind"), "{stdout}");
+    let out = run(&["render", path.to_str().unwrap(), "--format", "mermaid"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("sequenceDiagram\n"));
+}
+
+#[test]
+fn bad_traces_are_one_line_and_exit_2() {
+    let dir = scratch_dir("bad-traces");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read_to_string(corpus(TORN)).unwrap();
+    let edit = |f: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&good).unwrap();
+        f(&mut v);
+        serde_json::to_string_pretty(&v).unwrap()
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("not-json", "not json at all".into(), "not JSON"),
+        ("truncated", good[..good.len() / 3].to_string(), "not JSON"),
+        (
+            "version",
+            edit(&|v| v["version"] = 0.into()),
+            "reads version 1",
+        ),
+        (
+            "design",
+            edit(&|v| v["design"]["name"] = "nope".into()),
+            "unknown design",
+        ),
+        (
+            "scenario",
+            edit(&|v| v["scenario"]["name"] = "nope".into()),
+            "unknown scenario",
+        ),
+        (
+            "actor",
+            edit(&|v| v["steps"][2]["action"]["Deliver"]["dst"] = 42.into()),
+            "unknown actor id 42",
+        ),
+        (
+            "message",
+            edit(&|v| {
+                let msg = &mut v["steps"][0]["action"]["Deliver"]["msg"];
+                let body = msg["InitProducerId"].take();
+                *msg = serde_json::json!({ "ShareFetchTypo": body });
+            }),
+            "unknown variant `ShareFetchTypo`",
+        ),
+        (
+            "not-enabled",
+            edit(&|v| {
+                let steps = v["steps"].as_array_mut().unwrap();
+                steps.remove(0);
+                for (i, s) in steps.iter_mut().enumerate() {
+                    s["step"] = (i + 1).into();
+                }
+            }),
+            "not enabled",
+        ),
+    ];
+    for (name, contents, expected) in &cases {
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, contents).unwrap();
+        let file = file.to_str().unwrap();
+        for command in [&["replay", file][..], &["shrink", file], &["render", file]] {
+            let out = run(command);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("sharetxn: {file}")),
+                "{command:?}: {stderr}"
+            );
+            assert!(stderr.contains(expected), "{command:?}: {stderr}");
+        }
+    }
+    let out = run(&["replay", "no/such/trace.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,0 +1,37 @@
+//! # sharetxn-traces: counterexamples people can replay, shrink and read
+//!
+//! A trace is a versioned JSON document holding everything needed to run a discovery
+//! again on the current model: the design and scenario in full, where it came from, the
+//! actions by value with the digest of every state, and what it shows.
+//!
+//! | module | its one job |
+//! |---|---|
+//! | [`format`] | the document: [`Trace`], its origin, outcome and steps |
+//! | [`canonical`] | any serde value as one JSON tree (map keys of any type) |
+//! | [`digest`] | state digests stable across runs and machines, per part |
+//! | [`diff`] | where two canonical states differ |
+//! | [`load`] | reading a file into a checked [`Trace`], or a one-line error |
+//! | [`walk`] | running actions, refusing one that is not enabled |
+//! | [`judge`] | judging states as the checker does |
+//! | [`record`] | making a trace from a run |
+//! | [`replay`] | re-running a trace and saying where it goes elsewhere |
+//! | [`shrink`] | delta debugging to a 1-minimal trace |
+//! | [`render`] | text and Mermaid |
+
+pub mod canonical;
+pub mod diff;
+pub mod digest;
+pub mod format;
+pub mod judge;
+pub mod load;
+pub mod record;
+pub mod render;
+pub mod replay;
+pub mod shrink;
+pub mod walk;
+
+pub use format::{Origin, Outcome, Step, Trace, FORMAT, VERSION};
+pub use load::{load, parse, LoadError};
+pub use record::{from_report, record};
+pub use replay::{replay, Replay, Verdict};
+pub use shrink::{shrink, Shrunk};

@@ -1,0 +1,66 @@
+//! The Mermaid rendering: a `sequenceDiagram` with one participant per actor, in topology
+//! order. Deliveries are arrows; everything that is not a message reaching its recipient
+//! (a loss, a duplicate, a timer, a crash, a restart, a client's choice) is a note over
+//! the actors it concerns, and the outcome is the last note, across every participant.
+
+use super::label::columns;
+use super::Walked;
+use crate::format::Trace;
+
+/// The Mermaid rendering of a trace.
+pub fn render(trace: &Trace) -> Result<String, String> {
+    let walked = Walked::new(trace)?;
+    let names = walked.actor_names();
+    let mut out = String::from("sequenceDiagram\n");
+    for name in &names {
+        out.push_str(&format!("    participant {name}\n"));
+    }
+    for step in &trace.steps {
+        let c = columns(&walked.sys.topology, &step.action);
+        let n = step.step;
+        let label = escape(&c.label);
+        let line = match c.kind {
+            "deliver" => format!("{}->>{}: {n}. {label}", c.from, c.to),
+            "drop" | "duplicate" => {
+                format!("Note over {},{}: {n}. {} {label}", c.from, c.to, c.kind)
+            }
+            "crash" | "restart" => format!("Note over {}: {n}. {}", c.from, c.kind),
+            kind => format!("Note over {}: {n}. {kind} {label}", c.from),
+        };
+        out.push_str(&format!("    {line}\n"));
+    }
+    let span = match (names.first(), names.last()) {
+        (Some(first), Some(last)) if first != last => format!("{first},{last}"),
+        (Some(only), _) => only.clone(),
+        _ => return Err("a trace without actors cannot be drawn".into()),
+    };
+    out.push_str(&format!(
+        "    Note over {span}: {}\n",
+        escape(&trace.outcome.describe())
+    ));
+    Ok(out)
+}
+
+/// Text made safe for a Mermaid message or note: `#` starts an entity and `;` ends a
+/// statement, so both are written as entities.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' => out.push_str("#59;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entities_are_escaped_once() {
+        assert_eq!(escape("a;b#c"), "a#59;b#35;c");
+    }
+}

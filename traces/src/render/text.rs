@@ -1,0 +1,172 @@
+//! The text rendering: a header naming the design, scenario, origin and outcome, then one
+//! line a step in fixed columns (step, virtual time, kind, from, to, message, what changed)
+//! and the outcome again at the end, where a reader's eye lands.
+
+use super::label::columns;
+use super::Walked;
+use crate::diff::{self, Change};
+use crate::format::{Origin, Trace};
+use serde_json::Value;
+
+/// How many changed leaves a line names before it says how many more there are.
+const CHANGES_SHOWN: usize = 3;
+/// How many characters of a changed value a line shows.
+const VALUE_WIDTH: usize = 24;
+
+/// The text rendering of a trace.
+pub fn render(trace: &Trace) -> Result<String, String> {
+    let walked = Walked::new(trace)?;
+    let mut out = String::new();
+    out.push_str(&format!("outcome   {}\n", trace.outcome.describe()));
+    out.push_str(&format!("design    {}\n", trace.design.describe()));
+    out.push_str(&format!("scenario  {}\n", scenario_line(trace)));
+    out.push_str(&format!("origin    {}\n", origin_line(&trace.origin)));
+    out.push_str(&format!(
+        "{:>4}  {:>9}  {:<9}  {:<4}  {:<4}  {:<34}  {}\n",
+        "step", "time", "kind", "from", "to", "message", "changed"
+    ));
+    for (i, step) in trace.steps.iter().enumerate() {
+        let c = columns(&walked.sys.topology, &step.action);
+        let time = step
+            .time_ms
+            .map_or_else(|| "-".to_string(), |t| format!("{t}ms"));
+        let changed = changes_line(&walked, i);
+        let line = format!(
+            "{:>4}  {:>9}  {:<9}  {:<4}  {:<4}  {:<34}  {}",
+            step.step, time, c.kind, c.from, c.to, c.label, changed
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "end       {} after {} steps\n",
+        trace.outcome.describe(),
+        trace.steps.len()
+    ));
+    Ok(out)
+}
+
+fn scenario_line(trace: &Trace) -> String {
+    let s = &trace.scenario;
+    let b = &s.budget;
+    let crashable: Vec<String> = s.crashable.iter().map(|r| r.name().to_string()).collect();
+    format!(
+        "{} (inputs={}, txns={}, partitions={}, drops={}, duplicates={}, crashes={}, timeouts={}, crashable={}, request_retries={}, marker_retries={})",
+        s.name,
+        s.inputs,
+        s.txns,
+        s.partitions,
+        b.drops,
+        b.duplicates,
+        b.crashes,
+        b.timeouts,
+        if crashable.is_empty() { "none".to_string() } else { crashable.join(",") },
+        s.request_retries,
+        s.marker_retries
+    )
+}
+
+/// The origin in one line.
+pub fn origin_line(origin: &Origin) -> String {
+    match origin {
+        Origin::Check {
+            strategy,
+            max_depth,
+        } => match max_depth {
+            Some(d) => format!("check --strategy {strategy} --max-depth {d}"),
+            None => format!("check --strategy {strategy}"),
+        },
+        Origin::Sim { seed, options } => format!("sim seed {seed} {options}"),
+        Origin::Shrunk {
+            from_steps,
+            original,
+        } => format!("shrunk from {from_steps} steps; {}", origin_line(original)),
+    }
+}
+
+/// What step `i` (from 0) changed: leaves of the actors' parts and the budget and ghost,
+/// not the network, whose change the from, to and message columns already say.
+fn changes_line(walked: &Walked<'_>, i: usize) -> String {
+    let (before, after) = (&walked.snapshots[i], &walked.snapshots[i + 1]);
+    let mut shown = Vec::new();
+    let mut total = 0;
+    for (name, value) in &after.parts {
+        if name == "network" {
+            continue;
+        }
+        let old = before.part(name).cloned().unwrap_or(Value::Null);
+        let (found, n) = diff::changes(&old, value, CHANGES_SHOWN);
+        total += n;
+        for change in found {
+            if shown.len() < CHANGES_SHOWN {
+                shown.push(format!("{name} {}", describe(&change)));
+            }
+        }
+    }
+    let mut line = shown.join("; ");
+    if total > shown.len() {
+        line.push_str(&format!(" (+{} more)", total - shown.len()));
+    }
+    line
+}
+
+/// A change with the enum wrappers of an actor's state and storage dropped from its path
+/// (`nodes.Producer.tm` reads `tm`).
+fn describe(change: &Change) -> String {
+    let mut path = change.path.clone();
+    match path.first().map(String::as_str) {
+        Some("nodes") if path.len() >= 2 => {
+            path.drain(..2);
+        }
+        Some("storage") if path.len() >= 2 => {
+            path.remove(1);
+        }
+        _ => {}
+    }
+    let path: Vec<String> = path.iter().map(|segment| segment_text(segment)).collect();
+    let path = if path.is_empty() {
+        "state".to_string()
+    } else {
+        path.join(".")
+    };
+    format!(
+        "{path}: {} -> {}",
+        value_text(change.before.as_ref()),
+        value_text(change.after.as_ref())
+    )
+}
+
+/// A value in a few characters: scalars as they are, an enum variant by its name (with a
+/// scalar argument), any other structure as `{…}` or `[…]`: the path already says where.
+fn value_text(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::Object(m)) if m.len() == 1 => {
+            let (k, inner) = m
+                .iter()
+                .next()
+                .map(|(k, v)| (k.as_str(), v))
+                .unwrap_or_default();
+            match inner {
+                Value::Null => k.to_string(),
+                Value::Object(_) | Value::Array(_) => format!("{k}{{…}}"),
+                scalar => format!("{k}({})", diff::short(Some(scalar), VALUE_WIDTH)),
+            }
+        }
+        Some(Value::Object(_)) => "{…}".into(),
+        Some(Value::Array(a)) if a.is_empty() => "[]".into(),
+        Some(Value::Array(_)) => "[…]".into(),
+        other => diff::short(other, VALUE_WIDTH),
+    }
+}
+
+/// A path segment: a map key that is the JSON text of an enum (`{"Produce":0}`) reads as
+/// the variant with its argument (`Produce(0)`).
+fn segment_text(segment: &str) -> String {
+    if !segment.starts_with('{') {
+        return segment.to_string();
+    }
+    match serde_json::from_str::<Value>(segment) {
+        Ok(v) => value_text(Some(&v)),
+        Err(_) => segment.to_string(),
+    }
+}

@@ -1,0 +1,258 @@
+//! Replay: the recorded actions on the current model, from the recorded design and
+//! scenario. Each action must be enabled before it is taken; each state's digest is
+//! compared with the recorded one; every property is judged after every step, as the
+//! checker does. The result says whether the recorded outcome shows again, where the
+//! run first went somewhere else and what differs there, and where it could not go on.
+
+use crate::diff;
+use crate::digest::{Snapshot, StateDigest};
+use crate::format::{Outcome, Trace};
+use crate::judge;
+use sharetxn_model::{System, SystemState};
+
+/// How many differing leaves a divergence report names per part.
+const DIFF_LIMIT: usize = 3;
+
+/// One step as replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedStep {
+    /// Its number, from 1.
+    pub step: usize,
+    /// The action as the current model describes it.
+    pub text: String,
+    /// The digest of the state it leads to now.
+    pub digest: String,
+    /// Whether that is the recorded digest.
+    pub matches: bool,
+    /// Properties this step's state violates that the previous state did not.
+    pub new_violations: Vec<(String, String)>,
+}
+
+/// The first state whose digest differs from the recorded one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The step (0 for the initial state).
+    pub step: usize,
+    /// The parts whose digests differ (`P0`, `network`, ...), or parts that exist on one
+    /// side only.
+    pub parts: Vec<String>,
+    /// What the step does now to each differing part, one line.
+    pub detail: String,
+}
+
+/// How the replay ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The recorded outcome showed again (the first step where it did).
+    Reproduced {
+        /// The step.
+        step: usize,
+        /// The property's message now (empty for a witness).
+        message: String,
+    },
+    /// Every action ran; the outcome did not show.
+    NotReproduced,
+    /// An action was not enabled: the model cannot run this trace any more.
+    Blocked {
+        /// The step.
+        step: usize,
+        /// The one-line report.
+        problem: String,
+    },
+}
+
+/// A finished replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// The steps that ran.
+    pub steps: Vec<ReplayedStep>,
+    /// The first state that is not the recorded one, if any.
+    pub divergence: Option<Divergence>,
+    /// How it ended.
+    pub verdict: Verdict,
+}
+
+/// Replays `trace` on the current model.
+pub fn replay(trace: &Trace) -> Result<Replay, String> {
+    let def = judge::definition(&trace.outcome)
+        .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
+    let sys = System::new(trace.design.clone(), trace.scenario.clone());
+    let mut state = sys.init_state();
+    let snapshot = |s: &SystemState| {
+        Snapshot::of(&sys, s).map_err(|e| format!("a state has no canonical form: {e}"))
+    };
+    let mut before = snapshot(&state)?;
+    let mut divergence = compare(0, &trace.initial, None, &before, None);
+    let mut reproduced = judge::shows(def, &trace.outcome, &sys, &state).map(|m| (0, m));
+    let mut violated: Vec<String> = judge::violations(&sys, &state)
+        .into_iter()
+        .map(|(p, _)| p.to_string())
+        .collect();
+    let mut steps = Vec::with_capacity(trace.steps.len());
+    let mut recorded_before = trace.initial.clone();
+    for step in &trace.steps {
+        if !sys.is_enabled(&state, &step.action) {
+            return Ok(Replay {
+                steps,
+                divergence,
+                verdict: Verdict::Blocked {
+                    step: step.step,
+                    problem: crate::walk::not_enabled(&sys, step.step, &step.action),
+                },
+            });
+        }
+        state = sys.step(&state, &step.action);
+        let after = snapshot(&state)?;
+        let recorded = step.after();
+        let now = after.digest();
+        if divergence.is_none() {
+            divergence = compare(
+                step.step,
+                &recorded,
+                Some(&recorded_before),
+                &after,
+                Some(&before),
+            );
+        }
+        let mut new_violations = Vec::new();
+        for (property, message) in judge::violations(&sys, &state) {
+            if !violated.iter().any(|p| p == property) {
+                violated.push(property.to_string());
+                new_violations.push((property.to_string(), message));
+            }
+        }
+        if reproduced.is_none() {
+            reproduced = judge::shows(def, &trace.outcome, &sys, &state).map(|m| (step.step, m));
+        }
+        steps.push(ReplayedStep {
+            step: step.step,
+            text: sys.describe(&step.action),
+            matches: now.digest == recorded.digest,
+            digest: now.digest,
+            new_violations,
+        });
+        before = after;
+        recorded_before = recorded;
+    }
+    let verdict = match reproduced {
+        Some((step, message)) => Verdict::Reproduced { step, message },
+        None => Verdict::NotReproduced,
+    };
+    Ok(Replay {
+        steps,
+        divergence,
+        verdict,
+    })
+}
+
+/// The divergence at `step`, if the state differs from the recorded one. Both previous
+/// states are known to match (this is the first divergence), so what the step does now to
+/// a differing part is what differs from what it did when recorded.
+fn compare(
+    step: usize,
+    recorded: &StateDigest,
+    recorded_before: Option<&StateDigest>,
+    now: &Snapshot,
+    now_before: Option<&Snapshot>,
+) -> Option<Divergence> {
+    let digests = now.digest();
+    if digests.digest == recorded.digest {
+        return None;
+    }
+    let mut names: Vec<&String> = digests.parts.keys().chain(recorded.parts.keys()).collect();
+    names.sort();
+    names.dedup();
+    let parts: Vec<String> = names
+        .into_iter()
+        .filter(|n| digests.parts.get(*n) != recorded.parts.get(*n))
+        .cloned()
+        .collect();
+    let mut details = Vec::new();
+    for name in &parts {
+        let line = match (now.part(name), now_before.and_then(|b| b.part(name))) {
+            (None, _) => format!("{name} was recorded but the current model has no such part"),
+            (Some(_), None) if now_before.is_none() => {
+                format!("{name} starts differently from the recorded initial state")
+            }
+            (Some(_), None) => format!("{name} is new in the current model"),
+            (Some(after), Some(before)) => {
+                let recorded_changed = recorded_before
+                    .map(|rb| rb.parts.get(name) != recorded.parts.get(name))
+                    .unwrap_or(true);
+                let (found, total) = diff::changes(before, after, DIFF_LIMIT);
+                if found.is_empty() {
+                    format!(
+                        "{name}: the step now leaves it unchanged; the recorded step changed it"
+                    )
+                } else {
+                    let list: Vec<String> = found.iter().map(|c| c.describe(40)).collect();
+                    let more = if total > found.len() {
+                        format!(" (+{} more)", total - found.len())
+                    } else {
+                        String::new()
+                    };
+                    let was = if recorded_changed {
+                        "differently from the recorded step"
+                    } else {
+                        "where the recorded step left it unchanged"
+                    };
+                    format!(
+                        "{name}: the step now changes {}{more}, {was}",
+                        list.join(", ")
+                    )
+                }
+            }
+        };
+        details.push(line);
+    }
+    if parts.is_empty() {
+        details.push("the part digests agree but the whole differs (a part was renamed?)".into());
+    }
+    Some(Divergence {
+        step,
+        parts,
+        detail: details.join("; "),
+    })
+}
+
+impl Replay {
+    /// The replay as lines for humans: each step, then the divergence and the verdict.
+    pub fn render(&self, trace: &Trace) -> String {
+        let mut out = String::new();
+        for s in &self.steps {
+            let mark = if s.matches { "ok  " } else { "DIFF" };
+            out.push_str(&format!(
+                "{:>5}  {mark}  {}  {}\n",
+                s.step, s.digest, s.text
+            ));
+            for (p, m) in &s.new_violations {
+                out.push_str(&format!("{:>5}  {p} violated: {m}\n", ""));
+            }
+        }
+        if let Some(d) = &self.divergence {
+            out.push_str(&format!(
+                "diverged at step {}: {} differ: {}\n",
+                d.step,
+                d.parts.join(", "),
+                d.detail
+            ));
+        }
+        let n = trace.steps.len();
+        out.push_str(&match &self.verdict {
+            Verdict::Reproduced { step, message } => match &trace.outcome {
+                Outcome::Violation { property, .. } => {
+                    format!("reproduced at step {step} of {n}: {property} violated: {message}\n")
+                }
+                Outcome::Witness { property } => {
+                    format!("reproduced at step {step} of {n}: {property} witnessed\n")
+                }
+            },
+            Verdict::NotReproduced => format!(
+                "not reproduced: all {n} steps ran and {} no longer shows\n",
+                trace.outcome.property()
+            ),
+            Verdict::Blocked { problem, .. } => format!("cannot replay: {problem}\n"),
+        });
+        out
+    }
+}
