@@ -14,6 +14,9 @@
 //! | [`summary`] | the human-readable form of a check report |
 //! | [`trace`] | write a discovery's trace file |
 //! | [`progress`] | the progress line on a terminal |
+//! | [`sim`] | `sharetxn sim`: run seeds, or merge their JSON lines (`--summarize`) |
+//! | [`sim_trace`] | write a simulator violation's trace file |
+//! | [`sim_progress`] | the simulator's progress line on a terminal |
 //! | [`explore`] | `sharetxn explore`: serve stateright's Explorer |
 //! | [`output`] | stdout/stderr writes that never panic |
 
@@ -24,6 +27,9 @@ mod explore;
 mod list;
 mod output;
 mod progress;
+mod sim;
+mod sim_progress;
+mod sim_trace;
 mod summary;
 mod trace;
 
@@ -57,6 +63,8 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(check_args) => check::run(check_args),
+        Command::Sim(sim_args) => sim::run(sim_args),
+        Command::Summarize(summarize_args) => sim::summarize(summarize_args),
         Command::Explore(explore_args) => explore::run(explore_args),
     }
 }

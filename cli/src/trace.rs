@@ -147,7 +147,9 @@ fn remove_stale(path: &Path) -> Result<(), CliError> {
     }
 }
 
-fn write_atomically(path: &Path, value: &impl Serialize) -> Result<(), CliError> {
+/// Writes `value` as pretty JSON to `path` through a temporary file, so a reader never
+/// sees half a file.
+pub fn write_atomically(path: &Path, value: &impl Serialize) -> Result<(), CliError> {
     let fail = |what: &str, p: &Path, e: &dyn std::fmt::Display| {
         CliError::new(format!("cannot {what} {}: {e}", p.display()))
     };
