@@ -272,7 +272,12 @@ impl Words {
     /// The words up to the next flag (`--summarize FILE...`).
     fn values(&mut self) -> Vec<String> {
         let mut out: Vec<String> = self.inline.take().into_iter().collect();
-        while self.rest.as_slice().first().is_some_and(|w| !w.starts_with("--")) {
+        while self
+            .rest
+            .as_slice()
+            .first()
+            .is_some_and(|w| !w.starts_with("--"))
+        {
             out.extend(self.rest.next());
         }
         out
@@ -692,9 +697,15 @@ mod tests {
             (&["sim", "--threads", "0"][..], "1 to 64"),
             (&["sim", "--scenario", "nope"][..], "unknown scenario"),
             (&["sim", "--set", "nope=1"][..], "unknown key"),
-            (&["sim", "--set", "request_timeout_ms=0"][..], "milliseconds"),
+            (
+                &["sim", "--set", "request_timeout_ms=0"][..],
+                "milliseconds",
+            ),
             (&["sim", "--summarize"][..], "at least one file"),
-            (&["sim", "--summarize", "a", "--seeds", "0..2"][..], "only files"),
+            (
+                &["sim", "--summarize", "a", "--seeds", "0..2"][..],
+                "only files",
+            ),
             (&["--frob"][..], "unknown flag"),
             (&["list", "extra"][..], "unexpected argument"),
             (&["list", "--json"][..], "unknown flag"),
@@ -759,8 +770,20 @@ mod tests {
         assert_eq!(args.shard, Shard::ALL);
         assert_eq!(args.options, SimOptions::default());
         let args = parse_sim(&[
-            "sim", "--seeds", "5..9", "--shard", "1/2", "--steps", "7", "--set", "tv=1",
-            "--set", "txn_timeout_ms=1000", "--json", "--threads", "2",
+            "sim",
+            "--seeds",
+            "5..9",
+            "--shard",
+            "1/2",
+            "--steps",
+            "7",
+            "--set",
+            "tv=1",
+            "--set",
+            "txn_timeout_ms=1000",
+            "--json",
+            "--threads",
+            "2",
         ]);
         assert_eq!((args.seeds.start, args.seeds.end), (5, 9));
         assert_eq!(args.shard, Shard { index: 1, count: 2 });
@@ -771,7 +794,10 @@ mod tests {
         assert!(args.json && args.steps_given);
         match parse_words(&["sim", "--summarize", "a.jsonl", "b.jsonl", "--json"]) {
             Ok(Command::Summarize(s)) => {
-                assert_eq!(s.files, vec![PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")]);
+                assert_eq!(
+                    s.files,
+                    vec![PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")]
+                );
                 assert!(s.json);
             }
             other => panic!("{other:?}"),

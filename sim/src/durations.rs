@@ -23,8 +23,14 @@ mod tests {
     #[test]
     fn kafka_defaults() {
         let o = SimOptions::default();
-        assert_eq!(timer_ms(&o, &Timer::RequestTimeout(RequestKey::Coordinator)), 30_000);
+        assert_eq!(
+            timer_ms(&o, &Timer::RequestTimeout(RequestKey::Coordinator)),
+            30_000
+        );
         assert_eq!(timer_ms(&o, &Timer::TxnTimeout(TransactionalId(0))), 60_000);
-        assert_eq!(timer_ms(&o, &Timer::MarkerRetry(TransactionalId(0))), 30_100);
+        assert_eq!(
+            timer_ms(&o, &Timer::MarkerRetry(TransactionalId(0))),
+            30_100
+        );
     }
 }

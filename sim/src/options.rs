@@ -99,9 +99,8 @@ fn millis(key: &str, value: &str, lo: u64) -> Result<u64, String> {
 }
 
 fn range(key: &str, value: &str, lo: u8, hi: u8) -> Result<RangeInclusive<u8>, String> {
-    let bad = || {
-        format!("--set {key}={value}: expected N or LO..=HI with {lo} <= LO <= HI <= {hi}")
-    };
+    let bad =
+        || format!("--set {key}={value}: expected N or LO..=HI with {lo} <= LO <= HI <= {hi}");
     let (a, b) = match value.split_once("..=") {
         Some((a, b)) => (a, b),
         None => (value, value),

@@ -85,7 +85,12 @@ impl Pending {
         self.sync_restarts(after, arrivals);
     }
 
-    fn sync_messages(&mut self, after: &SystemState, action: Option<&Action>, arrivals: &mut dyn Arrivals) {
+    fn sync_messages(
+        &mut self,
+        after: &SystemState,
+        action: Option<&Action>,
+        arrivals: &mut dyn Arrivals,
+    ) {
         let mut counts: BTreeMap<Envelope, usize> = BTreeMap::new();
         for env in after.in_flight() {
             *counts.entry(env).or_default() += 1;
@@ -135,7 +140,12 @@ impl Pending {
         self.timers = armed;
     }
 
-    fn sync_choices(&mut self, after: &SystemState, rearmed: &Rearmed, arrivals: &mut dyn Arrivals) {
+    fn sync_choices(
+        &mut self,
+        after: &SystemState,
+        rearmed: &Rearmed,
+        arrivals: &mut dyn Arrivals,
+    ) {
         let mut offered = BTreeMap::new();
         for (i, choices) in after.choices.iter().enumerate() {
             let id = Id::from(i);

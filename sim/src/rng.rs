@@ -73,7 +73,10 @@ mod tests {
         let ys: Vec<u64> = (0..100).map(|_| b.between(3, 9)).collect();
         assert_eq!(xs, ys);
         assert!(xs.iter().all(|x| (3..=9).contains(x)));
-        assert!((3..=9).all(|v| xs.contains(&v)), "every value is drawn: {xs:?}");
+        assert!(
+            (3..=9).all(|v| xs.contains(&v)),
+            "every value is drawn: {xs:?}"
+        );
         assert_eq!(a.between(5, 5), 5);
         assert_eq!(a.below(0), 0);
     }

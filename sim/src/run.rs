@@ -24,7 +24,15 @@ pub fn run_seed(design: &Design, scenario: &Scenario, options: &SimOptions, seed
     scenario.txns = swarm.txns;
     scenario.partitions = swarm.partitions;
     let plan = FaultPlan::Swarm(swarm.clone());
-    simulate(design, generous(scenario, options), options, plan, rng, seed, Some(swarm))
+    simulate(
+        design,
+        generous(scenario, options),
+        options,
+        plan,
+        rng,
+        seed,
+        Some(swarm),
+    )
 }
 
 /// Runs `scenario` as given under exactly the faults of `schedule`; `seed` draws only
@@ -38,7 +46,15 @@ pub fn run_schedule(
 ) -> Outcome {
     let plan = FaultPlan::Schedule(schedule.clone());
     let rng = SimRng::new(seed);
-    simulate(design, generous(scenario.clone(), options), options, plan, rng, seed, None)
+    simulate(
+        design,
+        generous(scenario.clone(), options),
+        options,
+        plan,
+        rng,
+        seed,
+        None,
+    )
 }
 
 /// The simulator's budgets: as much as the model can count, so that the simulator's
@@ -64,15 +80,12 @@ fn safety(sys: &System, state: &SystemState) -> Option<Violation> {
 }
 
 fn judge(sys: &System, state: &SystemState, kind: Kind) -> Option<Violation> {
-    PROPERTIES
-        .iter()
-        .filter(|p| p.kind == kind)
-        .find_map(|p| {
-            (p.check)(sys, state).map(|message| Violation {
-                property: p.name.to_string(),
-                message,
-            })
+    PROPERTIES.iter().filter(|p| p.kind == kind).find_map(|p| {
+        (p.check)(sys, state).map(|message| Violation {
+            property: p.name.to_string(),
+            message,
         })
+    })
 }
 
 struct Run<'a> {
@@ -140,7 +153,11 @@ fn simulate(
 }
 
 /// Runs the fault phase; on its end the heal has begun.
-fn fault_phase(run: &mut Run<'_>, sched: &mut Scheduler<'_>, options: &SimOptions) -> Option<Violation> {
+fn fault_phase(
+    run: &mut Run<'_>,
+    sched: &mut Scheduler<'_>,
+    options: &SimOptions,
+) -> Option<Violation> {
     let mut steps = 0u64;
     loop {
         if steps >= options.steps {
@@ -167,7 +184,11 @@ fn fault_phase(run: &mut Run<'_>, sched: &mut Scheduler<'_>, options: &SimOption
 }
 
 /// Runs the heal phase to quiescence, then judges liveness.
-fn heal_phase(run: &mut Run<'_>, sched: &mut Scheduler<'_>, options: &SimOptions) -> Option<Violation> {
+fn heal_phase(
+    run: &mut Run<'_>,
+    sched: &mut Scheduler<'_>,
+    options: &SimOptions,
+) -> Option<Violation> {
     let start = sched.now();
     let deadline = start + options.heal_deadline_ms;
     let guard = options.steps.saturating_mul(10).saturating_add(10_000);

@@ -200,11 +200,22 @@ impl<'a> Scheduler<'a> {
     }
 
     /// Records that `action` was taken at `at_ms`, leading from `before` to `after`.
-    pub fn taken(&mut self, at_ms: u64, before: &SystemState, action: &Action, after: &SystemState) {
+    pub fn taken(
+        &mut self,
+        at_ms: u64,
+        before: &SystemState,
+        action: &Action,
+        after: &SystemState,
+    ) {
         let now = self.clock.advance_to(at_ms);
         self.draws.now_ms = now;
         if let Action::Duplicate(env) = action {
-            if let Some(first) = self.pending.messages.get_mut(env).and_then(|v| v.first_mut()) {
+            if let Some(first) = self
+                .pending
+                .messages
+                .get_mut(env)
+                .and_then(|v| v.first_mut())
+            {
                 first.fate.duplicated = false;
             }
         }
@@ -259,7 +270,11 @@ impl<'a> Scheduler<'a> {
             }
         }
         for ((id, timer), due) in &self.pending.timers {
-            parts.push(format!("{} {timer:?} at {}ms", sys.topology.name(*id), due.at_ms));
+            parts.push(format!(
+                "{} {timer:?} at {}ms",
+                sys.topology.name(*id),
+                due.at_ms
+            ));
         }
         parts.truncate(6);
         parts.join(", ")
@@ -344,7 +359,11 @@ impl<'a> Scheduler<'a> {
             .copied()
             .filter(|c| *c != ClientChoice::Abort)
             .collect();
-        let pool = if rest.is_empty() { options.clone() } else { rest };
+        let pool = if rest.is_empty() {
+            options.clone()
+        } else {
+            rest
+        };
         *rng.pick(&pool).expect("an offered choice has options")
     }
 

@@ -27,7 +27,8 @@ impl SeedRange {
     pub fn parse(text: &str) -> Result<SeedRange, String> {
         let bad = || format!("--seeds {text}: expected A..B with whole numbers A < B");
         let (a, b) = text.split_once("..").ok_or_else(bad)?;
-        let (start, end): (u64, u64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+        let (start, end): (u64, u64) =
+            (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
         if start >= end {
             return Err(bad());
         }
@@ -54,7 +55,8 @@ impl Shard {
     pub fn parse(text: &str) -> Result<Shard, String> {
         let bad = || format!("--shard {text}: expected I/N with whole numbers 0 <= I < N");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (u64, u64) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        let (index, count): (u64, u64) =
+            (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
         if count == 0 || index >= count {
             return Err(bad());
         }

@@ -100,10 +100,16 @@ impl Summary {
             self.virtual_ms / 1000
         );
         for (name, t) in &self.properties {
-            out.push_str(&format!("; {name}: {} (first seed {})", t.count, t.first_seed));
+            out.push_str(&format!(
+                "; {name}: {} (first seed {})",
+                t.count, t.first_seed
+            ));
         }
         if self.duplicates > 0 {
-            out.push_str(&format!("; {} duplicate seed lines ignored", self.duplicates));
+            out.push_str(&format!(
+                "; {} duplicate seed lines ignored",
+                self.duplicates
+            ));
         }
         out
     }
@@ -147,9 +153,19 @@ mod tests {
         s.merge("a", &a).unwrap();
         s.merge("b", &b).unwrap();
         assert_eq!((s.seeds, s.passed, s.violated, s.duplicates), (3, 1, 2, 1));
-        assert_eq!(s.properties["p"], PropertyTally { count: 2, first_seed: 1 });
+        assert_eq!(
+            s.properties["p"],
+            PropertyTally {
+                count: 2,
+                first_seed: 1
+            }
+        );
         assert_eq!(s.steps, 30);
-        assert!(s.to_text().contains("p: 2 (first seed 1)"), "{}", s.to_text());
+        assert!(
+            s.to_text().contains("p: 2 (first seed 1)"),
+            "{}",
+            s.to_text()
+        );
         assert!(s.merge("c", "{\"x\":1}\n").unwrap_err().starts_with("c:1"));
         assert!(s.merge("d", "nope\n").is_err());
     }

@@ -122,22 +122,25 @@ impl Swarm {
     /// kind that is on happens at intervals drawn uniformly up to twice its mean.
     pub fn draw_timed(&self, rng: &mut SimRng, fault_ms: u64, actors: usize) -> Vec<Timed> {
         let mut out = Vec::new();
-        let mut every = |rng: &mut SimRng, mean: u64, make: &mut dyn FnMut(&mut SimRng) -> FaultEvent| {
-            if mean == 0 {
-                return;
-            }
-            let mut at = rng.between(1, 2 * mean);
-            while at < fault_ms {
-                let event = make(rng);
-                out.push(Timed { at_ms: at, event });
-                at += rng.between(1, 2 * mean);
-            }
-        };
+        let mut every =
+            |rng: &mut SimRng, mean: u64, make: &mut dyn FnMut(&mut SimRng) -> FaultEvent| {
+                if mean == 0 {
+                    return;
+                }
+                let mut at = rng.between(1, 2 * mean);
+                while at < fault_ms {
+                    let event = make(rng);
+                    out.push(Timed { at_ms: at, event });
+                    at += rng.between(1, 2 * mean);
+                }
+            };
         let n = actors.clamp(1, 32);
-        every(rng, self.partition_every_ms, &mut |rng| FaultEvent::Partition {
-            side: partition_side(rng, n),
-            duration_ms: rng.between(100, self.partition_max_ms.max(100)),
-            hold: rng.coin(),
+        every(rng, self.partition_every_ms, &mut |rng| {
+            FaultEvent::Partition {
+                side: partition_side(rng, n),
+                duration_ms: rng.between(100, self.partition_max_ms.max(100)),
+                hold: rng.coin(),
+            }
         });
         every(rng, self.crash_every_ms, &mut |rng| FaultEvent::Crash {
             actor: rng.below(256) as u8,
@@ -213,8 +216,10 @@ mod tests {
 
     #[test]
     fn draws_stay_in_range_and_respect_the_allowed_kinds() {
-        let mut options = SimOptions::default();
-        options.faults = vec![FaultKind::Loss];
+        let options = SimOptions {
+            faults: vec![FaultKind::Loss],
+            ..SimOptions::default()
+        };
         for seed in 0..50 {
             let s = Swarm::draw(&mut SimRng::new(seed), &options, true);
             assert!(options.swarm_inputs.contains(&s.inputs));
@@ -222,7 +227,11 @@ mod tests {
             assert!(s.kinds().iter().all(|k| *k == FaultKind::Loss), "{s}");
         }
         let seeds_with_loss = (0..50)
-            .filter(|seed| !Swarm::draw(&mut SimRng::new(*seed), &options, true).loss.is_never())
+            .filter(|seed| {
+                !Swarm::draw(&mut SimRng::new(*seed), &options, true)
+                    .loss
+                    .is_never()
+            })
             .count();
         assert!((10..40).contains(&seeds_with_loss), "{seeds_with_loss}");
     }

@@ -56,19 +56,34 @@ fn a_run_has_real_timing_and_swarm_faults() {
         .collect();
     for o in &outcomes {
         let times: Vec<u64> = o.trace.iter().map(|t| t.time_ms).collect();
-        assert!(times.windows(2).all(|w| w[0] <= w[1]), "seed {}: time goes back", o.seed);
-        assert!(o.heal_at_ms.is_some(), "seed {} reached its heal phase", o.seed);
+        assert!(
+            times.windows(2).all(|w| w[0] <= w[1]),
+            "seed {}: time goes back",
+            o.seed
+        );
+        assert!(
+            o.heal_at_ms.is_some(),
+            "seed {} reached its heal phase",
+            o.seed
+        );
     }
     // Some request timed out at Kafka's 30 s after the request was sent.
-    assert!(outcomes.iter().any(|o| o
-        .trace
+    assert!(outcomes
         .iter()
-        .any(|t| matches!(t.action, sharetxn_model::Action::Fire { .. }) && t.time_ms >= 30_000)));
+        .any(|o| o.trace.iter().any(
+            |t| matches!(t.action, sharetxn_model::Action::Fire { .. }) && t.time_ms >= 30_000
+        )));
     let kinds: std::collections::BTreeSet<_> = outcomes
         .iter()
         .flat_map(|o| o.swarm.as_ref().unwrap().kinds())
         .collect();
-    assert_eq!(kinds.len(), 6, "20 seeds turn every fault kind on somewhere: {kinds:?}");
-    assert!(outcomes.iter().any(|o| o.swarm.as_ref().unwrap().kinds().is_empty()
-        || o.swarm.as_ref().unwrap().kinds().len() < 6));
+    assert_eq!(
+        kinds.len(),
+        6,
+        "20 seeds turn every fault kind on somewhere: {kinds:?}"
+    );
+    assert!(outcomes
+        .iter()
+        .any(|o| o.swarm.as_ref().unwrap().kinds().is_empty()
+            || o.swarm.as_ref().unwrap().kinds().len() < 6));
 }

@@ -35,9 +35,9 @@ fn a_failing_schedule_for_tv1_shrinks_to_a_few_faults() {
     let result = runner(2_000).run(&strategy, |(scenario, schedule)| {
         let outcome = run_schedule(&design, &scenario, &options, &schedule, 0);
         match outcome.violation {
-            Some(v) if v.property == "txn_atomicity" => Err(
-                proptest::test_runner::TestCaseError::fail(v.message),
-            ),
+            Some(v) if v.property == "txn_atomicity" => {
+                Err(proptest::test_runner::TestCaseError::fail(v.message))
+            }
             _ => Ok(()),
         }
     });
@@ -46,7 +46,14 @@ fn a_failing_schedule_for_tv1_shrinks_to_a_few_faults() {
         other => panic!("expected a failing schedule, got {other:?}"),
     };
     eprintln!("minimal: {scenario:?} {schedule:?}: {reason}");
-    assert!(schedule.len() <= 3, "shrunk to {} faults: {schedule:?}", schedule.len());
+    assert!(
+        schedule.len() <= 3,
+        "shrunk to {} faults: {schedule:?}",
+        schedule.len()
+    );
     let again = run_schedule(&design, &scenario, &options, &schedule, 0);
-    assert_eq!(again.violation.map(|v| v.property).as_deref(), Some("txn_atomicity"));
+    assert_eq!(
+        again.violation.map(|v| v.property).as_deref(),
+        Some("txn_atomicity")
+    );
 }
