@@ -10,6 +10,8 @@ use crate::error::CliError;
 use sharetxn_model::{settings, Design, Scenario};
 use sharetxn_properties::check::DEFAULT_MAX_STATES;
 use sharetxn_properties::Strategy;
+use sharetxn_sim::seeds::{SeedRange, Shard};
+use sharetxn_sim::SimOptions;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -34,6 +36,11 @@ usage:
       .shrunk.json in place of .json)
   sharetxn render TRACE [--format text|mermaid]
       one line a step, or a Mermaid sequence diagram
+  sharetxn sim [--scenario S] [--design D] [--set KEY=VALUE]... [--seeds A..B]
+               [--shard I/N] [--steps N] [--threads N] [--json] [--trace-out DIR]
+      simulate seeds A..B (half-open) with real Kafka timing and swarm faults
+  sharetxn sim --summarize FILE... [--json]
+      merge the JSON lines of many sim runs into one summary
   sharetxn explore [--scenario S] [--design D] [--set KEY=VALUE]... [--port P] [--host H]
       serve stateright's web Explorer (runs until interrupted)
   sharetxn help | --help | -h
@@ -41,8 +48,14 @@ usage:
 
 defaults: --scenario txn-basic --design consumer-offsets --strategy bfs --threads <cores, at most 8>
           --max-states 20000000 --trace-out target/sharetxn-traces
+          sim: --seeds 0..100 --shard 0/1 --steps 5000
           --port 3000 --host 127.0.0.1
 limits:   --threads 1..=64, --max-states >= 1, --timeout > 0 (seconds, may be fractional)
+
+sim --set also takes the simulator's keys (request_timeout_ms, txn_timeout_ms, faults, ...;
+see 'sharetxn list'). sim --json prints one JSON line per seed, in seed order whatever
+--threads, then one summary line; a violation writes a trace file and prints the command
+that reproduces it.
 
 check writes a trace file <design>-<scenario>-<property>.json into the trace directory
 for every violation and every witnessed twin. --json prints the report as one JSON
@@ -75,10 +88,10 @@ pub const MAX_THREADS: usize = 64;
 
 /// The commands that exist.
 const COMMANDS: &[&str] = &[
-    "list", "check", "replay", "shrink", "render", "explore", "help",
+    "list", "check", "sim", "replay", "shrink", "render", "explore", "help",
 ];
 /// Commands the architecture plans that this binary does not have yet.
-const PLANNED: &[&str] = &["sim", "matrix"];
+const PLANNED: &[&str] = &["matrix"];
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -91,6 +104,10 @@ pub enum Command {
     List,
     /// `sharetxn check`.
     Check(CheckArgs),
+    /// `sharetxn sim`.
+    Sim(SimArgs),
+    /// `sharetxn sim --summarize`.
+    Summarize(SummarizeArgs),
     /// `sharetxn explore`.
     Explore(ExploreArgs),
     /// `sharetxn replay TRACE`.
@@ -126,6 +143,41 @@ pub struct RenderArgs {
     pub trace: PathBuf,
     /// Text or Mermaid.
     pub format: RenderFormat,
+}
+
+/// The seeds `sim` runs unless told otherwise.
+pub const DEFAULT_SEEDS: &str = "0..100";
+
+/// `sharetxn sim`'s arguments.
+#[derive(Debug)]
+pub struct SimArgs {
+    /// The model to simulate.
+    pub model: ModelArgs,
+    /// The simulator's options (with `--steps` and the simulator's `--set` keys).
+    pub options: SimOptions,
+    /// Every `--set` as given, in order (for the reproduce command).
+    pub sets: Vec<String>,
+    /// Whether `--steps` was given (for the reproduce command).
+    pub steps_given: bool,
+    /// The seed range.
+    pub seeds: SeedRange,
+    /// This process's shard of it.
+    pub shard: Shard,
+    /// Threads running seeds.
+    pub threads: usize,
+    /// One JSON line per seed, then a summary line.
+    pub json: bool,
+    /// Where trace files go.
+    pub trace_out: PathBuf,
+}
+
+/// `sharetxn sim --summarize`'s arguments.
+#[derive(Debug)]
+pub struct SummarizeArgs {
+    /// Files of JSON lines.
+    pub files: Vec<PathBuf>,
+    /// Print the summary as one JSON line.
+    pub json: bool,
 }
 
 /// The model a command works on, with every `--set` applied.
@@ -192,6 +244,7 @@ pub fn parse(argv: Vec<OsString>) -> Result<Command, CliError> {
         "-V" | "--version" => Ok(Command::Version),
         "list" => parse_list(&mut words),
         "check" => parse_check(&mut words),
+        "sim" => parse_sim(&mut words),
         "explore" => parse_explore(&mut words),
         "replay" => parse_replay(&mut words),
         "shrink" => parse_shrink(&mut words),
@@ -272,6 +325,20 @@ impl Words {
         }
     }
 
+    /// The words up to the next flag (`--summarize FILE...`).
+    fn values(&mut self) -> Vec<String> {
+        let mut out: Vec<String> = self.inline.take().into_iter().collect();
+        while self
+            .rest
+            .as_slice()
+            .first()
+            .is_some_and(|w| !w.starts_with("--"))
+        {
+            out.extend(self.rest.next());
+        }
+        out
+    }
+
     /// Checks that a switch (a flag without a value) was not given one.
     fn switch(&mut self, flag: &str) -> Result<(), CliError> {
         match self.inline.take() {
@@ -329,10 +396,22 @@ impl ModelFlags {
 
     /// Looks the scenario and design up and applies every `--set` in order.
     fn resolve(self) -> Result<ModelArgs, CliError> {
+        self.resolve_except(|_| None)
+    }
+
+    /// Like `resolve`, but a `--set` that `claim` takes (returning whether it was
+    /// accepted) is not handed to the model.
+    fn resolve_except(
+        self,
+        mut claim: impl FnMut(&str) -> Option<Result<(), String>>,
+    ) -> Result<ModelArgs, CliError> {
         let mut scenario = Scenario::by_name(self.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO))?;
         let mut design = Design::by_name(self.design.as_deref().unwrap_or(DEFAULT_DESIGN))?;
         for setting in &self.sets {
-            settings::apply(&mut design, &mut scenario, setting)?;
+            match claim(setting) {
+                Some(accepted) => accepted?,
+                None => settings::apply(&mut design, &mut scenario, setting)?,
+            }
         }
         Ok(ModelArgs { design, scenario })
     }
@@ -442,6 +521,112 @@ fn seconds(flag: &str, value: &str) -> Result<Duration, CliError> {
         return Err(bad());
     }
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
+}
+
+fn parse_sim(words: &mut Words) -> Result<Command, CliError> {
+    let mut model = ModelFlags::default();
+    let (mut seeds, mut shard, mut steps) = (None, None, None);
+    let (mut threads, mut trace_out, mut summarize) = (None, None, None);
+    let mut json = false;
+    while let Some(word) = words.next()? {
+        let flag = match word {
+            Word::Help => return Ok(Command::Help),
+            Word::Flag(flag) => flag,
+            Word::Positional(word) => return Err(words.unexpected(&word)),
+        };
+        if model.take(&flag, words)? {
+            continue;
+        }
+        match flag.as_str() {
+            "--seeds" => {
+                let value = words.value(&flag)?;
+                once(&mut seeds, &flag, SeedRange::parse(&value)?)?;
+            }
+            "--shard" => {
+                let value = words.value(&flag)?;
+                once(&mut shard, &flag, Shard::parse(&value)?)?;
+            }
+            "--steps" => {
+                let value = words.value(&flag)?;
+                let n = number::<u64>(&flag, &value)?;
+                if n == 0 {
+                    return Err(CliError::new(format!("{flag} {value}: must be at least 1")));
+                }
+                once(&mut steps, &flag, n)?;
+            }
+            "--threads" => {
+                let value = words.value(&flag)?;
+                let n = number::<usize>(&flag, &value)?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(CliError::new(format!(
+                        "{flag} {value}: expected 1 to {MAX_THREADS}"
+                    )));
+                }
+                once(&mut threads, &flag, n)?;
+            }
+            "--trace-out" => {
+                let value = words.value(&flag)?;
+                if value.is_empty() {
+                    return Err(CliError::new(format!("{flag} needs a directory")));
+                }
+                once(&mut trace_out, &flag, PathBuf::from(value))?;
+            }
+            "--summarize" => {
+                let files = words.values();
+                if files.is_empty() {
+                    return Err(CliError::new(format!("{flag} needs at least one file")));
+                }
+                once(&mut summarize, &flag, files)?;
+            }
+            "--json" => {
+                words.switch(&flag)?;
+                if json {
+                    return Err(CliError::new(format!("{flag} given more than once")));
+                }
+                json = true;
+            }
+            _ => return Err(words.unknown(&flag)),
+        }
+    }
+    if let Some(files) = summarize {
+        let others = model.scenario.is_some()
+            || model.design.is_some()
+            || !model.sets.is_empty()
+            || seeds.is_some()
+            || shard.is_some()
+            || steps.is_some()
+            || threads.is_some()
+            || trace_out.is_some();
+        if others {
+            return Err(CliError::new(
+                "--summarize takes only files (and --json): it runs no seeds",
+            ));
+        }
+        return Ok(Command::Summarize(SummarizeArgs {
+            files: files.into_iter().map(PathBuf::from).collect(),
+            json,
+        }));
+    }
+    let mut options = SimOptions::default();
+    let sets = model.sets.clone();
+    let model = model.resolve_except(|setting| options.apply(setting))?;
+    if let Some(n) = steps {
+        options.steps = n;
+    }
+    Ok(Command::Sim(SimArgs {
+        model,
+        options,
+        sets,
+        steps_given: steps.is_some(),
+        seeds: match seeds {
+            Some(range) => range,
+            None => SeedRange::parse(DEFAULT_SEEDS)?,
+        },
+        shard: shard.unwrap_or(Shard::ALL),
+        threads: threads.unwrap_or_else(default_threads),
+        json,
+        trace_out: trace_out.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_OUT)),
+    }))
 }
 
 fn parse_explore(words: &mut Words) -> Result<Command, CliError> {
@@ -654,7 +839,7 @@ mod tests {
         for (words, expect) in [
             (&[][..], "no command"),
             (&["frobnicate"][..], "unknown command"),
-            (&["sim"][..], "not implemented"),
+            (&["matrix"][..], "not implemented"),
             (&["replay"][..], "needs a trace file"),
             (&["replay", "a.json", "b.json"][..], "one trace file"),
             (&["replay", "--json", "a.json"][..], "unknown flag"),
@@ -669,6 +854,23 @@ mod tests {
                 "text or mermaid",
             ),
             (&["render", "--format"][..], "needs a value"),
+            (&["sim", "--seeds", "5..5"][..], "A < B"),
+            (&["sim", "--seeds", "x"][..], "A..B"),
+            (&["sim", "--shard", "3/2"][..], "0 <= I < N"),
+            (&["sim", "--shard", "1/0"][..], "0 <= I < N"),
+            (&["sim", "--steps", "0"][..], "at least 1"),
+            (&["sim", "--threads", "0"][..], "1 to 64"),
+            (&["sim", "--scenario", "nope"][..], "unknown scenario"),
+            (&["sim", "--set", "nope=1"][..], "unknown key"),
+            (
+                &["sim", "--set", "request_timeout_ms=0"][..],
+                "milliseconds",
+            ),
+            (&["sim", "--summarize"][..], "at least one file"),
+            (
+                &["sim", "--summarize", "a", "--seeds", "0..2"][..],
+                "only files",
+            ),
             (&["--frob"][..], "unknown flag"),
             (&["list", "extra"][..], "unexpected argument"),
             (&["list", "--json"][..], "unknown flag"),
@@ -749,6 +951,51 @@ mod tests {
             assert!(matches!(parse_words(words), Ok(Command::Help)), "{words:?}");
         }
         assert!(matches!(parse_words(&["--version"]), Ok(Command::Version)));
+    }
+
+    #[test]
+    fn sim_flags_and_defaults() {
+        let parse_sim = |words: &[&str]| match parse_words(words) {
+            Ok(Command::Sim(args)) => args,
+            other => panic!("{other:?}"),
+        };
+        let args = parse_sim(&["sim"]);
+        assert_eq!(args.seeds, SeedRange { start: 0, end: 100 });
+        assert_eq!(args.shard, Shard::ALL);
+        assert_eq!(args.options, SimOptions::default());
+        let args = parse_sim(&[
+            "sim",
+            "--seeds",
+            "5..9",
+            "--shard",
+            "1/2",
+            "--steps",
+            "7",
+            "--set",
+            "tv=1",
+            "--set",
+            "txn_timeout_ms=1000",
+            "--json",
+            "--threads",
+            "2",
+        ]);
+        assert_eq!((args.seeds.start, args.seeds.end), (5, 9));
+        assert_eq!(args.shard, Shard { index: 1, count: 2 });
+        assert_eq!(args.options.steps, 7);
+        assert_eq!(args.options.txn_timeout_ms, 1000);
+        assert_eq!(args.model.design.tv.0, 1);
+        assert_eq!(args.sets, vec!["tv=1", "txn_timeout_ms=1000"]);
+        assert!(args.json && args.steps_given);
+        match parse_words(&["sim", "--summarize", "a.jsonl", "b.jsonl", "--json"]) {
+            Ok(Command::Summarize(s)) => {
+                assert_eq!(
+                    s.files,
+                    vec![PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")]
+                );
+                assert!(s.json);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use sharetxn_model::scenario::SCENARIO_NAMES;
 use sharetxn_model::settings::SETTINGS;
 use sharetxn_model::Design;
 use sharetxn_properties::PROPERTIES;
+use sharetxn_sim::options::SIM_SETTINGS;
 
 /// The text `sharetxn list` prints.
 pub fn render() -> String {
@@ -52,6 +53,13 @@ pub fn render() -> String {
         .map(|(key, help)| vec![key.to_string(), help.to_string()])
         .collect();
     out.push_str(&table(&rows, "  "));
+
+    out.push_str("\nsim --set KEY=VALUE keys (as well as the ones above):\n");
+    let rows: Vec<Vec<String>> = SIM_SETTINGS
+        .iter()
+        .map(|(key, help)| vec![key.to_string(), help.to_string()])
+        .collect();
+    out.push_str(&table(&rows, "  "));
     out
 }
 
@@ -68,7 +76,7 @@ mod tests {
         for p in PROPERTIES {
             assert!(text.contains(p.name) && text.contains(p.twin), "{}", p.name);
         }
-        for (key, _) in SETTINGS {
+        for (key, _) in SETTINGS.iter().chain(SIM_SETTINGS) {
             assert!(text.contains(key), "{key}");
         }
     }

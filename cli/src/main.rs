@@ -17,6 +17,9 @@
 //! | [`shrink`] | `sharetxn shrink`: cut a trace to a 1-minimal one |
 //! | [`render`] | `sharetxn render`: a trace as text or Mermaid |
 //! | [`progress`] | the progress line on a terminal |
+//! | [`sim`] | `sharetxn sim`: run seeds, or merge their JSON lines (`--summarize`) |
+//! | [`sim_trace`] | write a simulator violation's trace file |
+//! | [`sim_progress`] | the simulator's progress line on a terminal |
 //! | [`explore`] | `sharetxn explore`: serve stateright's Explorer |
 //! | [`output`] | stdout/stderr writes that never panic |
 
@@ -30,6 +33,9 @@ mod progress;
 mod render;
 mod replay;
 mod shrink;
+mod sim;
+mod sim_progress;
+mod sim_trace;
 mod summary;
 mod trace;
 
@@ -68,6 +74,8 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(check_args) => check::run(check_args),
+        Command::Sim(sim_args) => sim::run(sim_args),
+        Command::Summarize(summarize_args) => sim::summarize(summarize_args),
         Command::Explore(explore_args) => explore::run(explore_args),
         Command::Replay(path) => replay::run(&path),
         Command::Shrink(shrink_args) => shrink::run(&shrink_args),

@@ -94,6 +94,13 @@ fn bad_input_is_one_line_and_exit_2() {
         &["check", "--strategy", "random"],
         &["check", "--max-depth"],
         &["check", "--no-such-flag"],
+        &["sim", "--seeds", "5..5"],
+        &["sim", "--seeds", "nope"],
+        &["sim", "--shard", "3/2"],
+        &["sim", "--scenario", "no-such-scenario"],
+        &["sim", "--set", "faults=meteor"],
+        &["sim", "--steps", "0"],
+        &["sim", "--summarize", "/no/such/file.jsonl"],
         &["explore", "--port", "0"],
         &["explore", "--design", "no-such-design"],
         &["no-such-command"],
@@ -454,4 +461,181 @@ fn explore_serves_the_explorer() {
     }
     let url = format!("Explorer at http://127.0.0.1:{port}/");
     assert!(stderr.contains(&url), "{stderr}");
+}
+
+fn sim_json(args: &[&str]) -> (Output, Vec<Value>) {
+    let out = run(args);
+    let lines = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    (out, lines)
+}
+
+#[test]
+fn sim_json_is_one_line_per_seed_in_order_then_a_summary() {
+    let dir = scratch_dir("sim-pass");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let (out, lines) = sim_json(&["sim", "--seeds", "3..9", "--json", "--trace-out", &dir_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    assert_eq!(lines.len(), 7);
+    for (line, seed) in lines.iter().zip(3..9) {
+        assert_eq!(line["seed"], seed);
+        assert_eq!(line["result"], "pass");
+        for key in [
+            "steps",
+            "virtual_ms",
+            "property",
+            "trace",
+            "swarm",
+            "faults",
+        ] {
+            assert!(line.get(key).is_some(), "lacks {key}: {line}");
+        }
+        assert!(line["swarm"]["inputs"].is_u64(), "{line}");
+    }
+    let summary = &lines[6]["summary"];
+    assert_eq!(
+        (summary["seeds"].as_u64(), summary["violated"].as_u64()),
+        (Some(6), Some(0))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sim_threads_do_not_change_the_output() {
+    let one = run(&["sim", "--seeds", "0..24", "--json", "--threads", "1"]);
+    let two = run(&["sim", "--seeds", "0..24", "--json", "--threads", "2"]);
+    assert_eq!(one.status.code(), two.status.code());
+    assert!(!one.stdout.is_empty());
+    assert_eq!(text(&one.stdout), text(&two.stdout));
+}
+
+#[test]
+fn sim_violation_exits_1_with_a_trace_and_a_reproduce_command() {
+    let dir = scratch_dir("sim-violation");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let args = [
+        "sim",
+        "--seeds",
+        "0..40",
+        "--set",
+        "tv=1",
+        "--json",
+        "--trace-out",
+        &dir_arg,
+    ];
+    let (out, lines) = sim_json(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let bad: Vec<&Value> = lines.iter().filter(|l| l["result"] == "violated").collect();
+    assert!(!bad.is_empty(), "tv=1 breaks atomicity within 40 seeds");
+    let first = bad[0];
+    assert_eq!(first["property"], "txn_atomicity");
+    let path = first["trace"].as_str().expect("a trace path");
+    let trace: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(trace["format"], "sharetxn-trace");
+    assert_eq!(trace["version"], 1);
+    assert_eq!(trace["origin"]["kind"], "sim");
+    assert_eq!(trace["origin"]["seed"], first["seed"]);
+    assert_eq!(trace["outcome"]["violation"]["property"], "txn_atomicity");
+    assert_eq!(trace["design"]["tv"], 1);
+    assert!(trace["scenario"]["inputs"].is_u64());
+    assert!(trace["origin"]["options"]["options"]["request_timeout_ms"].is_u64());
+    let steps = trace["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, first["steps"].as_u64().unwrap());
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(step["step"], i + 1);
+        assert!(
+            step["time_ms"].is_u64() && step["text"].is_string() && step.get("action").is_some()
+        );
+    }
+    // The simulator's trace replays on the model alone, and shrinks to a short one.
+    let replayed = run(&["replay", path]);
+    assert_eq!(
+        replayed.status.code(),
+        Some(1),
+        "{}",
+        text(&replayed.stderr)
+    );
+    let shrunk_path = dir.join("shrunk.json");
+    let shrunk = run(&["shrink", path, "-o", &shrunk_path.to_string_lossy()]);
+    assert_eq!(shrunk.status.code(), Some(0), "{}", text(&shrunk.stderr));
+    let shrunk: Value =
+        serde_json::from_str(&std::fs::read_to_string(&shrunk_path).unwrap()).unwrap();
+    let shrunk_len = shrunk["steps"].as_array().unwrap().len();
+    assert!(
+        shrunk_len < steps.len(),
+        "{} steps shrink to {shrunk_len}",
+        steps.len()
+    );
+    let again = run(&["replay", &shrunk_path.to_string_lossy()]);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    // The printed command reproduces exactly that seed's line.
+    let stderr = text(&out.stderr);
+    let command = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: sharetxn "))
+        .expect("a reproduce command");
+    let mut words: Vec<&str> = command.split_whitespace().collect();
+    words.push("--json");
+    let (again, again_lines) = sim_json(&words);
+    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again_lines[0], *first);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sim_shards_merge_into_the_whole_with_summarize() {
+    let dir = scratch_dir("sim-shards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace_dir = dir.join("traces").to_string_lossy().into_owned();
+    let mut files = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let out = run(&[
+            "sim",
+            "--seeds",
+            "0..30",
+            "--shard",
+            shard,
+            "--set",
+            "tv=1",
+            "--json",
+            "--trace-out",
+            &trace_dir,
+        ]);
+        let file = dir.join(format!("shard-{}.jsonl", &shard[..1]));
+        std::fs::write(&file, &out.stdout).unwrap();
+        files.push(file.to_string_lossy().into_owned());
+    }
+    let whole = sim_json(&[
+        "sim",
+        "--seeds",
+        "0..30",
+        "--set",
+        "tv=1",
+        "--json",
+        "--trace-out",
+        &trace_dir,
+    ])
+    .1;
+    let mut args = vec!["sim", "--summarize"];
+    args.extend(files.iter().map(String::as_str));
+    args.push("--json");
+    let (out, merged) = sim_json(&args);
+    assert_eq!(merged.len(), 1);
+    assert_eq!(
+        merged[0],
+        *whole.last().unwrap(),
+        "the merged summary is the whole run's"
+    );
+    let violated = merged[0]["summary"]["violated"].as_u64().unwrap();
+    assert_eq!(out.status.code(), Some(if violated > 0 { 1 } else { 0 }));
+    let human = run(&["sim", "--summarize", &files[0], &files[1]]);
+    assert!(
+        text(&human.stdout).starts_with("result: 30 seeds"),
+        "{}",
+        text(&human.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,21 +5,23 @@ use crate::design::{Design, TransactionVersion};
 use crate::scenario::{Role, Scenario};
 use serde_json::{json, Value};
 
-/// Every key `apply` accepts, with what it means and its range.
+/// Every key `apply` accepts, with what it means and its range. The ranges are what the
+/// model represents (its counters are 8-bit), shared by the checker, the simulator and
+/// trace loading; an exhaustive check with large bounds stops at `--max-states` instead.
 pub const SETTINGS: &[(&str, &str)] = &[
     ("tv", "design: transaction.version, 0..=2"),
     ("verification", "design: KIP-890 partition verification, true|false"),
     ("flush_before_end_txn", "design: EndTxn waits for every write, true|false"),
-    ("inputs", "scenario: input records, 1..=4"),
-    ("txns", "scenario: transactions per producer incarnation, 1..=4"),
+    ("inputs", "scenario: input records, 1..=64"),
+    ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 1..=3"),
-    ("drops", "scenario: messages lost in the whole run, 0..=4"),
-    ("duplicates", "scenario: messages duplicated in the whole run, 0..=4"),
-    ("crashes", "scenario: crashes in the whole run, 0..=4"),
-    ("timeouts", "scenario: early timeouts (fired while the awaited answer is still in flight) in the whole run, 0..=4"),
+    ("drops", "scenario: messages lost in the whole run, 0..=255"),
+    ("duplicates", "scenario: messages duplicated in the whole run, 0..=255"),
+    ("crashes", "scenario: crashes in the whole run, 0..=255"),
+    ("timeouts", "scenario: early timeouts (fired while the awaited answer is still in flight) in the whole run, 0..=255"),
     ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer) or 'none'"),
-    ("request_retries", "scenario: client resends after a request timeout, 0..=3"),
-    ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=3"),
+    ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
+    ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
 ];
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
@@ -68,16 +70,16 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "tv" => design.tv = TransactionVersion(parse_range(key, value, 0, 2)?),
         "verification" => design.verification = parse_bool(key, value)?,
         "flush_before_end_txn" => design.flush_before_end_txn = parse_bool(key, value)?,
-        "inputs" => scenario.inputs = parse_range(key, value, 1, 4)?,
-        "txns" => scenario.txns = parse_range(key, value, 1, 4)?,
+        "inputs" => scenario.inputs = parse_range(key, value, 1, 64)?,
+        "txns" => scenario.txns = parse_range(key, value, 1, 64)?,
         "partitions" => scenario.partitions = parse_range(key, value, 1, 3)?,
-        "drops" => scenario.budget.drops = parse_range(key, value, 0, 4)?,
-        "duplicates" => scenario.budget.duplicates = parse_range(key, value, 0, 4)?,
-        "crashes" => scenario.budget.crashes = parse_range(key, value, 0, 4)?,
-        "timeouts" => scenario.budget.timeouts = parse_range(key, value, 0, 4)?,
+        "drops" => scenario.budget.drops = parse_range(key, value, 0, 255)?,
+        "duplicates" => scenario.budget.duplicates = parse_range(key, value, 0, 255)?,
+        "crashes" => scenario.budget.crashes = parse_range(key, value, 0, 255)?,
+        "timeouts" => scenario.budget.timeouts = parse_range(key, value, 0, 255)?,
         "crashable" => scenario.crashable = parse_roles(key, value)?,
-        "request_retries" => scenario.request_retries = parse_range(key, value, 0, 3)?,
-        "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 3)?,
+        "request_retries" => scenario.request_retries = parse_range(key, value, 0, 255)?,
+        "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(

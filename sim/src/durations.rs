@@ -1,0 +1,36 @@
+//! How long each of the model's timers runs, in Kafka's terms. The actors arm timers
+//! without durations (the exhaustive checker lets any timer fire at any time); the
+//! simulator gives each kind the duration a Kafka cluster gives it.
+
+use crate::options::SimOptions;
+use sharetxn_model::msg::Timer;
+
+/// The virtual duration of `timer`.
+pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
+    match timer {
+        Timer::RequestTimeout(_) => options.request_timeout_ms,
+        Timer::TxnTimeout(_) => options.txn_timeout_ms,
+        Timer::MarkerRetry(_) => options.marker_retry_ms(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sharetxn_model::ids::TransactionalId;
+    use sharetxn_model::msg::RequestKey;
+
+    #[test]
+    fn kafka_defaults() {
+        let o = SimOptions::default();
+        assert_eq!(
+            timer_ms(&o, &Timer::RequestTimeout(RequestKey::Coordinator)),
+            30_000
+        );
+        assert_eq!(timer_ms(&o, &Timer::TxnTimeout(TransactionalId(0))), 60_000);
+        assert_eq!(
+            timer_ms(&o, &Timer::MarkerRetry(TransactionalId(0))),
+            30_100
+        );
+    }
+}

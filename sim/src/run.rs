@@ -1,0 +1,228 @@
+//! One simulated run: a fault phase, then a heal phase. Every safety property is checked
+//! after every step (and in the initial state); the run stops at the first violation. When
+//! the fault phase ends (its steps or its virtual time are used up, or nothing is left to
+//! do) the heal begins, and the run must then become quiescent within the heal deadline,
+//! where every liveness property must hold.
+
+use crate::faults::FaultPlan;
+use crate::options::SimOptions;
+use crate::outcome::{Outcome, TimedAction, HEAL_DEADLINE};
+use crate::rng::SimRng;
+use crate::schedule::Schedule;
+use crate::scheduler::{Pick, Scheduler};
+use crate::swarm::Swarm;
+use sharetxn_model::scenario::FaultBudget;
+use sharetxn_model::{Action, Design, Scenario, System, SystemState};
+use sharetxn_properties::{Kind, Violation, PROPERTIES};
+
+/// Runs seed `seed`: the swarm draws its choices, then the run follows them.
+pub fn run_seed(design: &Design, scenario: &Scenario, options: &SimOptions, seed: u64) -> Outcome {
+    let mut rng = SimRng::new(seed);
+    let swarm = Swarm::draw(&mut rng, options, !scenario.crashable.is_empty());
+    let mut scenario = scenario.clone();
+    scenario.inputs = swarm.inputs;
+    scenario.txns = swarm.txns;
+    scenario.partitions = swarm.partitions;
+    let plan = FaultPlan::Swarm(swarm.clone());
+    simulate(
+        design,
+        generous(scenario, options),
+        options,
+        plan,
+        rng,
+        seed,
+        Some(swarm),
+    )
+}
+
+/// Runs `scenario` as given under exactly the faults of `schedule`; `seed` draws only
+/// latencies and client decisions.
+pub fn run_schedule(
+    design: &Design,
+    scenario: &Scenario,
+    options: &SimOptions,
+    schedule: &Schedule,
+    seed: u64,
+) -> Outcome {
+    let plan = FaultPlan::Schedule(schedule.clone());
+    let rng = SimRng::new(seed);
+    simulate(
+        design,
+        generous(scenario.clone(), options),
+        options,
+        plan,
+        rng,
+        seed,
+        None,
+    )
+}
+
+/// The simulator's budgets: as much as the model can count, so that the simulator's
+/// probabilities, not the budget, decide how many faults happen. A budget that runs out
+/// simply stops the model from enabling that fault. Retries are Kafka's too: the
+/// coordinator resends markers until they are answered, and a client resends a request
+/// until `delivery.timeout.ms` runs out.
+fn generous(mut scenario: Scenario, options: &SimOptions) -> Scenario {
+    scenario.marker_retries = u8::MAX;
+    scenario.request_retries = options.request_retries();
+    scenario.budget = FaultBudget {
+        drops: u8::MAX,
+        duplicates: u8::MAX,
+        crashes: u8::MAX,
+        timeouts: u8::MAX,
+    };
+    scenario
+}
+
+/// The first safety property `state` violates.
+fn safety(sys: &System, state: &SystemState) -> Option<Violation> {
+    judge(sys, state, Kind::Always)
+}
+
+fn judge(sys: &System, state: &SystemState, kind: Kind) -> Option<Violation> {
+    PROPERTIES.iter().filter(|p| p.kind == kind).find_map(|p| {
+        (p.check)(sys, state).map(|message| Violation {
+            property: p.name.to_string(),
+            message,
+        })
+    })
+}
+
+struct Run<'a> {
+    sys: &'a System,
+    state: SystemState,
+    trace: Vec<TimedAction>,
+}
+
+impl Run<'_> {
+    fn step(&mut self, sched: &mut Scheduler<'_>, at_ms: u64, action: Action) -> Option<Violation> {
+        let next = self.sys.step(&self.state, &action);
+        sched.taken(at_ms, &self.state, &action, &next);
+        self.state = next;
+        self.trace.push(TimedAction {
+            time_ms: sched.now(),
+            action,
+        });
+        safety(self.sys, &self.state)
+    }
+
+    /// A progress action the model enables that nothing scheduled (a guard against a
+    /// side table that missed something: the run still ends).
+    fn unscheduled(&self) -> Option<Action> {
+        let mut actions = Vec::new();
+        self.sys.enabled_progress(&self.state, &mut actions);
+        actions.into_iter().next()
+    }
+}
+
+fn simulate(
+    design: &Design,
+    scenario: Scenario,
+    options: &SimOptions,
+    plan: FaultPlan,
+    rng: SimRng,
+    seed: u64,
+    swarm: Option<Swarm>,
+) -> Outcome {
+    let sys = System::new(design.clone(), scenario);
+    let init = sys.init_state();
+    let mut sched = Scheduler::new(&sys, options, plan, rng, &init);
+    let mut run = Run {
+        sys: &sys,
+        state: init,
+        trace: Vec::new(),
+    };
+    let (violation, heal_at_ms) =
+        match safety(&sys, &run.state).or_else(|| fault_phase(&mut run, &mut sched, options)) {
+            Some(v) => (Some(v), None),
+            None => {
+                let heal_at = sched.now();
+                (heal_phase(&mut run, &mut sched, options), Some(heal_at))
+            }
+        };
+    Outcome {
+        seed,
+        swarm,
+        scenario: sys.scenario.clone(),
+        steps: run.trace.len() as u64,
+        virtual_ms: sched.now(),
+        heal_at_ms,
+        violation,
+        trace: run.trace,
+    }
+}
+
+/// Runs the fault phase; on its end the heal has begun.
+fn fault_phase(
+    run: &mut Run<'_>,
+    sched: &mut Scheduler<'_>,
+    options: &SimOptions,
+) -> Option<Violation> {
+    let mut steps = 0u64;
+    loop {
+        if steps >= options.steps {
+            sched.heal(sched.now());
+            return None;
+        }
+        match sched.pick(&run.state) {
+            Pick::Take(at, action) => {
+                steps += 1;
+                if let Some(v) = run.step(sched, at, action) {
+                    return Some(v);
+                }
+            }
+            Pick::FaultPhaseOver => {
+                sched.heal(sched.fault_end_ms());
+                return None;
+            }
+            Pick::Idle => {
+                sched.heal(sched.now());
+                return None;
+            }
+        }
+    }
+}
+
+/// Runs the heal phase to quiescence, then judges liveness.
+fn heal_phase(
+    run: &mut Run<'_>,
+    sched: &mut Scheduler<'_>,
+    options: &SimOptions,
+) -> Option<Violation> {
+    let start = sched.now();
+    let deadline = start + options.heal_deadline_ms;
+    let guard = options.steps.saturating_mul(10).saturating_add(10_000);
+    let late = |sched: &Scheduler<'_>, why: String| Violation {
+        property: HEAL_DEADLINE.to_string(),
+        message: format!(
+            "not quiescent {}ms after the heal began at {start}ms ({why}); still scheduled: {}",
+            options.heal_deadline_ms,
+            sched.describe_pending()
+        ),
+    };
+    let mut steps = 0u64;
+    loop {
+        let (at, action) = match sched.pick(&run.state) {
+            Pick::Take(at, action) => (at, action),
+            Pick::Idle | Pick::FaultPhaseOver => {
+                if run.sys.is_quiescent(&run.state) {
+                    return judge(run.sys, &run.state, Kind::Eventually);
+                }
+                match run.unscheduled() {
+                    Some(action) => (sched.now() + 1, action),
+                    None => return judge(run.sys, &run.state, Kind::Eventually),
+                }
+            }
+        };
+        if at > deadline {
+            return Some(late(sched, format!("the next action is due at {at}ms")));
+        }
+        steps += 1;
+        if steps > guard {
+            return Some(late(sched, format!("{guard} steps taken")));
+        }
+        if let Some(v) = run.step(sched, at, action) {
+            return Some(v);
+        }
+    }
+}
