@@ -17,7 +17,12 @@ proptest! {
         design.tv = sharetxn_model::design::TransactionVersion(tv);
         design.verification = verification;
         design.flush_before_end_txn = flush;
-        let sys = System::new(design, Scenario::txn_basic());
+        let mut scenario = Scenario::txn_basic();
+        scenario.partitions = 2;
+        scenario.budget.drops = 1;
+        scenario.budget.duplicates = 1;
+        scenario.budget.timeouts = 1;
+        let sys = System::new(design, scenario);
         let mut state = sys.init_state();
         let mut actions = Vec::new();
         for c in choices {
@@ -30,6 +35,9 @@ proptest! {
             prop_assert!(sys.is_enabled(&state, action));
             state = sys.step(&state, action);
             prop_assert!(state.ghost.illegal_transition.is_none(), "{:?}", state.ghost.illegal_transition);
+            let mut progress = Vec::new();
+            sys.enabled_progress(&state, &mut progress);
+            prop_assert_eq!(sys.is_quiescent(&state), progress.is_empty());
         }
     }
 }

@@ -110,3 +110,28 @@ fn legal_transitions_reports_a_handler_that_leaves_the_table() {
     );
     assert_eq!(node.drain_transitions(), None, "drained once");
 }
+
+#[test]
+fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
+    use sharetxn_model::txn_state::TransactionState;
+    use sharetxn_properties::props::txn_completes;
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let tc = sys.topology.txn_coordinator;
+    let preparing = |s: &sharetxn_model::SystemState| {
+        sharetxn_model::system::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
+    };
+    let mut state = walk_until(&sys, sys.init_state(), preparing);
+    // A broken coordinator: its pending markers and their resend timer vanish while the
+    // transaction stays prepared, so nothing will ever complete it.
+    let i = usize::from(tc);
+    let NodeState::TxnCoordinator(mut coordinator) = state.nodes[i].as_ref().clone() else {
+        panic!("TC is the coordinator")
+    };
+    coordinator.markers.clear();
+    state.nodes[i] = sharetxn_model::shared::Shared::new(NodeState::TxnCoordinator(coordinator));
+    state.timers[i] = sharetxn_model::shared::Shared::new(Default::default());
+    state.network.channels.retain(|((src, _, _), _)| *src != tc);
+    let quiescent = walk_until(&sys, state, |s| sys.is_quiescent(s));
+    let message = txn_completes::check(&sys, &quiescent).expect("the stuck commit is reported");
+    assert!(message.contains("in PrepareCommit forever"), "{message}");
+}
