@@ -52,7 +52,15 @@ pub struct CheckOptions<'a> {
     pub timeout: Option<Duration>,
     /// Called now and then with progress.
     pub progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+    /// Breadth-first search holds two levels in memory; when a level grows past this many
+    /// states the check goes on depth-first from it (reported as `bfs-then-dfs`), so large
+    /// bounds finish in the memory of a laptop, at the price of longer traces for what is
+    /// discovered after the switch.
+    pub bfs_frontier_limit: usize,
 }
+
+/// The default BFS level limit: about 4 GiB of states on this model.
+pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 1_000_000;
 
 /// A default cap that stops a check well before 24 GiB of memory run out.
 pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
@@ -66,6 +74,7 @@ impl Default for CheckOptions<'_> {
             threads: 1,
             timeout: None,
             progress: None,
+            bfs_frontier_limit: DEFAULT_BFS_FRONTIER_LIMIT,
         }
     }
 }
@@ -127,7 +136,16 @@ fn evaluate(sys: &System, state: &SystemState, open: &[bool]) -> Vec<(usize, Opt
     hits
 }
 
-fn expand(sys: &System, state: &SystemState, open: &[bool], expand: bool) -> Expansion {
+/// Expands one state. Successors already in `visited` are dropped at once: most
+/// successors are states seen before, and keeping them until the level is merged would
+/// make a level's memory its branching factor times larger.
+fn expand(
+    sys: &System,
+    state: &SystemState,
+    open: &[bool],
+    expand: bool,
+    visited: &Visited,
+) -> Expansion {
     let hits = evaluate(sys, state, open);
     let mut successors = Vec::new();
     let mut actions = Vec::new();
@@ -136,7 +154,10 @@ fn expand(sys: &System, state: &SystemState, open: &[bool], expand: bool) -> Exp
     if expand {
         for (i, action) in actions.iter().enumerate() {
             let next = sys.step(state, action);
-            successors.push((i as u32, fingerprint(&next), next));
+            let fp = fingerprint(&next);
+            if !visited.contains_key(&fp) {
+                successors.push((i as u32, fp, next));
+            }
         }
     }
     Expansion {
@@ -190,6 +211,8 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
     let out_of_time =
         |options: &CheckOptions<'_>| options.timeout.is_some_and(|t| start.elapsed() >= t);
 
+    let mut stack: Vec<(u64, SystemState, u64)> = Vec::new();
+    let mut switched = false;
     match options.strategy {
         Strategy::Bfs => {
             let mut frontier = vec![(init_fp, init)];
@@ -198,7 +221,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
                 max_depth = depth;
                 let open: Vec<bool> = found.iter().map(Option::is_none).collect();
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let results = expand_level(sys, &frontier, &open, may_expand, threads);
+                let results = expand_level(sys, &frontier, &open, may_expand, threads, &visited);
                 let mut next = Vec::new();
                 for ((fp, _), exp) in frontier.iter().zip(results) {
                     for (slot, msg) in exp.hits {
@@ -227,18 +250,32 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
                     exhaustive = false;
                     break;
                 }
+                if next.len() > options.bfs_frontier_limit {
+                    // The next level would not fit in memory: go on depth-first from it.
+                    // Discoveries made so far keep their shortest traces.
+                    switched = true;
+                    stack = next
+                        .into_iter()
+                        .rev()
+                        .map(|(fp, s)| (fp, s, depth + 1))
+                        .collect();
+                    break;
+                }
                 frontier = next;
                 depth += 1;
             }
         }
-        Strategy::Dfs => {
-            let mut stack = vec![(init_fp, init, 0u64)];
+        Strategy::Dfs => stack.push((init_fp, init, 0u64)),
+    }
+    // Depth-first: the whole search (`dfs`), or the rest of it after a switch.
+    {
+        {
             let mut since_progress = 0u32;
             while let Some((fp, state, depth)) = stack.pop() {
                 max_depth = max_depth.max(depth);
                 let open: Vec<bool> = found.iter().map(Option::is_none).collect();
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let exp = expand(sys, &state, &open, may_expand);
+                let exp = expand(sys, &state, &open, may_expand, &visited);
                 for (slot, msg) in exp.hits {
                     found[slot].get_or_insert((fp, msg));
                 }
@@ -312,9 +349,10 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         scenario: sys.scenario.name.clone(),
         design: sys.design.name.clone(),
         settings: settings::as_json(&sys.design, &sys.scenario),
-        strategy: match options.strategy {
-            Strategy::Bfs => "bfs".into(),
-            Strategy::Dfs => "dfs".into(),
+        strategy: match (options.strategy, switched) {
+            (Strategy::Bfs, false) => "bfs".into(),
+            (Strategy::Bfs, true) => "bfs-then-dfs".into(),
+            (Strategy::Dfs, _) => "dfs".into(),
         },
         exhaustive,
         unique_states,
@@ -335,11 +373,12 @@ fn expand_level(
     open: &[bool],
     may_expand: bool,
     threads: usize,
+    visited: &Visited,
 ) -> Vec<Expansion> {
     if threads == 1 || frontier.len() < 64 {
         return frontier
             .iter()
-            .map(|(_, s)| expand(sys, s, open, may_expand))
+            .map(|(_, s)| expand(sys, s, open, may_expand, visited))
             .collect();
     }
     let chunk = frontier.len().div_ceil(threads);
@@ -349,7 +388,7 @@ fn expand_level(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(_, s)| expand(sys, s, open, may_expand))
+                        .map(|(_, s)| expand(sys, s, open, may_expand, visited))
                         .collect::<Vec<_>>()
                 })
             })

@@ -96,3 +96,34 @@ fn threads_and_strategies_agree_on_the_state_space() {
     };
     assert_eq!(count(&one), count(&dfs));
 }
+
+#[test]
+fn switching_from_bfs_to_dfs_keeps_the_state_space_and_the_verdicts() {
+    let mut scenario = Scenario::txn_basic();
+    scenario.partitions = 2;
+    scenario.budget.crashes = 0;
+    let sys = System::new(Design::consumer_offsets(), scenario);
+    let run = |limit: usize| {
+        check(
+            &sys,
+            CheckOptions {
+                threads: 1,
+                bfs_frontier_limit: limit,
+                ..CheckOptions::default()
+            },
+        )
+    };
+    let bfs = run(usize::MAX);
+    let hybrid = run(50);
+    assert_eq!(bfs.strategy, "bfs");
+    assert_eq!(hybrid.strategy, "bfs-then-dfs");
+    assert!(hybrid.exhaustive);
+    assert_eq!(bfs.unique_states, hybrid.unique_states);
+    let verdicts = |r: &sharetxn_properties::report::Report| {
+        r.properties
+            .iter()
+            .map(|p| (p.name.clone(), p.status))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts(&bfs), verdicts(&hybrid));
+}
