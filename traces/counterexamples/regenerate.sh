@@ -12,8 +12,8 @@ run() { # name property knobs...
   cargo run -q --release -p sharetxn -- shrink "$out/$name/consumer-offsets-txn-basic-$property.json" \
     -o "traces/counterexamples/$property--$name.json" >/dev/null
 }
-run consumer-offsets-tv0-no-verification no_hanging_transaction verification=false tv=0 partitions=1 crashes=0 timeouts=1
-run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 timeouts=1
-run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 timeouts=1
-run consumer-offsets-no-flush-before-end-txn txn_atomicity flush_before_end_txn=false inputs=1 txns=1 partitions=1 crashes=0
+run consumer-offsets-tv0-no-verification no_hanging_transaction verification=false tv=0 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
+run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
+run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
+run consumer-offsets-no-flush-before-end-txn txn_atomicity flush_before_end_txn=false inputs=1 txns=1 partitions=1 crashes=0 drops=0 duplicates=0
 rm -rf "$out"
