@@ -28,6 +28,28 @@ pub struct Design {
     /// The client rule that EndTxn waits until every produce and offset commit of the
     /// transaction was answered (`TransactionManager.nextRequest`).
     pub flush_before_end_txn: bool,
+    /// KAFKA-19476 brought back: an acknowledgement does not cancel the acquisition lock
+    /// timer and its expiry does not check the record's state, so a timer firing after the
+    /// acquisition was acknowledged makes the record AVAILABLE again. Fixed in Kafka: false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_timer_race: bool,
+    /// The share-partition leader checks that an acknowledgement comes from the member
+    /// holding the acquisition (`SharePartition` checks `memberId`). With false, a late
+    /// acknowledgement lands on a newer acquisition. Kafka: true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub ack_member_check: bool,
+}
+
+// Serde defaults: knobs at Kafka's value are left out of traces, so traces written before
+// the share-group knobs existed read and write back byte for byte.
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+fn yes() -> bool {
+    true
 }
 
 /// The designs the harness knows, by name.
@@ -42,6 +64,8 @@ impl Design {
             tv: TransactionVersion(2),
             verification: true,
             flush_before_end_txn: true,
+            lock_timer_race: false,
+            ack_member_check: true,
         }
     }
 
@@ -59,8 +83,13 @@ impl Design {
     /// One-line summary of the knobs, for humans.
     pub fn describe(&self) -> String {
         format!(
-            "{} (tv={}, verification={}, flush_before_end_txn={})",
-            self.name, self.tv.0, self.verification, self.flush_before_end_txn
+            "{} (tv={}, verification={}, flush_before_end_txn={}, lock_timer_race={}, ack_member_check={})",
+            self.name,
+            self.tv.0,
+            self.verification,
+            self.flush_before_end_txn,
+            self.lock_timer_race,
+            self.ack_member_check
         )
     }
 }
