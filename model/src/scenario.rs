@@ -102,7 +102,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "AckMode::is_implicit")]
     pub ack_mode: AckMode,
     /// The types an explicit-mode consumer may choose per record.
-    #[serde(default = "default_ack_types", skip_serializing_if = "is_default_ack_types")]
+    #[serde(
+        default = "default_ack_types",
+        skip_serializing_if = "is_default_ack_types"
+    )]
     pub ack_types: Vec<AckType>,
     /// How often a consumer may stall past the acquisition lock of its records.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -203,9 +206,14 @@ impl Scenario {
     }
 
     /// Share groups without transactions (KIP-932 as it is): one share partition with two
-    /// records, two share consumers acknowledging explicitly (accept or release), one of
-    /// which may stall past its lock, the share-partition leader and the share coordinator
-    /// able to crash, and a lost and a duplicated message in the budget.
+    /// records, two share consumers acknowledging explicitly (accept or release), each of
+    /// which may stall once past its lock, the share-partition leader and the share
+    /// coordinator able to crash, one crash in the budget.
+    ///
+    /// A lost and a duplicated message were meant to be in the budget too; with the crash
+    /// and the stall they do not fit an exhaustive check in minutes (a crash alone gives
+    /// 3.3 million states, a loss alone 1.4 million, a duplicate alone 1.3 million), so
+    /// they stay reachable with `--set drops=1` / `--set duplicates=1`.
     pub fn share_basic() -> Scenario {
         Scenario {
             name: "share-basic".into(),
@@ -213,8 +221,8 @@ impl Scenario {
             txns: 1,
             partitions: 1,
             budget: FaultBudget {
-                drops: 1,
-                duplicates: 1,
+                drops: 0,
+                duplicates: 0,
                 crashes: 1,
                 timeouts: 0,
             },

@@ -119,7 +119,11 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
             scenario.ack_mode = match value {
                 "implicit" => AckMode::Implicit,
                 "explicit" => AckMode::Explicit,
-                _ => return Err(format!("--set {key}={value}: expected implicit or explicit")),
+                _ => {
+                    return Err(format!(
+                        "--set {key}={value}: expected implicit or explicit"
+                    ))
+                }
             }
         }
         "ack_types" => scenario.ack_types = parse_ack_types(key, value)?,
@@ -194,9 +198,10 @@ mod tests {
         for (key, _) in SETTINGS {
             let (mut d, mut s) = (Design::consumer_offsets(), Scenario::txn_basic());
             let value = match *key {
-                "verification" | "flush_before_end_txn" | "lock_timer_race" | "ack_member_check" => {
-                    "true"
-                }
+                "verification"
+                | "flush_before_end_txn"
+                | "lock_timer_race"
+                | "ack_member_check" => "true",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
                 "ack_types" => "accept,reject",

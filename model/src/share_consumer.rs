@@ -96,7 +96,8 @@ impl ShareConsumer {
         let Msg::ShareFetchResponse(r) = msg else {
             return;
         };
-        let current = matches!(&s.in_flight, Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch);
+        let current =
+            matches!(&s.in_flight, Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch);
         if !current || r.member != self.member {
             return;
         }

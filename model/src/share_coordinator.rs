@@ -69,7 +69,11 @@ pub struct ShareCoordinator;
 
 impl ShareCoordinator {
     /// Loads the coordinator: replays its log, or writes the initial snapshot.
-    pub fn on_start(&self, log: Option<&Vec<ShareRecord>>, o: &mut Out<Node>) -> ShareCoordinatorState {
+    pub fn on_start(
+        &self,
+        log: Option<&Vec<ShareRecord>>,
+        o: &mut Out<Node>,
+    ) -> ShareCoordinatorState {
         let log = match log {
             Some(l) => l.clone(),
             None => {

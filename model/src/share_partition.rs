@@ -198,18 +198,17 @@ impl SharePartition {
             }
             Msg::ShareFetch(req) => self.on_share_fetch(s, src, req, o),
             Msg::ShareAcknowledge(req) => self.on_share_acknowledge(s, src, req, o),
-            Msg::ReadShareGroupStateResponse(r) => {
-                if r.leader_epoch == s.leader_epoch && !s.loaded {
-                    if let Some(state) = r.state {
-                        o.cancel_timer(Timer::ReadStateTimeout);
-                        self.load(s, &state, o);
-                    }
+            Msg::ReadShareGroupStateResponse(r)
+                if r.leader_epoch == s.leader_epoch && !s.loaded =>
+            {
+                if let Some(state) = r.state {
+                    o.cancel_timer(Timer::ReadStateTimeout);
+                    self.load(s, &state, o);
                 }
             }
-            Msg::WriteShareGroupStateResponse(r) => {
-                if r.leader_epoch == s.leader_epoch {
-                    self.on_write_response(s, r, o);
-                }
+            // Answers to an earlier leader incarnation are not this leader's.
+            Msg::WriteShareGroupStateResponse(r) if r.leader_epoch == s.leader_epoch => {
+                self.on_write_response(s, r, o);
             }
             _ => {}
         }
@@ -292,16 +291,19 @@ impl SharePartition {
     ) {
         let error = self.session(s, req.member, req.session_epoch);
         if error != ErrorCode::None {
-            o.send(src, fetch_response(&req, error, ErrorCode::None, Vec::new()));
+            o.send(
+                src,
+                fetch_response(&req, error, ErrorCode::None, Vec::new()),
+            );
             return;
         }
         let reply = Reply {
             src,
             request: Msg::ShareFetch(req.clone()),
         };
-        match self.acknowledge(s, req.member, &req.acks, reply, o) {
-            Some(ack_error) => self.fetch(s, src, req, ack_error, o),
-            None => {} // answered when the write returns
+        // Without an error now, the answer waits for the acknowledgements' write.
+        if let Some(ack_error) = self.acknowledge(s, req.member, &req.acks, reply, o) {
+            self.fetch(s, src, req, ack_error, o);
         }
     }
 
@@ -342,10 +344,8 @@ impl SharePartition {
         o: &mut Out<Node>,
     ) -> Option<ErrorCode> {
         // Acknowledgements below the start offset are skipped silently.
-        let acks: Vec<&Acknowledgement> = acks
-            .iter()
-            .filter(|a| a.offset >= s.start_offset)
-            .collect();
+        let acks: Vec<&Acknowledgement> =
+            acks.iter().filter(|a| a.offset >= s.start_offset).collect();
         let valid = acks.iter().all(|a| {
             s.records.get(&a.offset).is_some_and(|r| {
                 r.state == RecordState::Acquired
@@ -527,7 +527,10 @@ impl SharePartition {
         if acquired.is_empty() {
             s.parked.push((src, req, ack_error));
         } else {
-            o.send(src, fetch_response(&req, ErrorCode::None, ack_error, acquired));
+            o.send(
+                src,
+                fetch_response(&req, ErrorCode::None, ack_error, acquired),
+            );
         }
     }
 
@@ -575,7 +578,10 @@ impl SharePartition {
             if acquired.is_empty() {
                 still.push((src, req, ack_error));
             } else {
-                o.send(src, fetch_response(&req, ErrorCode::None, ack_error, acquired));
+                o.send(
+                    src,
+                    fetch_response(&req, ErrorCode::None, ack_error, acquired),
+                );
             }
         }
         s.parked = still;

@@ -25,7 +25,11 @@ pub struct StateBatch {
 
 impl fmt::Debug for StateBatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{:?}x{}", self.offset, self.state, self.delivery_count)
+        write!(
+            f,
+            "{}:{:?}x{}",
+            self.offset, self.state, self.delivery_count
+        )
     }
 }
 
@@ -103,9 +107,17 @@ mod tests {
         let mut s = ShareState::default();
         s.merge(0, &[b(0, Acknowledged, 1)]);
         s.merge(0, &[b(0, Available, 1)]);
-        assert_eq!(s.state_of(0), Some((Acknowledged, 1)), "tie: higher state id");
+        assert_eq!(
+            s.state_of(0),
+            Some((Acknowledged, 1)),
+            "tie: higher state id"
+        );
         s.merge(0, &[b(0, Available, 2)]);
-        assert_eq!(s.state_of(0), Some((Available, 2)), "higher count overrides");
+        assert_eq!(
+            s.state_of(0),
+            Some((Available, 2)),
+            "higher count overrides"
+        );
     }
 
     #[test]

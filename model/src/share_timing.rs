@@ -137,8 +137,7 @@ pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) ->
     };
     let held = s.loading.iter().any(|(src, _)| *src == consumer)
         || s.parked.iter().any(|(src, _, _)| *src == consumer)
-        || s
-            .writes
+        || s.writes
             .values()
             .any(|w| w.reply.as_ref().is_some_and(|r| r.src == consumer));
     !held

@@ -117,7 +117,11 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
     let sys = system();
     let (sp, sc, _, _) = ids(&sys);
     let mut out = Out::new();
-    sys.actors[usize::from(sp)].on_start(sp, &Some(NodeStorage::SharePartition { leader_epoch: 1 }), &mut out);
+    sys.actors[usize::from(sp)].on_start(
+        sp,
+        &Some(NodeStorage::SharePartition { leader_epoch: 1 }),
+        &mut out,
+    );
     let commands: Vec<Cmd> = out.into_iter().collect();
     assert_commands(
         &commands,
@@ -142,7 +146,10 @@ fn share_fetch_acquires_the_first_available_record_and_arms_its_lock() {
     let (after, commands) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
     assert_commands(
         &commands,
-        &[lock(0), Command::Send(c0, fetch_response(0, 0, ErrorCode::None, vec![(0, 1)]))],
+        &[
+            lock(0),
+            Command::Send(c0, fetch_response(0, 0, ErrorCode::None, vec![(0, 1)])),
+        ],
     );
     let NodeState::SharePartition(s) = after else {
         unreachable!()
@@ -171,7 +178,10 @@ fn an_accept_is_answered_only_after_its_write_returns() {
     };
     assert_commands(
         &commands,
-        &[Command::Send(sc, Msg::WriteShareGroupState(write)), persister(0)],
+        &[
+            Command::Send(sc, Msg::WriteShareGroupState(write)),
+            persister(0),
+        ],
     );
     let (s3, commands) = deliver(
         &sys,
@@ -196,7 +206,10 @@ fn an_accept_is_answered_only_after_its_write_returns() {
     let NodeState::SharePartition(s) = s3 else {
         unreachable!()
     };
-    assert_eq!(s.start_offset, 1, "the SPSO moved over the acknowledged record");
+    assert_eq!(
+        s.start_offset, 1,
+        "the SPSO moved over the acknowledged record"
+    );
 }
 
 #[test]

@@ -23,7 +23,14 @@ fn summary(sets: &[&str], report: &Report) -> String {
         report.max_depth
     );
     for p in &report.properties {
-        writeln!(out, "{:<24} {:?} steps={}", p.name, p.status, p.actions.len()).unwrap();
+        writeln!(
+            out,
+            "{:<24} {:?} steps={}",
+            p.name,
+            p.status,
+            p.actions.len()
+        )
+        .unwrap();
     }
     out
 }
@@ -50,9 +57,16 @@ fn kafka_19476_lock_timer_race_breaks_legal_transitions() {
     sets.push("lock_timer_race=true");
     let report = run(&sets);
     assert_eq!(report.status("legal_transitions"), Some(Status::Violated));
-    let message = report.property("legal_transitions").unwrap().message.clone();
+    let message = report
+        .property("legal_transitions")
+        .unwrap()
+        .message
+        .clone();
     assert!(
-        message.as_deref().unwrap_or("").contains("ACKNOWLEDGED to AVAILABLE"),
+        message
+            .as_deref()
+            .unwrap_or("")
+            .contains("ACKNOWLEDGED to AVAILABLE"),
         "{message:?}"
     );
 }
@@ -83,7 +97,12 @@ fn txn_basic_reports_share_properties_as_not_applicable() {
         settings::apply(&mut design, &mut scenario, s).unwrap();
     }
     let report = check(&System::new(design, scenario), CheckOptions::default());
-    for name in ["at_least_once", "lock_redelivered", "ack_owner", "cache_agrees"] {
+    for name in [
+        "at_least_once",
+        "lock_redelivered",
+        "ack_owner",
+        "cache_agrees",
+    ] {
         assert_eq!(report.status(name), Some(Status::NotApplicable), "{name}");
     }
     assert_eq!(report.status("txn_atomicity"), Some(Status::Holds));
