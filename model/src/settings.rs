@@ -27,7 +27,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
     ("producers", "scenario: transactional producers, 0..=1"),
     ("records", "scenario: records in the share partition (0: no share group), 0..=8"),
-    ("consumers", "scenario: share consumers, 1..=3 (with records)"),
+    ("consumers", "scenario: share consumers, 0..=3"),
     ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
     ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
     ("ack_types", "scenario: comma-separated types an explicit consumer chooses from (accept, release, reject)"),
@@ -113,7 +113,7 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "ack_member_check" => design.ack_member_check = parse_bool(key, value)?,
         "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
-        "consumers" => scenario.consumers = parse_range(key, value, 1, 3)?,
+        "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
         "delivery_limit" => scenario.delivery_limit = parse_range(key, value, 2, 10)?,
         "ack_mode" => {
             scenario.ack_mode = match value {
