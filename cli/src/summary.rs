@@ -124,11 +124,14 @@ pub fn render(report: &Report, design: &str) -> String {
 /// One line: pass, or which properties keep the run from passing and why.
 pub fn verdict(report: &Report) -> String {
     if report.passed() {
-        return "result: pass (every property holds and every twin is witnessed)".into();
+        return "result: pass (every applicable property holds and every applicable twin is witnessed)".into();
     }
     let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
     for p in &report.properties {
-        if matches!(p.status, Status::Holds | Status::Witnessed) {
+        if matches!(
+            p.status,
+            Status::Holds | Status::Witnessed | Status::NotApplicable
+        ) {
             continue;
         }
         let status = lowercase_name(&p.status);

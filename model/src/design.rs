@@ -28,6 +28,28 @@ pub struct Design {
     /// The client rule that EndTxn waits until every produce and offset commit of the
     /// transaction was answered (`TransactionManager.nextRequest`).
     pub flush_before_end_txn: bool,
+    /// KAFKA-19476 brought back: an acknowledgement does not cancel the acquisition lock
+    /// timer and its expiry does not check the record's state, so a timer firing after the
+    /// acquisition was acknowledged makes the record AVAILABLE again. Fixed in Kafka: false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_timer_race: bool,
+    /// The share-partition leader checks that an acknowledgement comes from the member
+    /// holding the acquisition (`SharePartition` checks `memberId`). With false, a late
+    /// acknowledgement lands on a newer acquisition. Kafka: true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub ack_member_check: bool,
+}
+
+// Serde defaults: knobs at Kafka's value are left out of traces, so traces written before
+// the share-group knobs existed read and write back byte for byte.
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+fn yes() -> bool {
+    true
 }
 
 /// The designs the harness knows, by name.
@@ -42,6 +64,8 @@ impl Design {
             tv: TransactionVersion(2),
             verification: true,
             flush_before_end_txn: true,
+            lock_timer_race: false,
+            ack_member_check: true,
         }
     }
 
@@ -58,8 +82,17 @@ impl Design {
 
     /// One-line summary of the knobs, for humans.
     pub fn describe(&self) -> String {
+        // The share-group knobs show only when moved from Kafka's values, so descriptions
+        // (and the rendered traces pinned on them) of transaction runs stay as they were.
+        let mut share = String::new();
+        if self.lock_timer_race {
+            share.push_str(", lock_timer_race=true");
+        }
+        if !self.ack_member_check {
+            share.push_str(", ack_member_check=false");
+        }
         format!(
-            "{} (tv={}, verification={}, flush_before_end_txn={})",
+            "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn
         )
     }

@@ -22,6 +22,11 @@ pub enum ErrorCode {
     ProducerFenced,
     TransactionAbortable,
     UnstableOffsetCommit,
+    InvalidShareSessionEpoch,
+    ShareSessionNotFound,
+    InvalidRecordState,
+    FencedLeaderEpoch,
+    FencedStateEpoch,
 }
 
 impl ErrorCode {

@@ -38,6 +38,10 @@ small_id!(
     CoordinatorEpoch, "ce"
 );
 small_id!(
+    /// A share-group member id (Kafka's is a UUID; here the consumer's index).
+    MemberId, "m"
+);
+small_id!(
     /// An output data partition index (`output-N`).
     PartitionIndex, "out-"
 );

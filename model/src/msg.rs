@@ -3,6 +3,8 @@
 
 use crate::error::ErrorCode;
 use crate::ids::*;
+use crate::record_state::AckType;
+use crate::share_msg::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -276,6 +278,14 @@ pub enum Msg {
     EndTxnResponse(EndTxnResponse),
     WriteTxnMarkers(WriteTxnMarkersRequest),
     WriteTxnMarkersResponse(WriteTxnMarkersResponse),
+    ShareFetch(ShareFetchRequest),
+    ShareFetchResponse(ShareFetchResponse),
+    ShareAcknowledge(ShareAcknowledgeRequest),
+    ShareAcknowledgeResponse(ShareAcknowledgeResponse),
+    ReadShareGroupState(ReadShareGroupStateRequest),
+    ReadShareGroupStateResponse(ReadShareGroupStateResponse),
+    WriteShareGroupState(WriteShareGroupStateRequest),
+    WriteShareGroupStateResponse(WriteShareGroupStateResponse),
 }
 
 impl Msg {
@@ -298,6 +308,14 @@ impl Msg {
             Msg::EndTxnResponse(_) => "EndTxnResponse",
             Msg::WriteTxnMarkers(_) => "WriteTxnMarkers",
             Msg::WriteTxnMarkersResponse(_) => "WriteTxnMarkersResponse",
+            Msg::ShareFetch(_) => "ShareFetch",
+            Msg::ShareFetchResponse(_) => "ShareFetchResponse",
+            Msg::ShareAcknowledge(_) => "ShareAcknowledge",
+            Msg::ShareAcknowledgeResponse(_) => "ShareAcknowledgeResponse",
+            Msg::ReadShareGroupState(_) => "ReadShareGroupState",
+            Msg::ReadShareGroupStateResponse(_) => "ReadShareGroupStateResponse",
+            Msg::WriteShareGroupState(_) => "WriteShareGroupState",
+            Msg::WriteShareGroupStateResponse(_) => "WriteShareGroupStateResponse",
         }
     }
 
@@ -312,6 +330,10 @@ impl Msg {
             Msg::OffsetFetchResponse(r) => Some(r.error),
             Msg::EndTxnResponse(r) => Some(r.error),
             Msg::WriteTxnMarkersResponse(r) => Some(r.error),
+            Msg::ShareFetchResponse(r) => Some(r.error),
+            Msg::ShareAcknowledgeResponse(r) => Some(r.error),
+            Msg::ReadShareGroupStateResponse(r) => Some(r.error),
+            Msg::WriteShareGroupStateResponse(r) => Some(r.error),
             _ => None,
         }
     }
@@ -326,6 +348,14 @@ pub enum Timer {
     TxnTimeout(TransactionalId),
     /// The coordinator's marker resend for a transaction whose markers are unanswered.
     MarkerRetry(TransactionalId),
+    /// A share-partition leader's acquisition lock on one offset
+    /// (`group.share.record.lock.duration.ms`).
+    AcquisitionLock(u8),
+    /// A share-partition leader's persister request (a write, by its number) unanswered:
+    /// the persister retries it.
+    PersisterTimeout(u8),
+    /// A share-partition leader's ReadShareGroupState unanswered: it is sent again.
+    ReadStateTimeout,
 }
 
 /// Which outstanding client request a timeout belongs to.
@@ -339,6 +369,8 @@ pub enum RequestKey {
     TxnOffsetCommit,
     /// The in-flight OffsetFetch.
     OffsetFetch,
+    /// A share consumer's one in-flight ShareFetch or ShareAcknowledge.
+    Share,
 }
 
 /// A client decision, explored exhaustively like any other nondeterminism.
@@ -348,4 +380,15 @@ pub enum ClientChoice {
     Commit,
     /// `abortTransaction()`.
     Abort,
+    /// A share consumer's `acknowledge(record, type)` in explicit mode.
+    Ack {
+        /// The record's offset.
+        offset: u8,
+        /// The type chosen.
+        ack: AckType,
+    },
+    /// A share consumer's next `poll()` (implicit mode: it accepts what was delivered).
+    Poll,
+    /// A share consumer stalls past the acquisition lock of the records it holds.
+    Stall,
 }

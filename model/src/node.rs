@@ -6,6 +6,9 @@ use crate::group_coordinator::{GroupCoordinator, GroupCoordinatorState};
 use crate::leader::LeaderStorage;
 use crate::msg::{ClientChoice, Msg, Timer};
 use crate::producer::{Producer, ProducerState};
+use crate::share_consumer::{ShareConsumer, ShareConsumerState};
+use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
+use crate::share_partition::{ShareEvent, SharePartition, SharePartitionState};
 use crate::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Id, Out};
@@ -19,6 +22,9 @@ pub enum Node {
     GroupCoordinator(GroupCoordinator),
     DataPartition(DataPartition),
     Producer(Producer),
+    SharePartition(SharePartition),
+    ShareCoordinator(ShareCoordinator),
+    ShareConsumer(ShareConsumer),
 }
 
 /// An actor's state.
@@ -29,6 +35,9 @@ pub enum NodeState {
     GroupCoordinator(GroupCoordinatorState),
     DataPartition(DataPartitionState),
     Producer(ProducerState),
+    SharePartition(SharePartitionState),
+    ShareCoordinator(ShareCoordinatorState),
+    ShareConsumer(ShareConsumerState),
 }
 
 /// What survives a crash.
@@ -43,6 +52,13 @@ pub enum NodeStorage {
         /// Which start of the process.
         incarnation: u8,
     },
+    /// The share-partition leader's leader epoch (the partition's metadata, durable).
+    SharePartition {
+        /// The last leader epoch.
+        leader_epoch: u8,
+    },
+    /// The `__share_group_state` log for the share partition's key.
+    ShareCoordinator(Vec<ShareRecord>),
 }
 
 impl NodeState {
@@ -58,7 +74,19 @@ impl NodeState {
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
                 .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}")),
+            NodeState::SharePartition(s) => std::mem::take(&mut s.transitions)
+                .into_iter()
+                .find(|(from, to)| !to.can_follow(*from))
+                .map(|(from, to)| format!("moved a record from {from:?} to {to:?}")),
             _ => None,
+        }
+    }
+
+    /// Drains the share-group events the last handler recorded.
+    pub fn drain_share_events(&mut self) -> Vec<ShareEvent> {
+        match self {
+            NodeState::SharePartition(s) => std::mem::take(&mut s.events),
+            _ => Vec::new(),
         }
     }
 }
@@ -70,6 +98,9 @@ macro_rules! dispatch {
             (Node::GroupCoordinator($a), NodeState::GroupCoordinator($s)) => $body,
             (Node::DataPartition($a), NodeState::DataPartition($s)) => $body,
             (Node::Producer($a), NodeState::Producer($s)) => $body,
+            (Node::SharePartition($a), NodeState::SharePartition($s)) => $body,
+            (Node::ShareCoordinator($a), NodeState::ShareCoordinator($s)) => $body,
+            (Node::ShareConsumer($a), NodeState::ShareConsumer($s)) => $body,
             _ => unreachable!("actor and state kinds always match"),
         }
     };
@@ -104,6 +135,21 @@ impl Actor for Node {
                 };
                 NodeState::Producer(a.on_start(incarnation, o))
             }
+            Node::SharePartition(a) => {
+                let epoch = match storage {
+                    Some(NodeStorage::SharePartition { leader_epoch }) => Some(*leader_epoch),
+                    _ => None,
+                };
+                NodeState::SharePartition(a.on_start(epoch, o))
+            }
+            Node::ShareCoordinator(a) => {
+                let log = match storage {
+                    Some(NodeStorage::ShareCoordinator(l)) => Some(l),
+                    _ => None,
+                };
+                NodeState::ShareCoordinator(a.on_start(log, o))
+            }
+            Node::ShareConsumer(a) => NodeState::ShareConsumer(a.on_start(o)),
         }
     }
 
@@ -115,6 +161,8 @@ impl Actor for Node {
         match (self, state.to_mut()) {
             (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.on_timeout(s, *timer, o),
             (Node::Producer(a), NodeState::Producer(s)) => a.on_timeout(s, *timer, o),
+            (Node::SharePartition(a), NodeState::SharePartition(s)) => a.on_timeout(s, *timer, o),
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_timeout(s, *timer, o),
             _ => {}
         }
     }
@@ -126,8 +174,10 @@ impl Actor for Node {
         random: &ClientChoice,
         o: &mut Out<Self>,
     ) {
-        if let (Node::Producer(a), NodeState::Producer(s)) = (self, state.to_mut()) {
-            a.on_choice(s, *random, o);
+        match (self, state.to_mut()) {
+            (Node::Producer(a), NodeState::Producer(s)) => a.on_choice(s, *random, o),
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_choice(s, *random, o),
+            _ => {}
         }
     }
 }

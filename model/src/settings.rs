@@ -2,7 +2,8 @@
 //! Unknown keys and bad values are errors, never silent defaults.
 
 use crate::design::{Design, TransactionVersion};
-use crate::scenario::{Role, Scenario};
+use crate::record_state::AckType;
+use crate::scenario::{AckMode, Role, Scenario};
 use serde_json::{json, Value};
 
 /// Every key `apply` accepts, with what it means and its range. The ranges are what the
@@ -12,6 +13,8 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("tv", "design: transaction.version, 0..=2"),
     ("verification", "design: KIP-890 partition verification, true|false"),
     ("flush_before_end_txn", "design: EndTxn waits for every write, true|false"),
+    ("lock_timer_race", "design: KAFKA-19476, a lock timer firing after the ack makes the record AVAILABLE again, true|false"),
+    ("ack_member_check", "design: the share-partition leader checks the acking member holds the acquisition, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 1..=3"),
@@ -19,10 +22,36 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("duplicates", "scenario: messages duplicated in the whole run, 0..=255"),
     ("crashes", "scenario: crashes in the whole run, 0..=255"),
     ("timeouts", "scenario: early timeouts (fired while the awaited answer is still in flight) in the whole run, 0..=255"),
-    ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer) or 'none'"),
+    ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer) or 'none'"),
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
+    ("producers", "scenario: transactional producers, 0..=1"),
+    ("records", "scenario: records in the share partition (0: no share group), 0..=8"),
+    ("consumers", "scenario: share consumers, 0..=3"),
+    ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
+    ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
+    ("ack_types", "scenario: comma-separated types an explicit consumer chooses from (accept, release, reject)"),
+    ("stalls", "scenario: times a share consumer may stall past its acquisition locks, 0..=255"),
+    ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
 ];
+
+fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
+    let mut types = Vec::new();
+    for part in value.split(',') {
+        // RENEW is not a consumer choice (see `share_consumer`).
+        let t = AckType::ALL
+            .iter()
+            .copied()
+            .filter(|t| *t != AckType::Renew)
+            .find(|t| t.name() == part)
+            .ok_or_else(|| format!("--set {key}={value}: unknown acknowledge type '{part}'"))?;
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    }
+    types.sort();
+    Ok(types)
+}
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
     match value {
@@ -80,6 +109,26 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "crashable" => scenario.crashable = parse_roles(key, value)?,
         "request_retries" => scenario.request_retries = parse_range(key, value, 0, 255)?,
         "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
+        "lock_timer_race" => design.lock_timer_race = parse_bool(key, value)?,
+        "ack_member_check" => design.ack_member_check = parse_bool(key, value)?,
+        "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
+        "records" => scenario.records = parse_range(key, value, 0, 8)?,
+        "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
+        "delivery_limit" => scenario.delivery_limit = parse_range(key, value, 2, 10)?,
+        "ack_mode" => {
+            scenario.ack_mode = match value {
+                "implicit" => AckMode::Implicit,
+                "explicit" => AckMode::Explicit,
+                _ => {
+                    return Err(format!(
+                        "--set {key}={value}: expected implicit or explicit"
+                    ))
+                }
+            }
+        }
+        "ack_types" => scenario.ack_types = parse_ack_types(key, value)?,
+        "stalls" => scenario.stalls = parse_range(key, value, 0, 255)?,
+        "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -108,6 +157,16 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "crashable": roles.join(","),
         "request_retries": scenario.request_retries,
         "marker_retries": scenario.marker_retries,
+        "lock_timer_race": design.lock_timer_race,
+        "ack_member_check": design.ack_member_check,
+        "producers": scenario.producers,
+        "records": scenario.records,
+        "consumers": scenario.consumers,
+        "delivery_limit": scenario.delivery_limit,
+        "ack_mode": scenario.ack_mode.name(),
+        "ack_types": scenario.ack_types.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
+        "stalls": scenario.stalls,
+        "max_records": scenario.max_records,
     })
 }
 
@@ -139,8 +198,14 @@ mod tests {
         for (key, _) in SETTINGS {
             let (mut d, mut s) = (Design::consumer_offsets(), Scenario::txn_basic());
             let value = match *key {
-                "verification" | "flush_before_end_txn" => "true",
+                "verification"
+                | "flush_before_end_txn"
+                | "lock_timer_race"
+                | "ack_member_check" => "true",
                 "crashable" => "none",
+                "ack_mode" => "explicit",
+                "ack_types" => "accept,reject",
+                "delivery_limit" => "2",
                 _ => "1",
             };
             apply(&mut d, &mut s, &format!("{key}={value}")).unwrap();

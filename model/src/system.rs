@@ -9,12 +9,15 @@ use crate::data_partition::DataPartition;
 use crate::design::Design;
 use crate::ghost::Ghost;
 use crate::group_coordinator::GroupCoordinator;
-use crate::ids::{PartitionIndex, TopicPartition, TransactionalId};
+use crate::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
 use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::network::Network;
 use crate::node::{Node, NodeState, NodeStorage};
 use crate::producer::Producer;
 use crate::scenario::{FaultBudget, Scenario};
+use crate::share_consumer::ShareConsumer;
+use crate::share_coordinator::ShareCoordinator;
+use crate::share_partition::{ShareEvent, SharePartition};
 use crate::shared::Shared;
 use crate::topology::Topology;
 use crate::txn_coordinator::TxnCoordinator;
@@ -160,6 +163,25 @@ impl System {
                 txns: scenario.txns,
                 request_retries: scenario.request_retries,
             }));
+        }
+        if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {
+            actors.push(Node::SharePartition(SharePartition {
+                design: design.clone(),
+                share_coordinator: sc,
+                records: scenario.records,
+                delivery_limit: scenario.delivery_limit,
+            }));
+            actors.push(Node::ShareCoordinator(ShareCoordinator));
+            for i in 0..topology.consumers.len() {
+                actors.push(Node::ShareConsumer(ShareConsumer {
+                    member: MemberId(i as u8),
+                    share_partition: sp,
+                    ack_mode: scenario.ack_mode,
+                    ack_types: scenario.ack_types.clone(),
+                    stalls: scenario.stalls,
+                    max_records: scenario.max_records,
+                }));
+            }
         }
         debug_assert_eq!(actors.len(), topology.len());
         System {
@@ -399,6 +421,17 @@ impl System {
                 {
                     next.ghost.update(|g| g.coordinator_restart = true);
                 }
+                if Some(*id) == self.topology.share_coordinator {
+                    if let NodeState::ShareCoordinator(sc) = state.node(*id) {
+                        if !sc.state.batches.is_empty() || sc.state.start_offset > 0 {
+                            next.ghost.update(|g| g.coordinator_restart = true);
+                        }
+                    }
+                }
+                if Some(*id) == self.topology.share_partition {
+                    next.ghost
+                        .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
+                }
                 next.nodes[i] = Shared::new(node);
                 next.up[i] = true;
                 self.apply(&mut next, *id, out);
@@ -430,6 +463,10 @@ impl System {
             if let Some(what) = s.drain_transitions() {
                 let what = format!("{}: {what}", self.topology.name(id));
                 next.ghost.update(|g| g.illegal(what));
+            }
+            let events = s.drain_share_events();
+            if !events.is_empty() {
+                self.observe_share_events(next, events);
             }
             next.nodes[i] = Shared::new(s);
         }
@@ -507,9 +544,72 @@ impl System {
         }
     }
 
+    /// Records what the share-partition leader did in the ghost state.
+    fn observe_share_events(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
+        next.ghost.update(|g| {
+            let share = &mut g.share;
+            for event in events {
+                match event {
+                    ShareEvent::Acquired { offset, tag } => {
+                        let n = share.deliveries.entry(offset).or_default();
+                        *n = n.saturating_add(1);
+                        if share.expired.get(&offset).is_some_and(|m| *m != tag.member) {
+                            share.lock_redelivered = true;
+                        }
+                    }
+                    ShareEvent::LockExpired { offset, member } => {
+                        share.expired.insert(offset, member);
+                    }
+                    ShareEvent::AckApplied {
+                        offset,
+                        ack,
+                        acquisition,
+                    } => {
+                        if ack != acquisition && share.misapplied_ack.is_none() {
+                            share.misapplied_ack = Some(format!(
+                                "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
+                            ));
+                        }
+                    }
+                    ShareEvent::AckRejected => share.late_ack_rejected = true,
+                    ShareEvent::LimitArchived => share.limit_archived = true,
+                    ShareEvent::Loaded { terminal } => {
+                        if terminal && share.failovers > 0 {
+                            share.spl_rebuilt = true;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// A persisted terminal state (ACKNOWLEDGED or ARCHIVED, or below the start offset)
+    /// must stay terminal, across writes and across a share-coordinator restart.
+    fn check_share_state(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        let after = next.nodes[usize::from(id)].clone();
+        if let (NodeState::ShareCoordinator(b), NodeState::ShareCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            let regressed = (0..self.scenario.records)
+                .find(|o| b.state.is_terminal(*o) && !a.state.is_terminal(*o));
+            if let Some(offset) = regressed {
+                if next.ghost.share.terminal_regressed.is_none() {
+                    let what = format!(
+                        "SC's persisted offset {offset} went from terminal {:?} back to {:?}",
+                        b.state.state_of(offset),
+                        a.state.state_of(offset)
+                    );
+                    next.ghost
+                        .update(|g| g.share.terminal_regressed = Some(what));
+                }
+            }
+        }
+    }
+
     /// What a handler's moves alone do not show: epochs and producer ids never go back,
     /// and a commit completing after a fault (the `commit_after_fault` witness).
     fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        self.check_share_state(before, next, id);
         let after = next.nodes[usize::from(id)].clone();
         if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
             (before, after.as_ref())
@@ -541,6 +641,7 @@ impl System {
     /// was before the crash, or one legal move further (a write the log took and memory did
     /// not yet show), and its epoch did not go back.
     fn check_failover(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        self.check_share_state(before, next, id);
         let after = next.nodes[usize::from(id)].clone();
         if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
             (before, after.as_ref())
@@ -590,7 +691,8 @@ impl System {
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
     /// a new connection while the first copy is still in flight.
     pub fn is_client_request(&self, env: &Envelope) -> bool {
-        self.topology.producers.contains(&env.src) && env.msg.response_error().is_none()
+        (self.topology.producers.contains(&env.src) || self.topology.consumers.contains(&env.src))
+            && env.msg.response_error().is_none()
     }
 
     /// Where the client's request behind a timeout went.
@@ -600,6 +702,7 @@ impl System {
                 RequestKey::Coordinator => p.coordinator.as_ref().map(|r| r.dst),
                 _ => p.requests.get(&key).map(|r| r.dst),
             },
+            NodeState::ShareConsumer(c) => c.in_flight.as_ref().and(self.topology.share_partition),
             _ => None,
         }
     }

@@ -20,17 +20,25 @@ pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool 
             !state.is_up(*p)
                 || matches!(state.node(*p), NodeState::Producer(s) if s.tm == TxnManagerState::FatalError)
         }),
+        Timer::AcquisitionLock(offset) => crate::share_timing::lock_is_due(sys, state, id, *offset),
+        Timer::PersisterTimeout(write) => {
+            crate::share_timing::write_is_lost(sys, state, id, *write)
+        }
+        Timer::ReadStateTimeout => crate::share_timing::read_is_lost(sys, state, id),
     }
 }
 
 /// Messages between `a` and `b` in either direction.
-fn talking(state: &SystemState, a: Id, b: Id) -> bool {
+pub(crate) fn talking(state: &SystemState, a: Id, b: Id) -> bool {
     state
         .network
         .any(|src, dst, _| (src == a && dst == b) || (src == b && dst == a))
 }
 
 fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -> bool {
+    if let NodeState::ShareConsumer(_) = state.node(id) {
+        return crate::share_timing::share_request_is_lost(sys, state, id);
+    }
     let NodeState::Producer(p) = state.node(id) else {
         return true;
     };

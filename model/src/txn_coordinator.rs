@@ -288,7 +288,8 @@ impl TxnCoordinator {
                     o.set_timer(Timer::MarkerRetry(txn), timeout());
                 }
             }
-            Timer::RequestTimeout(_) => {}
+            // Timers of other actors never reach the coordinator.
+            _ => {}
         }
     }
 

@@ -205,6 +205,15 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
     let mut visited = Visited::default();
     visited.insert(init_fp, (ROOT, u32::MAX));
     let mut found: Vec<Option<(u64, Option<String>)>> = vec![None; slots()];
+    // Slots of properties that do not apply are closed from the start: never evaluated.
+    let applies: Vec<bool> = PROPERTIES.iter().map(|p| (p.applies)(sys)).collect();
+    let closed = |found: &[Option<(u64, Option<String>)>]| -> Vec<bool> {
+        found
+            .iter()
+            .enumerate()
+            .map(|(slot, f)| f.is_none() && applies[slot / 2])
+            .collect()
+    };
     let mut exhaustive = true;
     let mut max_depth = 0u64;
     let threads = options.threads.max(1);
@@ -219,7 +228,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
             let mut depth = 0u64;
             while !frontier.is_empty() {
                 max_depth = depth;
-                let open: Vec<bool> = found.iter().map(Option::is_none).collect();
+                let open = closed(&found);
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
                 let results = expand_level(sys, &frontier, &open, may_expand, threads, &visited);
                 let mut next = Vec::new();
@@ -273,7 +282,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
             let mut since_progress = 0u32;
             while let Some((fp, state, depth)) = stack.pop() {
                 max_depth = max_depth.max(depth);
-                let open: Vec<bool> = found.iter().map(Option::is_none).collect();
+                let open = closed(&found);
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
                 let exp = expand(sys, &state, &open, may_expand, &visited);
                 for (slot, msg) in exp.hits {
@@ -317,6 +326,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
             name: p.name.into(),
             kind: p.kind,
             status: match (check, exhaustive) {
+                _ if !applies[i] => Status::NotApplicable,
                 (Some(_), _) => Status::Violated,
                 (None, true) => Status::Holds,
                 (None, false) => Status::Unknown,
@@ -331,7 +341,9 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         properties.push(PropertyReport {
             name: p.twin.into(),
             kind: Kind::Sometimes,
-            status: if twin.is_some() {
+            status: if !applies[i] {
+                Status::NotApplicable
+            } else if twin.is_some() {
                 Status::Witnessed
             } else {
                 Status::Unreached

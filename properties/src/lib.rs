@@ -55,6 +55,24 @@ pub struct PropertyDef {
     pub check: fn(&System, &SystemState) -> Option<String>,
     /// The twin: whether the state witnesses it.
     pub witness: fn(&System, &SystemState) -> bool,
+    /// Whether the property (and its twin) applies to the system's scenario and design;
+    /// `check` reports `not_applicable` for those that do not.
+    pub applies: fn(&System) -> bool,
+}
+
+/// The transaction properties apply where there is a transactional producer.
+pub fn has_transactions(sys: &System) -> bool {
+    !sys.topology.producers.is_empty()
+}
+
+/// The share-group properties apply where there is a share group.
+pub fn has_share_group(sys: &System) -> bool {
+    sys.topology.share_partition.is_some()
+}
+
+/// `legal_transitions` judges every table the scenario's actors have.
+pub fn always(_sys: &System) -> bool {
+    true
 }
 
 use props::*;
@@ -70,6 +88,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         twin_what: "a transaction commits on every output partition and the offset store",
         check: txn_atomicity::check,
         witness: txn_atomicity::witness,
+        applies: has_transactions,
     },
     PropertyDef {
         name: "no_aborted_read",
@@ -80,6 +99,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         twin_what: "an aborted transaction leaves ABORT-marked records in a log",
         check: no_aborted_read::check,
         witness: no_aborted_read::witness,
+        applies: has_transactions,
     },
     PropertyDef {
         name: "producer_fencing",
@@ -90,16 +110,18 @@ pub const PROPERTIES: &[PropertyDef] = &[
         twin_what: "a request with a fenced epoch is rejected",
         check: producer_fencing::check,
         witness: producer_fencing::witness,
+        applies: has_transactions,
     },
     PropertyDef {
         name: "legal_transitions",
         kind: Kind::Always,
-        guards: "TransactionState / TransactionManager tables",
-        what: "coordinator and client states only move along Kafka's transition tables; epochs never go back",
+        guards: "TransactionState / TransactionManager / share RecordState tables; KAFKA-19476",
+        what: "coordinator, client and share record states only move along Kafka's transition tables; epochs never go back",
         twin: "coordinator_restart",
-        twin_what: "the transaction coordinator fails over with a transaction in flight",
+        twin_what: "the transaction coordinator fails over with a transaction in flight, or the share coordinator restarts with persisted share state",
         check: legal_transitions::check,
         witness: legal_transitions::witness,
+        applies: always,
     },
     PropertyDef {
         name: "no_hanging_transaction",
@@ -110,6 +132,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         twin_what: "the coordinator aborts a transaction that timed out",
         check: no_hanging_transaction::check,
         witness: no_hanging_transaction::witness,
+        applies: has_transactions,
     },
     PropertyDef {
         name: "txn_completes",
@@ -120,6 +143,51 @@ pub const PROPERTIES: &[PropertyDef] = &[
         twin_what: "a transaction commits after a lost or duplicated message or a crash",
         check: txn_completes::check,
         witness: txn_completes::witness,
+        applies: has_transactions,
+    },
+    PropertyDef {
+        name: "at_least_once",
+        kind: Kind::Eventually,
+        guards: "KIP-932 delivery semantics",
+        what: "at quiescence every share record is ACKNOWLEDGED or ARCHIVED in the persisted share state: none is silently dropped or left behind",
+        twin: "lock_redelivered",
+        twin_what: "an acquisition lock expires and the record is delivered to the other consumer",
+        check: at_least_once::check,
+        witness: at_least_once::witness,
+        applies: has_share_group,
+    },
+    PropertyDef {
+        name: "delivery_limit",
+        kind: Kind::Always,
+        guards: "KIP-932 group.share.delivery.count.limit",
+        what: "no record is delivered more than delivery_limit + (share-partition leader failovers) times: KIP-932 documents that a failover loses the in-flight delivery count",
+        twin: "limit_archived",
+        twin_what: "a record reaches the delivery count limit and is archived",
+        check: delivery_limit::check,
+        witness: delivery_limit::witness,
+        applies: has_share_group,
+    },
+    PropertyDef {
+        name: "ack_owner",
+        kind: Kind::Always,
+        guards: "KIP-932 acquisition ownership (SharePartition memberId check)",
+        what: "an acknowledgement is applied only to the acquisition it was made for: a late one after lock expiry and redelivery never lands on the new acquisition",
+        twin: "late_ack_rejected",
+        twin_what: "an acknowledgement is rejected with INVALID_RECORD_STATE",
+        check: ack_owner::check,
+        witness: ack_owner::witness,
+        applies: has_share_group,
+    },
+    PropertyDef {
+        name: "cache_agrees",
+        kind: Kind::Always,
+        guards: "KIP-932 share state persistence; PersisterStateBatchCombiner",
+        what: "a persisted terminal state never goes back; at quiescence the share-partition leader's state and the share coordinator's agree",
+        twin: "spl_rebuilt",
+        twin_what: "the share-partition leader restarts and rebuilds from the share coordinator a state with a terminal record",
+        check: cache_agrees::check,
+        witness: cache_agrees::witness,
+        applies: has_share_group,
     },
 ];
 

@@ -1,6 +1,10 @@
 //! One file per property: `check` returns the violation's one-line message, `witness`
 //! says whether the property's reachability twin holds in a state.
 
+pub mod ack_owner;
+pub mod at_least_once;
+pub mod cache_agrees;
+pub mod delivery_limit;
 pub mod legal_transitions;
 pub mod no_aborted_read;
 pub mod no_hanging_transaction;

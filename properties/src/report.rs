@@ -19,6 +19,9 @@ pub enum Status {
     Unreached,
     /// Safety or liveness: the check stopped early without finding a violation.
     Unknown,
+    /// The property (or twin) does not apply to this scenario and design (a share-group
+    /// property in a transaction scenario, or the reverse); it does not affect passing.
+    NotApplicable,
 }
 
 /// One property's line in the report.
@@ -85,10 +88,14 @@ impl Report {
             .collect()
     }
 
-    /// Exit-status semantics: nothing violated, every twin witnessed, and nothing unknown.
+    /// Exit-status semantics: nothing violated, every twin witnessed, and nothing unknown;
+    /// properties that do not apply are ignored.
     pub fn passed(&self) -> bool {
-        self.properties
-            .iter()
-            .all(|p| matches!(p.status, Status::Holds | Status::Witnessed))
+        self.properties.iter().all(|p| {
+            matches!(
+                p.status,
+                Status::Holds | Status::Witnessed | Status::NotApplicable
+            )
+        })
     }
 }

@@ -112,3 +112,25 @@ pub fn write_statuses(
     });
     out
 }
+
+/// The share coordinator's persisted share state, if the scenario has a share group.
+pub fn share_coordinator_state<'a>(
+    sys: &System,
+    state: &'a SystemState,
+) -> Option<&'a sharetxn_model::share_state::ShareState> {
+    match state.node(sys.topology.share_coordinator?) {
+        NodeState::ShareCoordinator(s) => Some(&s.state),
+        _ => None,
+    }
+}
+
+/// The share-partition leader's state, if the scenario has a share group.
+pub fn share_partition_state<'a>(
+    sys: &System,
+    state: &'a SystemState,
+) -> Option<&'a sharetxn_model::share_partition::SharePartitionState> {
+    match state.node(sys.topology.share_partition?) {
+        NodeState::SharePartition(s) => Some(s),
+        _ => None,
+    }
+}

@@ -26,7 +26,13 @@ fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
         report.unique_states,
         report.max_depth
     );
-    for p in &report.properties {
+    // Share-group rows are not applicable here; leaving them out keeps these pins as they
+    // were before share groups.
+    for p in report
+        .properties
+        .iter()
+        .filter(|p| p.status != sharetxn_properties::Status::NotApplicable)
+    {
         writeln!(
             out,
             "{:<24} {:?} steps={}",

@@ -11,6 +11,10 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         Timer::RequestTimeout(_) => options.request_timeout_ms,
         Timer::TxnTimeout(_) => options.txn_timeout_ms,
         Timer::MarkerRetry(_) => options.marker_retry_ms(),
+        Timer::AcquisitionLock(_) => options.acquisition_lock_ms,
+        // The persister's and the leader's requests to the share coordinator time out like
+        // any request.
+        Timer::PersisterTimeout(_) | Timer::ReadStateTimeout => options.request_timeout_ms,
     }
 }
 
@@ -32,5 +36,7 @@ mod tests {
             timer_ms(&o, &Timer::MarkerRetry(TransactionalId(0))),
             30_100
         );
+        assert_eq!(timer_ms(&o, &Timer::AcquisitionLock(0)), 30_000);
+        assert_eq!(timer_ms(&o, &Timer::PersisterTimeout(0)), 30_000);
     }
 }

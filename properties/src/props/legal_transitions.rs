@@ -1,8 +1,11 @@
-//! `legal_transitions`: the coordinator's `TransactionState` and the client's
-//! `TransactionManager` state only move along Kafka's transition tables, epochs never go
-//! back, and a coordinator failover reloads exactly what its log holds.
+//! `legal_transitions`: the coordinator's `TransactionState`, the client's
+//! `TransactionManager` state and the share-partition leader's `RecordState`s only move
+//! along Kafka's transition tables, epochs never go back, and a coordinator failover
+//! reloads exactly what its log holds.
 //!
-//! Twin `coordinator_restart`: the coordinator restarted with a transaction in flight.
+//! Twin `coordinator_restart`: the transaction coordinator restarted with a transaction in
+//! flight, or the share coordinator restarted with persisted share state to replay (so the
+//! twin is reachable in share scenarios too, where there is no transaction).
 
 use sharetxn_model::{System, SystemState};
 
@@ -11,7 +14,7 @@ pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
     state.ghost.illegal_transition.clone()
 }
 
-/// Twin: a coordinator failover with a transaction in flight.
+/// Twin: a coordinator failover with state in flight (transaction or share state).
 pub fn witness(_sys: &System, state: &SystemState) -> bool {
     state.ghost.coordinator_restart
 }

@@ -1,0 +1,151 @@
+//! The share coordinator: leader of the `__share_group_state` partition that holds the
+//! share partition's state (`ShareCoordinatorShard`).
+//!
+//! Its durable log holds share records: the initial `ShareSnapshot` (what
+//! InitializeShareGroupState writes; the model starts with the key initialised), then a
+//! `ShareUpdate` per accepted write and per leader-epoch bump. A restart replays the log
+//! through the same merge, so the state it serves again is exactly what it served before.
+//! Kafka writes a fresh snapshot every 500 updates; the model's runs are far shorter, so
+//! its log is the snapshot and its updates.
+//!
+//! ReadShareGroupState carries the reading leader's epoch: an older epoch than the stored
+//! one is FENCED_LEADER_EPOCH; a newer one is stored (a log record), which fences every
+//! write of older leaders. WriteShareGroupState is fenced by the leader epoch and the
+//! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::share_state`]).
+
+use crate::error::ErrorCode;
+use crate::msg::Msg;
+use crate::node::{Node, NodeStorage};
+use crate::share_msg::*;
+use crate::share_state::{ShareState, StateBatch};
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+
+/// A record of the `__share_group_state` log for the share partition's key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShareRecord {
+    /// `ShareSnapshot`: the whole state.
+    Snapshot(ShareState),
+    /// `ShareUpdate`: a leader epoch and a delta merged into the state.
+    Update {
+        /// The writer's (or reader's) leader epoch.
+        leader_epoch: u8,
+        /// The writer's start offset.
+        start_offset: u8,
+        /// The changed offsets.
+        batches: Vec<StateBatch>,
+    },
+}
+
+impl ShareRecord {
+    /// Applies the record to `state` (replay and live writes take the same path).
+    pub fn apply(&self, state: &mut ShareState) {
+        match self {
+            ShareRecord::Snapshot(s) => *state = s.clone(),
+            ShareRecord::Update {
+                leader_epoch,
+                start_offset,
+                batches,
+            } => {
+                state.leader_epoch = state.leader_epoch.max(*leader_epoch);
+                state.merge(*start_offset, batches);
+            }
+        }
+    }
+}
+
+/// The share coordinator's state: the merged share state (its log is its storage).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShareCoordinatorState {
+    /// The share state, the log replayed.
+    pub state: ShareState,
+    /// The log (what a restart replays).
+    pub log: Vec<ShareRecord>,
+}
+
+/// The share coordinator's configuration (it has none beyond its role).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ShareCoordinator;
+
+impl ShareCoordinator {
+    /// Loads the coordinator: replays its log, or writes the initial snapshot.
+    pub fn on_start(
+        &self,
+        log: Option<&Vec<ShareRecord>>,
+        o: &mut Out<Node>,
+    ) -> ShareCoordinatorState {
+        let log = match log {
+            Some(l) => l.clone(),
+            None => {
+                let log = vec![ShareRecord::Snapshot(ShareState::default())];
+                o.save(NodeStorage::ShareCoordinator(log.clone()));
+                log
+            }
+        };
+        let mut state = ShareState::default();
+        for record in &log {
+            record.apply(&mut state);
+        }
+        ShareCoordinatorState { state, log }
+    }
+
+    fn append(&self, s: &mut ShareCoordinatorState, record: ShareRecord, o: &mut Out<Node>) {
+        record.apply(&mut s.state);
+        s.log.push(record);
+        o.save(NodeStorage::ShareCoordinator(s.log.clone()));
+    }
+
+    /// Handles ReadShareGroupState and WriteShareGroupState.
+    pub fn on_msg(&self, s: &mut ShareCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        match msg {
+            Msg::ReadShareGroupState(req) => {
+                let stored = s.state.leader_epoch;
+                let error = if stored > req.leader_epoch {
+                    ErrorCode::FencedLeaderEpoch
+                } else {
+                    if req.leader_epoch > stored {
+                        let bump = ShareRecord::Update {
+                            leader_epoch: req.leader_epoch,
+                            start_offset: s.state.start_offset,
+                            batches: Vec::new(),
+                        };
+                        self.append(s, bump, o);
+                    }
+                    ErrorCode::None
+                };
+                o.send(
+                    src,
+                    Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+                        leader_epoch: req.leader_epoch,
+                        error,
+                        state: (error == ErrorCode::None).then(|| s.state.clone()),
+                    }),
+                );
+            }
+            Msg::WriteShareGroupState(req) => {
+                let error = if s.state.leader_epoch > req.leader_epoch {
+                    ErrorCode::FencedLeaderEpoch
+                } else if s.state.state_epoch > req.state_epoch {
+                    ErrorCode::FencedStateEpoch
+                } else {
+                    let update = ShareRecord::Update {
+                        leader_epoch: req.leader_epoch,
+                        start_offset: req.start_offset,
+                        batches: req.batches.clone(),
+                    };
+                    self.append(s, update, o);
+                    ErrorCode::None
+                };
+                o.send(
+                    src,
+                    Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+                        leader_epoch: req.leader_epoch,
+                        write: req.write,
+                        error,
+                    }),
+                );
+            }
+            _ => {}
+        }
+    }
+}

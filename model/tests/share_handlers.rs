@@ -1,0 +1,322 @@
+//! Share-group handler tests: one message in, the exact commands out.
+
+use sharetxn_model::design::Design;
+use sharetxn_model::error::ErrorCode;
+use sharetxn_model::ids::MemberId;
+use sharetxn_model::msg::*;
+use sharetxn_model::node::{NodeState, NodeStorage};
+use sharetxn_model::record_state::{AckType, RecordState};
+use sharetxn_model::share_msg::*;
+use sharetxn_model::share_state::{ShareState, StateBatch};
+use sharetxn_model::{Scenario, System};
+use stateright::actor::{Actor, Command, Id, Out};
+use std::borrow::Cow;
+
+type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
+
+fn system() -> System {
+    System::new(Design::consumer_offsets(), Scenario::share_basic())
+}
+
+fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
+    let mut cow = Cow::Borrowed(state);
+    let mut out = Out::new();
+    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
+    (cow.into_owned(), out.into_iter().collect())
+}
+
+/// `Command` has no `PartialEq`: compare what it prints.
+fn assert_commands(actual: &[Cmd], expected: &[Cmd]) {
+    assert_eq!(format!("{actual:?}"), format!("{expected:?}"));
+}
+
+fn ids(sys: &System) -> (Id, Id, Id, Id) {
+    let t = &sys.topology;
+    (
+        t.share_partition.unwrap(),
+        t.share_coordinator.unwrap(),
+        t.consumers[0],
+        t.consumers[1],
+    )
+}
+
+/// A share-partition leader that has loaded an empty share state.
+fn loaded_spl(sys: &System) -> NodeState {
+    let (sp, sc, _, _) = ids(sys);
+    let mut out = Out::new();
+    let state = sys.actors[usize::from(sp)].on_start(sp, &None, &mut out);
+    let (state, _) = deliver(
+        sys,
+        sp,
+        &state,
+        sc,
+        Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+            leader_epoch: 1,
+            error: ErrorCode::None,
+            state: Some(ShareState {
+                leader_epoch: 1,
+                ..ShareState::default()
+            }),
+        }),
+    );
+    state
+}
+
+fn fetch(member: u8, session_epoch: u8, acks: Vec<Acknowledgement>) -> Msg {
+    Msg::ShareFetch(ShareFetchRequest {
+        member: MemberId(member),
+        session_epoch,
+        max_records: 1,
+        acks,
+    })
+}
+
+fn accept(offset: u8, member: u8, delivery_count: u8) -> Acknowledgement {
+    Acknowledgement {
+        offset,
+        ack: AckType::Accept,
+        tag: DeliveryTag {
+            member: MemberId(member),
+            delivery_count,
+        },
+    }
+}
+
+fn fetch_response(member: u8, epoch: u8, ack_error: ErrorCode, acquired: Vec<(u8, u8)>) -> Msg {
+    Msg::ShareFetchResponse(ShareFetchResponse {
+        member: MemberId(member),
+        session_epoch: epoch,
+        error: ErrorCode::None,
+        ack_error,
+        acquired: acquired
+            .into_iter()
+            .map(|(offset, delivery_count)| AcquiredRecord {
+                offset,
+                delivery_count,
+            })
+            .collect(),
+    })
+}
+
+fn lock(offset: u8) -> Cmd {
+    Command::SetTimer(
+        Timer::AcquisitionLock(offset),
+        std::time::Duration::ZERO..std::time::Duration::ZERO,
+    )
+}
+
+fn persister(write: u8) -> Cmd {
+    Command::SetTimer(
+        Timer::PersisterTimeout(write),
+        std::time::Duration::ZERO..std::time::Duration::ZERO,
+    )
+}
+
+#[test]
+fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
+    let sys = system();
+    let (sp, sc, _, _) = ids(&sys);
+    let mut out = Out::new();
+    sys.actors[usize::from(sp)].on_start(
+        sp,
+        &Some(NodeStorage::SharePartition { leader_epoch: 1 }),
+        &mut out,
+    );
+    let commands: Vec<Cmd> = out.into_iter().collect();
+    assert_commands(
+        &commands,
+        &[
+            Command::Save(NodeStorage::SharePartition { leader_epoch: 2 }),
+            Command::Send(
+                sc,
+                Msg::ReadShareGroupState(ReadShareGroupStateRequest { leader_epoch: 2 }),
+            ),
+            Command::SetTimer(
+                Timer::ReadStateTimeout,
+                std::time::Duration::ZERO..std::time::Duration::ZERO,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn share_fetch_acquires_the_first_available_record_and_arms_its_lock() {
+    let sys = system();
+    let (sp, _, c0, _) = ids(&sys);
+    let (after, commands) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
+    assert_commands(
+        &commands,
+        &[
+            lock(0),
+            Command::Send(c0, fetch_response(0, 0, ErrorCode::None, vec![(0, 1)])),
+        ],
+    );
+    let NodeState::SharePartition(s) = after else {
+        unreachable!()
+    };
+    assert_eq!(s.records[&0].state, RecordState::Acquired);
+    assert_eq!(s.records[&0].member, Some(MemberId(0)));
+    assert_eq!(s.sessions[&MemberId(0)], 1);
+}
+
+#[test]
+fn an_accept_is_answered_only_after_its_write_returns() {
+    let sys = system();
+    let (sp, sc, c0, _) = ids(&sys);
+    let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
+    let (s2, commands) = deliver(&sys, sp, &s1, c0, fetch(0, 1, vec![accept(0, 0, 1)]));
+    let write = WriteShareGroupStateRequest {
+        leader_epoch: 1,
+        state_epoch: 0,
+        write: 0,
+        start_offset: 0,
+        batches: vec![StateBatch {
+            offset: 0,
+            state: RecordState::Acknowledged,
+            delivery_count: 1,
+        }],
+    };
+    assert_commands(
+        &commands,
+        &[
+            Command::Send(sc, Msg::WriteShareGroupState(write)),
+            persister(0),
+        ],
+    );
+    let (s3, commands) = deliver(
+        &sys,
+        sp,
+        &s2,
+        sc,
+        Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+            leader_epoch: 1,
+            write: 0,
+            error: ErrorCode::None,
+        }),
+    );
+    assert_commands(
+        &commands,
+        &[
+            Command::CancelTimer(Timer::PersisterTimeout(0)),
+            Command::CancelTimer(Timer::AcquisitionLock(0)),
+            lock(1),
+            Command::Send(c0, fetch_response(0, 1, ErrorCode::None, vec![(1, 1)])),
+        ],
+    );
+    let NodeState::SharePartition(s) = s3 else {
+        unreachable!()
+    };
+    assert_eq!(
+        s.start_offset, 1,
+        "the SPSO moved over the acknowledged record"
+    );
+}
+
+#[test]
+fn a_repeated_session_epoch_is_rejected() {
+    let sys = system();
+    let (sp, _, c0, _) = ids(&sys);
+    let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
+    let (_, commands) = deliver(&sys, sp, &s1, c0, fetch(0, 2, vec![]));
+    assert_commands(
+        &commands,
+        &[Command::Send(
+            c0,
+            Msg::ShareFetchResponse(ShareFetchResponse {
+                member: MemberId(0),
+                session_epoch: 2,
+                error: ErrorCode::InvalidShareSessionEpoch,
+                ack_error: ErrorCode::None,
+                acquired: vec![],
+            }),
+        )],
+    );
+}
+
+#[test]
+fn an_acknowledgement_from_another_member_is_invalid_record_state() {
+    let sys = system();
+    let (sp, _, c0, c1) = ids(&sys);
+    let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
+    let (s2, _) = deliver(&sys, sp, &s1, c1, fetch(1, 0, vec![]));
+    let (_, commands) = deliver(
+        &sys,
+        sp,
+        &s2,
+        c1,
+        Msg::ShareAcknowledge(ShareAcknowledgeRequest {
+            member: MemberId(1),
+            session_epoch: 1,
+            acks: vec![accept(0, 1, 1)],
+        }),
+    );
+    assert_commands(
+        &commands,
+        &[Command::Send(
+            c1,
+            Msg::ShareAcknowledgeResponse(ShareAcknowledgeResponse {
+                member: MemberId(1),
+                session_epoch: 1,
+                error: ErrorCode::InvalidRecordState,
+            }),
+        )],
+    );
+}
+
+#[test]
+fn share_coordinator_fences_an_older_leaders_write() {
+    let sys = system();
+    let (sp, sc, _, _) = ids(&sys);
+    let mut out = Out::new();
+    let state = sys.actors[usize::from(sc)].on_start(sc, &None, &mut out);
+    let (state, _) = deliver(
+        &sys,
+        sc,
+        &state,
+        sp,
+        Msg::ReadShareGroupState(ReadShareGroupStateRequest { leader_epoch: 2 }),
+    );
+    let (_, commands) = deliver(
+        &sys,
+        sc,
+        &state,
+        sp,
+        Msg::WriteShareGroupState(WriteShareGroupStateRequest {
+            leader_epoch: 1,
+            state_epoch: 0,
+            write: 3,
+            start_offset: 0,
+            batches: vec![],
+        }),
+    );
+    assert_commands(
+        &commands,
+        &[Command::Send(
+            sp,
+            Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+                leader_epoch: 1,
+                write: 3,
+                error: ErrorCode::FencedLeaderEpoch,
+            }),
+        )],
+    );
+}
+
+#[test]
+fn consumer_opens_a_session_with_its_first_share_fetch() {
+    let sys = system();
+    let (sp, _, c0, _) = ids(&sys);
+    let mut out = Out::new();
+    sys.actors[usize::from(c0)].on_start(c0, &None, &mut out);
+    let commands: Vec<Cmd> = out.into_iter().collect();
+    assert_commands(
+        &commands,
+        &[
+            Command::Send(sp, fetch(0, 0, vec![])),
+            Command::SetTimer(
+                Timer::RequestTimeout(RequestKey::Share),
+                std::time::Duration::ZERO..std::time::Duration::ZERO,
+            ),
+        ],
+    );
+}

@@ -1,0 +1,61 @@
+//! `cache_agrees`: the share-partition leader's in-memory state and the share
+//! coordinator's persisted state do not drift apart. Always: a persisted terminal state
+//! (ACKNOWLEDGED, ARCHIVED, or below the start offset) never goes back, whatever order
+//! writes arrive in, across share-coordinator restarts. At quiescence: for every offset,
+//! both are terminal, or both hold the same state and delivery count.
+//!
+//! Twin `spl_rebuilt`: the share-partition leader restarted and rebuilt its state from the
+//! share coordinator, and that state had a terminal record.
+
+use crate::view::{share_coordinator_state, share_partition_state};
+use sharetxn_model::record_state::RecordState;
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any.
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    if let Some(what) = &state.ghost.share.terminal_regressed {
+        return Some(what.clone());
+    }
+    if !sys.is_quiescent(state) {
+        return None;
+    }
+    let persisted = share_coordinator_state(sys, state)?;
+    let spl = share_partition_state(sys, state)?;
+    if !spl.loaded {
+        return None;
+    }
+    for offset in 0..sys.scenario.records {
+        let cached = if offset < spl.start_offset {
+            None
+        } else {
+            spl.records
+                .get(&offset)
+                .map(|r| (r.state, r.delivery_count))
+        };
+        let stored = if persisted.is_terminal(offset) && offset < persisted.start_offset {
+            None
+        } else {
+            Some(
+                persisted
+                    .state_of(offset)
+                    .unwrap_or((RecordState::Available, 0)),
+            )
+        };
+        let terminal = |s: &Option<(RecordState, u8)>| s.is_none_or(|(st, _)| st.is_terminal());
+        let agree = match (cached, stored) {
+            (Some(a), Some(b)) => a == b,
+            _ => terminal(&cached) && terminal(&stored),
+        };
+        if !agree {
+            return Some(format!(
+                "at quiescence SP0 holds offset {offset} as {cached:?} but SC persists {stored:?}"
+            ));
+        }
+    }
+    None
+}
+
+/// Twin: the leader rebuilt a state with a terminal record after a restart.
+pub fn witness(_sys: &System, state: &SystemState) -> bool {
+    state.ghost.share.spl_rebuilt
+}
