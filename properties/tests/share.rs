@@ -89,6 +89,36 @@ fn without_the_member_check_a_late_ack_lands_on_a_newer_acquisition() {
     assert_eq!(fixed.status("lock_redelivered"), Some(Status::Witnessed));
 }
 
+/// Today's Kafka: a duplicated epoch-0 ShareFetch opens a new session for the same member
+/// (`SharePartitionManager.newContext` replaces the session without releasing records) and
+/// re-acquires the record, so the member's acknowledgement of delivery 1 lands on delivery 2.
+#[test]
+fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
+    let sets = [
+        "drops=0",
+        "duplicates=1",
+        "crashes=0",
+        "stalls=1",
+        "records=1",
+    ];
+    let report = run(&sets);
+    assert_eq!(report.status("ack_owner"), Some(Status::Violated));
+    let message = report
+        .property("ack_owner")
+        .unwrap()
+        .message
+        .clone()
+        .unwrap();
+    assert!(
+        message.contains("made for delivery m0#1 to acquisition m0#2"),
+        "{message}"
+    );
+    // Without the duplicate the same bounds hold.
+    let mut without = sets;
+    without[1] = "duplicates=0";
+    assert_eq!(run(&without).status("ack_owner"), Some(Status::Holds));
+}
+
 #[test]
 fn txn_basic_reports_share_properties_as_not_applicable() {
     let mut design = Design::consumer_offsets();
