@@ -7,6 +7,7 @@
 
 use crate::data_partition::DataPartition;
 use crate::design::Design;
+use crate::effects::StepEffects;
 use crate::ghost::Ghost;
 use crate::group_coordinator::GroupCoordinator;
 use crate::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
@@ -210,7 +211,7 @@ impl System {
             let mut out = Out::new();
             let node = actor.on_start(id, &None, &mut out);
             state.nodes.push(Shared::new(node));
-            self.apply(&mut state, id, out);
+            self.apply(&mut state, id, out, None);
         }
         state
     }
@@ -352,12 +353,33 @@ impl System {
 
     /// Executes `action` (which must be enabled) and returns the next state.
     pub fn step(&self, state: &SystemState, action: &Action) -> SystemState {
+        self.step_inner(state, action, None)
+    }
+
+    /// [`System::step`], also returning the timers and choices the handler set, for a
+    /// scheduler that gives each a real deadline (the simulator).
+    pub fn step_with_effects(
+        &self,
+        state: &SystemState,
+        action: &Action,
+    ) -> (SystemState, StepEffects) {
+        let mut effects = StepEffects::default();
+        let next = self.step_inner(state, action, Some(&mut effects));
+        (next, effects)
+    }
+
+    fn step_inner(
+        &self,
+        state: &SystemState,
+        action: &Action,
+        mut effects: Option<&mut StepEffects>,
+    ) -> SystemState {
         let mut next = state.clone();
         match action {
             Action::Deliver(env) => {
                 next.network.take(env);
                 let id = env.dst;
-                self.run_handler(&mut next, id, |actor, s, o| {
+                self.run_handler(&mut next, id, effects, |actor, s, o| {
                     actor.on_msg(id, s, env.src, env.msg.clone(), o)
                 });
             }
@@ -386,7 +408,9 @@ impl System {
                     }
                 }
                 let id = *actor;
-                self.run_handler(&mut next, id, |a, s, o| a.on_timeout(id, s, timer, o));
+                self.run_handler(&mut next, id, effects.as_deref_mut(), |a, s, o| {
+                    a.on_timeout(id, s, timer, o)
+                });
                 if matches!(timer, Timer::TxnTimeout(_))
                     && txn_states(&next, self.topology.txn_coordinator)
                         .iter()
@@ -434,14 +458,16 @@ impl System {
                 }
                 next.nodes[i] = Shared::new(node);
                 next.up[i] = true;
-                self.apply(&mut next, *id, out);
+                self.apply(&mut next, *id, out, effects);
                 self.check_failover(&state.nodes[i], &mut next, *id);
             }
             Action::Choose { actor, choice } => {
                 let i = usize::from(*actor);
                 next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
                 let id = *actor;
-                self.run_handler(&mut next, id, |a, s, o| a.on_random(id, s, choice, o));
+                self.run_handler(&mut next, id, effects, |a, s, o| {
+                    a.on_random(id, s, choice, o)
+                });
             }
         }
         self.observe_decisions(&mut next);
@@ -452,6 +478,7 @@ impl System {
         &self,
         next: &mut SystemState,
         id: Id,
+        effects: Option<&mut StepEffects>,
         handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
     ) {
         let i = usize::from(id);
@@ -470,12 +497,21 @@ impl System {
             }
             next.nodes[i] = Shared::new(s);
         }
-        self.apply(next, id, out);
+        self.apply(next, id, out, effects);
         self.check_node_transition(&before, next, id);
     }
 
-    fn apply(&self, state: &mut SystemState, id: Id, out: Out<Node>) {
+    fn apply(
+        &self,
+        state: &mut SystemState,
+        id: Id,
+        out: Out<Node>,
+        mut effects: Option<&mut StepEffects>,
+    ) {
         let i = usize::from(id);
+        if let Some(e) = effects.as_deref_mut() {
+            e.actor = Some(id);
+        }
         let mut timers: Option<BTreeSet<Timer>> = None;
         let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
         for command in out {
@@ -508,6 +544,9 @@ impl System {
                     state.network.send(Envelope { src: id, dst, msg });
                 }
                 Command::SetTimer(timer, _) => {
+                    if let Some(e) = effects.as_deref_mut() {
+                        e.timers.push(timer);
+                    }
                     timers
                         .get_or_insert_with(|| (*state.timers[i]).clone())
                         .insert(timer);
@@ -518,6 +557,11 @@ impl System {
                         .remove(&timer);
                 }
                 Command::ChooseRandom(key, options) => {
+                    if let Some(e) = effects.as_deref_mut() {
+                        if !options.is_empty() {
+                            e.choices.push(key.clone());
+                        }
+                    }
                     let c = choices.get_or_insert_with(|| (*state.choices[i]).clone());
                     if options.is_empty() {
                         c.remove(&key);

@@ -23,7 +23,6 @@
 //! | [`schedule`] | an explicit fault schedule (what proptest shrinks) |
 //! | [`swarm`] | a seed's choices |
 //! | [`pending`] | the side table of times for messages, timers, choices, restarts |
-//! | [`rearm`] | which timers a step set afresh |
 //! | [`scheduler`] | which enabled action happens next, and when |
 //! | [`run`] | one run: fault phase, heal phase, property checks |
 //! | [`outcome`] | what a run yields |
@@ -42,7 +41,6 @@ pub mod outcome;
 pub mod parallel;
 pub mod pending;
 pub mod ratio;
-pub mod rearm;
 pub mod rng;
 pub mod run;
 pub mod schedule;

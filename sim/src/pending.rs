@@ -4,10 +4,10 @@
 //! armed timer its deadline, each offered client choice the time the client decides, each
 //! crashed actor its restart time. After every step the table is brought in line with the
 //! new state by diffing: what appeared is new, what vanished is gone, and what the step's
-//! handler set again (see `rearm.rs`) starts over.
+//! handler set again (`System::step_with_effects`) starts over.
 
 use crate::faults::MessageFate;
-use crate::rearm::Rearmed;
+use sharetxn_model::effects::StepEffects;
 use sharetxn_model::msg::Timer;
 use sharetxn_model::{Action, Envelope, SystemState};
 use stateright::actor::Id;
@@ -76,12 +76,12 @@ impl Pending {
         &mut self,
         after: &SystemState,
         action: Option<&Action>,
-        rearmed: &Rearmed,
+        effects: &StepEffects,
         arrivals: &mut dyn Arrivals,
     ) {
         self.sync_messages(after, action, arrivals);
-        self.sync_timers(after, rearmed, arrivals);
-        self.sync_choices(after, rearmed, arrivals);
+        self.sync_timers(after, effects, arrivals);
+        self.sync_choices(after, effects, arrivals);
         self.sync_restarts(after, arrivals);
     }
 
@@ -121,12 +121,17 @@ impl Pending {
         }
     }
 
-    fn sync_timers(&mut self, after: &SystemState, rearmed: &Rearmed, arrivals: &mut dyn Arrivals) {
+    fn sync_timers(
+        &mut self,
+        after: &SystemState,
+        effects: &StepEffects,
+        arrivals: &mut dyn Arrivals,
+    ) {
         let mut armed = BTreeMap::new();
         for (i, timers) in after.timers.iter().enumerate() {
             let id = Id::from(i);
             for timer in timers.iter() {
-                let fresh = rearmed.actor == Some(id) && rearmed.timers.contains(timer);
+                let fresh = effects.actor == Some(id) && effects.timers.contains(timer);
                 let due = match self.timers.get(&(id, *timer)) {
                     Some(due) if !fresh => *due,
                     _ => Due {
@@ -143,14 +148,14 @@ impl Pending {
     fn sync_choices(
         &mut self,
         after: &SystemState,
-        rearmed: &Rearmed,
+        effects: &StepEffects,
         arrivals: &mut dyn Arrivals,
     ) {
         let mut offered = BTreeMap::new();
         for (i, choices) in after.choices.iter().enumerate() {
             let id = Id::from(i);
             for key in choices.keys() {
-                let fresh = rearmed.actor == Some(id) && rearmed.choices.contains(key);
+                let fresh = effects.actor == Some(id) && effects.choices.contains(key);
                 let due = match self.choices.get(&(id, key.clone())) {
                     Some(due) if !fresh => *due,
                     _ => Due {

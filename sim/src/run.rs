@@ -96,8 +96,8 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn step(&mut self, sched: &mut Scheduler<'_>, at_ms: u64, action: Action) -> Option<Violation> {
-        let next = self.sys.step(&self.state, &action);
-        sched.taken(at_ms, &self.state, &action, &next);
+        let (next, effects) = self.sys.step_with_effects(&self.state, &action);
+        sched.taken(at_ms, &action, &next, &effects);
         self.state = next;
         self.trace.push(TimedAction {
             time_ms: sched.now(),

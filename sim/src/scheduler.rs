@@ -11,9 +11,9 @@ use crate::faults::{FaultPlan, MessageFate};
 use crate::latency::Latency;
 use crate::options::SimOptions;
 use crate::pending::{Arrivals, Pending};
-use crate::rearm::rearmed;
 use crate::rng::SimRng;
 use crate::schedule::{FaultEvent, Timed};
+use sharetxn_model::effects::StepEffects;
 use sharetxn_model::msg::{ClientChoice, Timer};
 use sharetxn_model::{Action, Envelope, System, SystemState};
 use stateright::actor::Id;
@@ -199,13 +199,14 @@ impl<'a> Scheduler<'a> {
         }
     }
 
-    /// Records that `action` was taken at `at_ms`, leading from `before` to `after`.
+    /// Records that `action` was taken at `at_ms`, leading to `after`; `effects` are the
+    /// timers and choices its handler set (a re-set timer gets a new deadline).
     pub fn taken(
         &mut self,
         at_ms: u64,
-        before: &SystemState,
         action: &Action,
         after: &SystemState,
+        effects: &StepEffects,
     ) {
         let now = self.clock.advance_to(at_ms);
         self.draws.now_ms = now;
@@ -222,9 +223,8 @@ impl<'a> Scheduler<'a> {
         if self.draws.partition.is_some_and(|p| p.until_ms <= now) {
             self.draws.partition = None;
         }
-        let rearmed = rearmed(self.draws.sys, before, action);
         self.pending
-            .sync(after, Some(action), &rearmed, &mut self.draws);
+            .sync(after, Some(action), effects, &mut self.draws);
     }
 
     /// When the fault phase ends at the latest.
