@@ -460,21 +460,12 @@ fn parse_check(words: &mut Words) -> Result<Command, CliError> {
             }
             "--max-states" => {
                 let value = words.value(&flag)?;
-                let n = number::<u64>(&flag, &value)?;
-                if n == 0 {
-                    return Err(CliError::new(format!("{flag} {value}: must be at least 1")));
-                }
+                let n = at_least_one(&flag, &value)?;
                 once(&mut max_states, &flag, n)?;
             }
             "--threads" => {
                 let value = words.value(&flag)?;
-                let n = number::<usize>(&flag, &value)?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    return Err(CliError::new(format!(
-                        "{flag} {value}: expected 1 to {MAX_THREADS}"
-                    )));
-                }
-                once(&mut threads, &flag, n)?;
+                once(&mut threads, &flag, thread_count(&flag, &value)?)?;
             }
             "--timeout" => {
                 let value = words.value(&flag)?;
@@ -523,6 +514,26 @@ fn seconds(flag: &str, value: &str) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
+/// A thread count in `1..=MAX_THREADS`.
+fn thread_count(flag: &str, value: &str) -> Result<usize, CliError> {
+    let n = number::<usize>(flag, value)?;
+    if !(1..=MAX_THREADS).contains(&n) {
+        return Err(CliError::new(format!(
+            "{flag} {value}: expected 1 to {MAX_THREADS}"
+        )));
+    }
+    Ok(n)
+}
+
+/// A count that must be at least 1.
+fn at_least_one(flag: &str, value: &str) -> Result<u64, CliError> {
+    let n = number::<u64>(flag, value)?;
+    if n == 0 {
+        return Err(CliError::new(format!("{flag} {value}: must be at least 1")));
+    }
+    Ok(n)
+}
+
 fn parse_sim(words: &mut Words) -> Result<Command, CliError> {
     let mut model = ModelFlags::default();
     let (mut seeds, mut shard, mut steps) = (None, None, None);
@@ -548,21 +559,12 @@ fn parse_sim(words: &mut Words) -> Result<Command, CliError> {
             }
             "--steps" => {
                 let value = words.value(&flag)?;
-                let n = number::<u64>(&flag, &value)?;
-                if n == 0 {
-                    return Err(CliError::new(format!("{flag} {value}: must be at least 1")));
-                }
+                let n = at_least_one(&flag, &value)?;
                 once(&mut steps, &flag, n)?;
             }
             "--threads" => {
                 let value = words.value(&flag)?;
-                let n = number::<usize>(&flag, &value)?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    return Err(CliError::new(format!(
-                        "{flag} {value}: expected 1 to {MAX_THREADS}"
-                    )));
-                }
-                once(&mut threads, &flag, n)?;
+                once(&mut threads, &flag, thread_count(&flag, &value)?)?;
             }
             "--trace-out" => {
                 let value = words.value(&flag)?;

@@ -3,7 +3,7 @@
 
 use sharetxn_model::{settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Strategy};
-use std::fmt::Write;
+mod common;
 
 fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
     let mut design = Design::consumer_offsets();
@@ -19,30 +19,9 @@ fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
             ..Default::default()
         },
     );
-    let mut out = format!(
-        "settings: {}\nexhaustive: {}\nunique_states: {}\nmax_depth: {}\n",
-        sets.join(" "),
-        report.exhaustive,
-        report.unique_states,
-        report.max_depth
-    );
     // Share-group rows are not applicable here; leaving them out keeps these pins as they
     // were before share groups.
-    for p in report
-        .properties
-        .iter()
-        .filter(|p| p.status != sharetxn_properties::Status::NotApplicable)
-    {
-        writeln!(
-            out,
-            "{:<24} {:?} steps={}",
-            p.name,
-            p.status,
-            p.actions.len()
-        )
-        .unwrap();
-    }
-    out
+    common::summary(sets, &report, true)
 }
 
 const NO_FAULTS: &[&str] = &[

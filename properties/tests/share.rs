@@ -3,7 +3,7 @@
 
 use sharetxn_model::{settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
-use std::fmt::Write;
+mod common;
 
 fn run(sets: &[&str]) -> Report {
     let mut design = Design::consumer_offsets();
@@ -15,24 +15,7 @@ fn run(sets: &[&str]) -> Report {
 }
 
 fn summary(sets: &[&str], report: &Report) -> String {
-    let mut out = format!(
-        "settings: {}\nexhaustive: {}\nunique_states: {}\nmax_depth: {}\n",
-        sets.join(" "),
-        report.exhaustive,
-        report.unique_states,
-        report.max_depth
-    );
-    for p in &report.properties {
-        writeln!(
-            out,
-            "{:<24} {:?} steps={}",
-            p.name,
-            p.status,
-            p.actions.len()
-        )
-        .unwrap();
-    }
-    out
+    common::summary(sets, report, false)
 }
 
 /// No faults, no stalls: small enough for the test profile.
