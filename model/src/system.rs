@@ -495,7 +495,11 @@ impl System {
             if !events.is_empty() {
                 self.observe_share_events(next, events);
             }
-            next.nodes[i] = Shared::new(s);
+            // Actors take their state mutably for every event, so an event they ignore
+            // (a stale response) still yields a copy: keep sharing the old one.
+            if s != *before {
+                next.nodes[i] = Shared::new(s);
+            }
         }
         self.apply(next, id, out, effects);
         self.check_node_transition(&before, next, id);
