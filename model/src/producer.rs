@@ -161,10 +161,8 @@ impl Producer {
                     p.maybe_end(s, o);
                 }),
             Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, r, o),
-            Msg::TxnShareAcknowledgeResponse(r) => {
-                if self.awaits_txn_share_ack(state, &r) {
-                    self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o);
-                }
+            Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
+                self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
             }
             Msg::AddOffsetsToTxnResponse(r) if self.awaits(state, "AddOffsetsToTxn") => self
                 .on_added(state, r.error, o, |p, s, o| {
