@@ -53,7 +53,7 @@ fn yes() -> bool {
 }
 
 /// The designs the harness knows, by name.
-pub const DESIGN_NAMES: &[&str] = &["consumer-offsets"];
+pub const DESIGN_NAMES: &[&str] = &["consumer-offsets", "seed"];
 
 impl Design {
     /// Today's Kafka consume-transform-produce with a consumer group: offsets are committed
@@ -69,10 +69,31 @@ impl Design {
         }
     }
 
+    /// KIP-1289 as the seed text writes it. The client stages ACCEPT acknowledgements at
+    /// the share coordinator with TxnShareAcknowledge after AddShareAcksToTxn added
+    /// `__share_group_state` to the transaction; the share coordinator keeps them pending
+    /// under the producer id and epoch and applies (COMMIT) or discards (ABORT) them at the
+    /// marker, mirroring `GroupCoordinator.completeTransaction` (pending entries found by
+    /// producer id). Transaction version 2 with verification, Kafka 4's defaults.
+    ///
+    /// Where the seed is silent, a reader's choices: the share-partition leader is told
+    /// nothing when acks commit (the seed names no RPC or callback to it), so it learns
+    /// only at its next ReadShareGroupState (a leader restart) and keeps the record
+    /// ACQUIRED until the acquisition lock expires, then redelivers it; the seed sets no
+    /// lock extension while acks are pending; the client adds `__share_group_state`
+    /// itself under every transaction version (no implicit add is defined for it).
+    pub fn seed() -> Design {
+        Design {
+            name: "seed".into(),
+            ..Design::consumer_offsets()
+        }
+    }
+
     /// Looks a design up by name.
     pub fn by_name(name: &str) -> Result<Design, String> {
         match name {
             "consumer-offsets" => Ok(Design::consumer_offsets()),
+            "seed" => Ok(Design::seed()),
             _ => Err(format!(
                 "unknown design '{name}' (known: {})",
                 DESIGN_NAMES.join(", ")

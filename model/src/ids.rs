@@ -61,6 +61,8 @@ pub enum TopicPartition {
     Output(PartitionIndex),
     /// The `__consumer_offsets` partition of the consume-transform-produce group.
     ConsumerOffsets,
+    /// The `__share_group_state` partition of the share group (KIP-1289 participant).
+    ShareGroupState,
 }
 
 impl fmt::Debug for TopicPartition {
@@ -68,6 +70,7 @@ impl fmt::Debug for TopicPartition {
         match self {
             TopicPartition::Output(p) => write!(f, "{p:?}"),
             TopicPartition::ConsumerOffsets => write!(f, "__consumer_offsets"),
+            TopicPartition::ShareGroupState => write!(f, "__share_group_state"),
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::record_state::AckType;
 use crate::share_msg::*;
+use crate::txn_share_msg::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -286,6 +287,10 @@ pub enum Msg {
     ReadShareGroupStateResponse(ReadShareGroupStateResponse),
     WriteShareGroupState(WriteShareGroupStateRequest),
     WriteShareGroupStateResponse(WriteShareGroupStateResponse),
+    AddShareAcksToTxn(AddShareAcksToTxnRequest),
+    AddShareAcksToTxnResponse(AddShareAcksToTxnResponse),
+    TxnShareAcknowledge(TxnShareAcknowledgeRequest),
+    TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse),
 }
 
 impl Msg {
@@ -316,6 +321,10 @@ impl Msg {
             Msg::ReadShareGroupStateResponse(_) => "ReadShareGroupStateResponse",
             Msg::WriteShareGroupState(_) => "WriteShareGroupState",
             Msg::WriteShareGroupStateResponse(_) => "WriteShareGroupStateResponse",
+            Msg::AddShareAcksToTxn(_) => "AddShareAcksToTxn",
+            Msg::AddShareAcksToTxnResponse(_) => "AddShareAcksToTxnResponse",
+            Msg::TxnShareAcknowledge(_) => "TxnShareAcknowledge",
+            Msg::TxnShareAcknowledgeResponse(_) => "TxnShareAcknowledgeResponse",
         }
     }
 
@@ -334,6 +343,8 @@ impl Msg {
             Msg::ShareAcknowledgeResponse(r) => Some(r.error),
             Msg::ReadShareGroupStateResponse(r) => Some(r.error),
             Msg::WriteShareGroupStateResponse(r) => Some(r.error),
+            Msg::AddShareAcksToTxnResponse(r) => Some(r.error),
+            Msg::TxnShareAcknowledgeResponse(r) => Some(r.error),
             _ => None,
         }
     }
@@ -371,6 +382,8 @@ pub enum RequestKey {
     OffsetFetch,
     /// A share consumer's one in-flight ShareFetch or ShareAcknowledge.
     Share,
+    /// KIP-1289's in-flight TxnShareAcknowledge to the share coordinator.
+    TxnShareAcknowledge,
 }
 
 /// A client decision, explored exhaustively like any other nondeterminism.

@@ -24,6 +24,7 @@ use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
+use crate::producer_share::{ShareClientState, ShareSource};
 use crate::txn_state::TxnManagerState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -83,6 +84,10 @@ pub struct ProducerState {
     /// `System` after every handler, so every stored state has none.
     #[serde(skip)]
     pub transitions: Vec<(TxnManagerState, TxnManagerState)>,
+    /// KIP-1289 mode: the share-consumer half (absent for the consumer-group loop, so
+    /// transaction scenarios serialise as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<ShareClientState>,
 }
 
 /// The producer's configuration.
@@ -104,6 +109,8 @@ pub struct Producer {
     pub txns: u8,
     /// Resends after a request timeout.
     pub request_retries: u8,
+    /// KIP-1289 mode: consume from this share group and acknowledge in the transaction.
+    pub share: Option<ShareSource>,
 }
 
 impl Producer {
@@ -123,6 +130,7 @@ impl Producer {
             seqs: BTreeMap::new(),
             done: false,
             transitions: Vec::new(),
+            share: self.share.map(|_| ShareClientState::default()),
         };
         self.send_coordinator(
             &mut state,
@@ -146,6 +154,15 @@ impl Producer {
                     && self.awaits(state, "AddPartitionsToTxn") =>
             {
                 self.on_added(state, r.error, o, |p, s, o| p.after_partitions_added(s, o))
+            }
+            Msg::AddShareAcksToTxnResponse(r) if self.awaits(state, "AddShareAcksToTxn") => self
+                .on_added(state, r.error, o, |p, s, o| {
+                    p.send_txn_share_ack(s, o);
+                    p.maybe_end(s, o);
+                }),
+            Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, r, o),
+            Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
+                self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
             }
             Msg::AddOffsetsToTxnResponse(r) if self.awaits(state, "AddOffsetsToTxn") => self
                 .on_added(state, r.error, o, |p, s, o| {
@@ -184,6 +201,13 @@ impl Producer {
             return;
         };
         if state.tm == TxnManagerState::FatalError {
+            return;
+        }
+        if key == RequestKey::Share {
+            // `poll` returned nothing: the loop ends (the fetch may still be parked).
+            if state.requests.remove(&key).is_some() {
+                state.done = true;
+            }
             return;
         }
         let slot = match key {
@@ -256,7 +280,7 @@ impl Producer {
         }
     }
 
-    fn send_coordinator(&self, state: &mut ProducerState, msg: Msg, o: &mut Out<Node>) {
+    pub(crate) fn send_coordinator(&self, state: &mut ProducerState, msg: Msg, o: &mut Out<Node>) {
         o.send(self.txn_coordinator, msg.clone());
         o.set_timer(Timer::RequestTimeout(RequestKey::Coordinator), timeout());
         state.coordinator = Some(Outstanding {
@@ -266,7 +290,7 @@ impl Producer {
         });
     }
 
-    fn send_request(
+    pub(crate) fn send_request(
         &self,
         state: &mut ProducerState,
         key: RequestKey,
@@ -297,7 +321,7 @@ impl Producer {
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Coordinator));
     }
 
-    fn identity(&self, state: &ProducerState) -> ProducerIdAndEpoch {
+    pub(crate) fn identity(&self, state: &ProducerState) -> ProducerIdAndEpoch {
         state.identity.expect("initialised")
     }
 
@@ -313,7 +337,12 @@ impl Producer {
                 state.identity = Some(id);
                 state.seqs.clear();
                 Self::set_tm(state, TxnManagerState::Ready);
-                self.fetch_offset(state, o);
+                if self.share.is_some() {
+                    // The share group keeps the position: nothing to fetch first.
+                    self.begin_next(state, o);
+                } else {
+                    self.fetch_offset(state, o);
+                }
             }
             (e, _) if e.is_retriable() => self.resend_coordinator(state, o),
             _ => self.fatal(state, o),
@@ -354,10 +383,20 @@ impl Producer {
     }
 
     fn begin_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if state.next_input >= self.inputs || state.attempts >= self.txns {
+        let inputs_left = self.share.is_some() || state.next_input < self.inputs;
+        if !inputs_left || state.attempts >= self.txns {
             state.done = true;
             return;
         }
+        if self.share.is_some() {
+            self.poll(state, o);
+            return;
+        }
+        self.begin_txn(state, state.next_input, o);
+    }
+
+    /// `beginTransaction()` and the writes of the transaction processing `input`.
+    pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: u8, o: &mut Out<Node>) {
         let tag = TxnTag {
             incarnation: state.incarnation,
             attempt: state.attempts,
@@ -366,14 +405,20 @@ impl Producer {
         Self::set_tm(state, TxnManagerState::InTransaction);
         state.txn = Some(CurrentTxn {
             tag,
-            input: state.next_input,
+            input,
             failed: false,
             decision: None,
             writes_issued: false,
         });
         if self.design.tv.bumps_epoch_per_txn() {
             self.issue_writes(state, o);
-            self.send_offset_commit(state, o);
+            if self.share.is_some() {
+                // The seed's client adds `__share_group_state` itself under every
+                // transaction version (it defines no implicit add for it).
+                self.send_add_share_acks(state, o);
+            } else {
+                self.send_offset_commit(state, o);
+            }
             self.maybe_end(state, o);
         } else {
             let partitions = (0..self.partitions.len())
@@ -412,6 +457,10 @@ impl Producer {
 
     fn after_partitions_added(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         self.issue_writes(state, o);
+        if self.share.is_some() {
+            self.send_add_share_acks(state, o);
+            return;
+        }
         let id = self.identity(state);
         self.send_coordinator(
             state,
@@ -502,17 +551,21 @@ impl Producer {
 
     /// Sends EndTxn when the transaction may end: the application decided (or a write
     /// failed) and, with `flush_before_end_txn`, no write is unanswered.
-    fn maybe_end(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn maybe_end(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         let Some(txn) = state.txn.as_ref() else {
             return;
         };
         if state.coordinator.is_some() || !txn.writes_issued {
             return;
         }
-        let writes_pending = state
-            .requests
-            .keys()
-            .any(|k| matches!(k, RequestKey::Produce(_) | RequestKey::TxnOffsetCommit));
+        let writes_pending = state.requests.keys().any(|k| {
+            matches!(
+                k,
+                RequestKey::Produce(_)
+                    | RequestKey::TxnOffsetCommit
+                    | RequestKey::TxnShareAcknowledge
+            )
+        });
         if self.design.flush_before_end_txn && writes_pending {
             return;
         }
@@ -566,6 +619,9 @@ impl Producer {
                 }
                 Self::set_tm(state, TxnManagerState::Ready);
                 state.txn = None;
+                if let Some(sh) = state.share.as_mut() {
+                    sh.fetched = None;
+                }
                 if commit {
                     state.next_input += 1;
                 }

@@ -169,7 +169,7 @@ fn is_default_ack_types(types: &Vec<AckType>) -> bool {
 }
 
 /// The scenarios the harness knows, by name.
-pub const SCENARIO_NAMES: &[&str] = &["txn-basic", "share-basic"];
+pub const SCENARIO_NAMES: &[&str] = &["txn-basic", "share-basic", "ctp"];
 
 impl Scenario {
     /// One transactional producer, output partitions, the offset store, two transactions
@@ -240,6 +240,38 @@ impl Scenario {
         }
     }
 
+    /// KIP-1289's consume-transform-produce loop: one share partition with one record,
+    /// its share coordinator, one client that consumes it and produces to one output
+    /// partition in a transaction that also carries its acknowledgement, committing or
+    /// aborting by choice, two transactions. One early timeout lets the acquisition lock
+    /// expire while the client still holds the record (or a request time out with its
+    /// outcome unknown); no crashes, so the check stays exhaustive in seconds.
+    pub fn ctp() -> Scenario {
+        Scenario {
+            name: "ctp".into(),
+            inputs: 1,
+            txns: 2,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 1,
+            },
+            crashable: Vec::new(),
+            request_retries: 1,
+            marker_retries: 1,
+            producers: 1,
+            records: 1,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Implicit,
+            ack_types: vec![AckType::Accept],
+            stalls: 0,
+            max_records: 1,
+        }
+    }
+
     /// Whether the scenario has a share group (share actors exist only then).
     pub fn has_share_group(&self) -> bool {
         self.records > 0
@@ -250,6 +282,7 @@ impl Scenario {
         match name {
             "txn-basic" => Ok(Scenario::txn_basic()),
             "share-basic" => Ok(Scenario::share_basic()),
+            "ctp" => Ok(Scenario::ctp()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

@@ -14,12 +14,16 @@
 //! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::share_state`]).
 
 use crate::error::ErrorCode;
+use crate::ids::{ProducerId, TxnTag};
 use crate::msg::Msg;
+use crate::msg::ProducerIdAndEpoch;
 use crate::node::{Node, NodeStorage};
+use crate::share_coordinator_txn::{replay_txn, PendingAcks};
 use crate::share_msg::*;
 use crate::share_state::{ShareState, StateBatch};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
+use std::collections::BTreeMap;
 
 /// A record of the `__share_group_state` log for the share partition's key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,6 +38,16 @@ pub enum ShareRecord {
         start_offset: u8,
         /// The changed offsets.
         batches: Vec<StateBatch>,
+    },
+    /// KIP-1289: acknowledgements staged within a transaction, written with the
+    /// producer id and epoch.
+    TxnAcks(PendingAcks),
+    /// KIP-1289: the transaction marker for the producer's staged acknowledgements.
+    TxnMarker {
+        /// The marker's producer id and epoch.
+        producer: ProducerIdAndEpoch,
+        /// COMMIT (apply) or ABORT (discard).
+        commit: bool,
     },
 }
 
@@ -50,6 +64,9 @@ impl ShareRecord {
                 state.leader_epoch = state.leader_epoch.max(*leader_epoch);
                 state.merge(*start_offset, batches);
             }
+            // Transactional records change the served state only through the marker
+            // (`replay_txn`), which needs the pending acks as well.
+            ShareRecord::TxnAcks(_) | ShareRecord::TxnMarker { .. } => {}
         }
     }
 }
@@ -61,6 +78,12 @@ pub struct ShareCoordinatorState {
     pub state: ShareState,
     /// The log (what a restart replays).
     pub log: Vec<ShareRecord>,
+    /// KIP-1289: acknowledgements pending in a transaction, by producer id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pending: BTreeMap<ProducerId, PendingAcks>,
+    /// Ghost: how each attempt's staged acknowledgements were resolved (commit = true).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub resolved: BTreeMap<TxnTag, bool>,
 }
 
 /// The share coordinator's configuration (it has none beyond its role).
@@ -82,15 +105,28 @@ impl ShareCoordinator {
                 log
             }
         };
-        let mut state = ShareState::default();
+        let mut s = ShareCoordinatorState {
+            state: ShareState::default(),
+            log: Vec::new(),
+            pending: BTreeMap::new(),
+            resolved: BTreeMap::new(),
+        };
         for record in &log {
-            record.apply(&mut state);
+            record.apply(&mut s.state);
+            replay_txn(record, &mut s);
         }
-        ShareCoordinatorState { state, log }
+        s.log = log;
+        s
     }
 
-    fn append(&self, s: &mut ShareCoordinatorState, record: ShareRecord, o: &mut Out<Node>) {
+    pub(crate) fn append(
+        &self,
+        s: &mut ShareCoordinatorState,
+        record: ShareRecord,
+        o: &mut Out<Node>,
+    ) {
         record.apply(&mut s.state);
+        replay_txn(&record, s);
         s.log.push(record);
         o.save(NodeStorage::ShareCoordinator(s.log.clone()));
     }
@@ -145,6 +181,8 @@ impl ShareCoordinator {
                     }),
                 );
             }
+            Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
+            Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
             _ => {}
         }
     }

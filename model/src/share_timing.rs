@@ -31,7 +31,7 @@ pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8) -> bo
         return true;
     };
     let Some(consumer) = sys.topology.consumers.get(usize::from(member.0)).copied() else {
-        return true;
+        return ctp_lock_is_due(sys, state, spl, offset, rec.delivery_count);
     };
     if !state.is_up(consumer) {
         return true;
@@ -141,4 +141,33 @@ pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) ->
             .values()
             .any(|w| w.reply.as_ref().is_some_and(|r| r.src == consumer));
     !held
+}
+
+/// KIP-1289's consume-transform-produce client holds the record from the poll that
+/// acquired it until its transaction ends: while it does (or the fetch answer is on its
+/// way), the lock expiring is early (the client is slow: a `timeouts` fault); once the
+/// transaction ended, or the client crashed or gave up, nothing will acknowledge at the
+/// leader and expiry is due.
+fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8, count: u8) -> bool {
+    let record = crate::share_msg::AcquiredRecord {
+        offset,
+        delivery_count: count,
+    };
+    !sys.topology.producers.iter().any(|p| {
+        let NodeState::Producer(c) = state.node(*p) else {
+            return false;
+        };
+        let holds = c
+            .share
+            .as_ref()
+            .is_some_and(|sh| sh.fetched == Some(record));
+        let arriving = state.network.any(|src, dst, msg| {
+            src == spl
+                && dst == *p
+                && matches!(msg, Msg::ShareFetchResponse(r) if r.acquired.contains(&record))
+        });
+        state.is_up(*p)
+            && c.tm != crate::txn_state::TxnManagerState::FatalError
+            && (holds || arriving)
+    })
 }

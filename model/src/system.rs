@@ -15,6 +15,7 @@ use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::network::Network;
 use crate::node::{Node, NodeState, NodeStorage};
 use crate::producer::Producer;
+use crate::producer_share::ShareSource;
 use crate::scenario::{FaultBudget, Scenario};
 use crate::share_consumer::ShareConsumer;
 use crate::share_coordinator::ShareCoordinator;
@@ -163,6 +164,14 @@ impl System {
                 inputs: scenario.inputs,
                 txns: scenario.txns,
                 request_retries: scenario.request_retries,
+                // A scenario with both a producer and a share group runs KIP-1289's loop.
+                share: topology
+                    .share_partition
+                    .zip(topology.share_coordinator)
+                    .map(|(share_partition, share_coordinator)| ShareSource {
+                        share_partition,
+                        share_coordinator,
+                    }),
             }));
         }
         if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {
@@ -531,6 +540,9 @@ impl System {
                             Some((p.record.tag, TopicPartition::Output(p.partition)))
                         }
                         Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
+                        Msg::TxnShareAcknowledge(c) => {
+                            Some((c.tag, TopicPartition::ShareGroupState))
+                        }
                         _ => None,
                     };
                     if let Some((tag, tp)) = write {

@@ -56,6 +56,9 @@ fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -
     let waiting = match state.node(dst) {
         NodeState::TxnCoordinator(tc) => tc.parked.iter().any(|(s, _)| *s == id),
         NodeState::GroupCoordinator(gc) => gc.waiting_fetches.contains(&id),
+        // A ShareFetch waiting for the leader to load its state will be answered; a parked
+        // one (no record available) is what `poll` timing out stands for.
+        NodeState::SharePartition(sp) => sp.loading.iter().any(|(s, _)| *s == id),
         _ => false,
     };
     !(talking(state, id, dst) || waiting || in_verification(sys, state, id, dst))

@@ -74,6 +74,9 @@ impl Topology {
         match tp {
             TopicPartition::Output(PartitionIndex(i)) => self.partitions[usize::from(i)],
             TopicPartition::ConsumerOffsets => self.group_coordinator,
+            TopicPartition::ShareGroupState => self
+                .share_coordinator
+                .expect("__share_group_state is only added when the scenario has a share group"),
         }
     }
 

@@ -22,6 +22,7 @@ use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
 use crate::topology::Topology;
+use crate::txn_share_msg::AddShareAcksToTxnResponse;
 use crate::txn_state::TransactionState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Command, Id, Out};
@@ -235,6 +236,24 @@ impl TxnCoordinator {
                 o.send(
                     src,
                     Msg::AddOffsetsToTxnResponse(AddOffsetsToTxnResponse {
+                        txn: req.txn,
+                        producer: req.producer,
+                        error,
+                    }),
+                );
+            }
+            // KIP-1289: as AddOffsetsToTxn, for the share group's state partition.
+            Msg::AddShareAcksToTxn(req) => {
+                let error = self.add_partitions(
+                    state,
+                    req.txn,
+                    req.producer,
+                    &[TopicPartition::ShareGroupState],
+                    o,
+                );
+                o.send(
+                    src,
+                    Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
                         txn: req.txn,
                         producer: req.producer,
                         error,

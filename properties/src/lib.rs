@@ -70,6 +70,12 @@ pub fn has_share_group(sys: &System) -> bool {
     sys.topology.share_partition.is_some()
 }
 
+/// Whether the scenario runs KIP-1289's loop: a transactional client consuming from a
+/// share group.
+pub fn has_share_transactions(sys: &System) -> bool {
+    has_transactions(sys) && has_share_group(sys)
+}
+
 /// `legal_transitions` judges every table the scenario's actors have.
 pub fn always(_sys: &System) -> bool {
     true
@@ -188,6 +194,17 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: cache_agrees::check,
         witness: cache_agrees::witness,
         applies: has_share_group,
+    },
+    PropertyDef {
+        name: "no_duplicate_processing",
+        kind: Kind::Always,
+        guards: "KIP-1289 exactly-once consume-transform-produce over a share group",
+        what: "at most one committed transaction carries outputs derived from an input record",
+        twin: "share_ack_committed",
+        twin_what: "a transaction's share acknowledgements are applied by a COMMIT marker at the share coordinator",
+        check: no_duplicate_processing::check,
+        witness: no_duplicate_processing::witness,
+        applies: has_share_transactions,
     },
 ];
 

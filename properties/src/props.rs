@@ -7,6 +7,7 @@ pub mod cache_agrees;
 pub mod delivery_limit;
 pub mod legal_transitions;
 pub mod no_aborted_read;
+pub mod no_duplicate_processing;
 pub mod no_hanging_transaction;
 pub mod producer_fencing;
 pub mod txn_atomicity;

@@ -5,6 +5,8 @@ use sharetxn_model::ids::{TopicPartition, TxnTag};
 use sharetxn_model::msg::Msg;
 use sharetxn_model::node::NodeState;
 use sharetxn_model::partition_log::{PartitionLog, RecordStatus};
+use sharetxn_model::share_coordinator::ShareCoordinatorState;
+use sharetxn_model::share_coordinator_txn::TxnAckStatus;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
 use std::collections::BTreeSet;
@@ -57,6 +59,7 @@ fn carries(msg: &Msg, tag: TxnTag, tp: TopicPartition) -> bool {
     match (msg, tp) {
         (Msg::Produce(p), TopicPartition::Output(i)) => p.record.tag == tag && p.partition == i,
         (Msg::TxnOffsetCommit(c), TopicPartition::ConsumerOffsets) => c.tag == tag,
+        (Msg::TxnShareAcknowledge(c), TopicPartition::ShareGroupState) => c.tag == tag,
         _ => false,
     }
 }
@@ -79,6 +82,19 @@ pub fn write_statuses(
                     RecordStatus::Pending => WriteStatus::Pending,
                 });
             }
+        }
+    }
+    if tp == TopicPartition::ShareGroupState {
+        // KIP-1289: the share coordinator's pending and resolved acknowledgements stand in
+        // for a partition log's records.
+        if let Some(status) =
+            share_coordinator_txn_state(sys, state).and_then(|sc| sc.txn_ack_status(tag))
+        {
+            out.insert(match status {
+                TxnAckStatus::Committed => WriteStatus::Committed,
+                TxnAckStatus::Aborted => WriteStatus::Aborted,
+                TxnAckStatus::Pending => WriteStatus::Pending,
+            });
         }
     }
     if !out.is_empty() {
@@ -131,6 +147,17 @@ pub fn share_partition_state<'a>(
 ) -> Option<&'a sharetxn_model::share_partition::SharePartitionState> {
     match state.node(sys.topology.share_partition?) {
         NodeState::SharePartition(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The share coordinator's state, with its transactional (KIP-1289) part.
+pub fn share_coordinator_txn_state<'a>(
+    sys: &System,
+    state: &'a SystemState,
+) -> Option<&'a ShareCoordinatorState> {
+    match state.node(sys.topology.share_coordinator?) {
+        NodeState::ShareCoordinator(s) => Some(s),
         _ => None,
     }
 }

@@ -4,7 +4,12 @@
 //! anomalies break it: a late produce or a late EndTxn or marker lands in the next
 //! transaction.)
 //!
-//! Twin `commit_reached`: an attempt committed on every output partition and the offset store.
+//! Under KIP-1289 the share coordinator's staged acknowledgements are one more write of the
+//! attempt (on `__share_group_state`): a transaction's outputs are committed iff its share
+//! acks are.
+//!
+//! Twin `commit_reached`: an attempt committed on every output partition and the offset
+//! store (or, under KIP-1289, the share acknowledgements).
 
 use crate::view::{write_statuses, WriteStatus};
 use sharetxn_model::{System, SystemState};

@@ -1,0 +1,56 @@
+//! Payloads of KIP-1289's RPCs: AddShareAcksToTxn (client to transaction coordinator: add
+//! the `__share_group_state` partition to the transaction, as AddOffsetsToTxn adds
+//! `__consumer_offsets`) and TxnShareAcknowledge (client to share coordinator: stage
+//! acknowledgements as pending within the transaction, as TxnOffsetCommit stages offsets).
+//! One share group and one share partition, so group, topic and partition fields are left
+//! out.
+
+use crate::error::ErrorCode;
+use crate::ids::{MemberId, TransactionalId, TxnTag};
+use crate::msg::ProducerIdAndEpoch;
+use crate::share_msg::Acknowledgement;
+use serde::{Deserialize, Serialize};
+
+/// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddShareAcksToTxnRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the transaction.
+    pub producer: ProducerIdAndEpoch,
+}
+
+/// AddShareAcksToTxnResponse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddShareAcksToTxnResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch the request carried.
+    pub producer: ProducerIdAndEpoch,
+    /// The error, as for AddOffsetsToTxn (fencing, invalid mapping, concurrent transactions).
+    pub error: ErrorCode,
+}
+
+/// TxnShareAcknowledgeRequest (mirrors TxnOffsetCommitRequest).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcknowledgeRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch the acks are written with.
+    pub producer: ProducerIdAndEpoch,
+    /// The share-group member that acquired the records.
+    pub member: MemberId,
+    /// The acknowledgements to stage.
+    pub acks: Vec<Acknowledgement>,
+    /// Ghost: the client attempt that staged them (never read by protocol logic).
+    pub tag: TxnTag,
+}
+
+/// TxnShareAcknowledgeResponse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcknowledgeResponse {
+    /// The producer id and epoch the request carried.
+    pub producer: ProducerIdAndEpoch,
+    /// The error.
+    pub error: ErrorCode,
+}

@@ -1,0 +1,50 @@
+//! `no_duplicate_processing`: at most one committed transaction carries outputs derived
+//! from an input record. The point of putting share acknowledgements inside the
+//! transaction (KIP-1289) is exactly-once consume-transform-produce: once a transaction
+//! that processed a record commits, its acknowledgement commits with it and the record is
+//! never processed into another committed transaction. A redelivery after a lock expiry is
+//! allowed (at-least-once delivery); a second committed output is not.
+//!
+//! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
+//! by a COMMIT marker at the share coordinator.
+
+use crate::view::share_coordinator_txn_state;
+use sharetxn_model::ids::{PartitionIndex, TopicPartition, TxnTag};
+use sharetxn_model::partition_log::{Payload, RecordStatus};
+use sharetxn_model::{System, SystemState};
+use std::collections::BTreeMap;
+
+/// The violation, if any: two committed attempts with an output for the same input.
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    for (i, _) in sys.topology.partitions.iter().enumerate() {
+        let tp = TopicPartition::Output(PartitionIndex(i as u8));
+        let log = crate::view::log_of(sys, state, tp)?;
+        let mut first: BTreeMap<u8, TxnTag> = BTreeMap::new();
+        for (_, _, payload, status) in log.data() {
+            let Payload::Output(record) = payload else {
+                continue;
+            };
+            if status != RecordStatus::Committed {
+                continue;
+            }
+            match first.get(&record.input) {
+                Some(tag) if *tag != record.tag => {
+                    return Some(format!(
+                        "input record {} was processed into committed transactions {tag} and {} on {tp:?}",
+                        record.input, record.tag
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(record.input, record.tag);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Twin: some transaction's share acknowledgements were committed.
+pub fn witness(sys: &System, state: &SystemState) -> bool {
+    share_coordinator_txn_state(sys, state).is_some_and(|sc| sc.resolved.values().any(|c| *c))
+}
