@@ -34,6 +34,7 @@ fn the_corpus_covers_every_documented_violation() {
         names,
         [
             "no_aborted_read--consumer-offsets-tv1",
+            "no_duplicate_processing--seed-ctp",
             "no_hanging_transaction--consumer-offsets-tv0-no-verification",
             "txn_atomicity--consumer-offsets-no-flush-before-end-txn",
             "txn_atomicity--consumer-offsets-tv1",
