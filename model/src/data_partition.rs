@@ -74,16 +74,7 @@ impl DataPartition {
                     // this producer no longer guards a valid append (the ABA race).
                     state.void_guard(req.producer.pid);
                 }
-                o.send(
-                    src,
-                    Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
-                        producer: req.producer,
-                        commit: req.commit,
-                        coordinator_epoch: req.coordinator_epoch,
-                        partition: req.partition,
-                        error,
-                    }),
-                );
+                o.send(src, req.response(error));
             }
             _ => {}
         }

@@ -125,16 +125,7 @@ impl GroupCoordinator {
                         }
                     }
                 }
-                o.send(
-                    src,
-                    Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
-                        producer: req.producer,
-                        commit: req.commit,
-                        coordinator_epoch: req.coordinator_epoch,
-                        partition: req.partition,
-                        error,
-                    }),
-                );
+                o.send(src, req.response(error));
             }
             _ => {}
         }

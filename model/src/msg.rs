@@ -244,6 +244,20 @@ pub struct WriteTxnMarkersRequest {
     pub tv: u8,
 }
 
+impl WriteTxnMarkersRequest {
+    /// The answer every marker participant (data partition, group coordinator, share
+    /// coordinator) sends: the request's identity with the participant's error.
+    pub fn response(&self, error: ErrorCode) -> Msg {
+        Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
+            producer: self.producer,
+            commit: self.commit,
+            coordinator_epoch: self.coordinator_epoch,
+            partition: self.partition,
+            error,
+        })
+    }
+}
+
 /// WriteTxnMarkers response.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct WriteTxnMarkersResponse {

@@ -11,7 +11,7 @@
 
 use crate::error::ErrorCode;
 use crate::ids::{ProducerId, TxnTag};
-use crate::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest, WriteTxnMarkersResponse};
+use crate::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::node::Node;
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share_msg::Acknowledgement;
@@ -135,16 +135,7 @@ impl ShareCoordinator {
             }
             None => ErrorCode::None,
         };
-        o.send(
-            src,
-            Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
-                producer: req.producer,
-                commit: req.commit,
-                coordinator_epoch: req.coordinator_epoch,
-                partition: req.partition,
-                error,
-            }),
-        );
+        o.send(src, req.response(error));
     }
 }
 
