@@ -1,5 +1,6 @@
 //! Designs: named sets of protocol choices. Every knob is recorded in reports and traces.
 
+use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use serde::{Deserialize, Serialize};
 
 /// `transaction.version`: TV0 is the original protocol, TV1 adds flexible log records,
@@ -38,6 +39,21 @@ pub struct Design {
     /// acknowledgement lands on a newer acquisition. Kafka: true.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub ack_member_check: bool,
+    /// KIP-1289: TxnShareAcknowledge goes to the share-partition leader, which moves the
+    /// record to TX_PENDING (out of lock expiry and acquisition) and persists the pending
+    /// acknowledgement through the share coordinator. Seed: false (straight to the SC).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stage_at_leader: bool,
+    /// KIP-1289: what the leader validates at staging. Seed: none.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub stage_owner_check: StageOwnerCheck,
+    /// KIP-1289: how the leader learns the outcome of staged acknowledgements. Seed: none.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub leader_resolution: LeaderResolution,
+    /// KIP-1289: a new leader rebuilds TX_PENDING records from the pending acknowledgements
+    /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rebuild_pending: bool,
 }
 
 // Serde defaults: knobs at Kafka's value are left out of traces, so traces written before
@@ -51,9 +67,12 @@ fn is_true(b: &bool) -> bool {
 fn yes() -> bool {
     true
 }
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
 
 /// The designs the harness knows, by name.
-pub const DESIGN_NAMES: &[&str] = &["consumer-offsets", "seed"];
+pub const DESIGN_NAMES: &[&str] = &["consumer-offsets", "seed", "draft", "proposed"];
 
 impl Design {
     /// Today's Kafka consume-transform-produce with a consumer group: offsets are committed
@@ -66,6 +85,10 @@ impl Design {
             flush_before_end_txn: true,
             lock_timer_race: false,
             ack_member_check: true,
+            stage_at_leader: false,
+            stage_owner_check: StageOwnerCheck::None,
+            leader_resolution: LeaderResolution::None,
+            rebuild_pending: false,
         }
     }
 
@@ -94,6 +117,8 @@ impl Design {
         match name {
             "consumer-offsets" => Ok(Design::consumer_offsets()),
             "seed" => Ok(Design::seed()),
+            "draft" => Ok(Design::draft()),
+            "proposed" => Ok(Design::proposed()),
             _ => Err(format!(
                 "unknown design '{name}' (known: {})",
                 DESIGN_NAMES.join(", ")
@@ -112,6 +137,7 @@ impl Design {
         if !self.ack_member_check {
             share.push_str(", ack_member_check=false");
         }
+        share.push_str(&crate::design_kip1289::describe_spl(self));
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

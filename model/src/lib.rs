@@ -27,6 +27,7 @@
 
 pub mod data_partition;
 pub mod design;
+pub mod design_kip1289;
 pub mod effects;
 pub mod error;
 pub mod ghost;
@@ -44,12 +45,15 @@ pub mod scenario;
 pub mod settings;
 pub mod share_consumer;
 pub mod share_coordinator;
+pub mod share_coordinator_notify;
 pub mod share_coordinator_txn;
 pub mod share_msg;
 pub mod share_partition;
+pub mod share_partition_txn;
 pub mod share_state;
 pub mod share_timing;
 pub mod shared;
+pub mod spl_knobs;
 pub mod system;
 pub mod timing;
 pub mod topology;

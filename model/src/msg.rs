@@ -305,6 +305,8 @@ pub enum Msg {
     AddShareAcksToTxnResponse(AddShareAcksToTxnResponse),
     TxnShareAcknowledge(TxnShareAcknowledgeRequest),
     TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse),
+    TxnShareAcksResolved(TxnShareAcksResolvedRequest),
+    TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse),
 }
 
 impl Msg {
@@ -339,6 +341,8 @@ impl Msg {
             Msg::AddShareAcksToTxnResponse(_) => "AddShareAcksToTxnResponse",
             Msg::TxnShareAcknowledge(_) => "TxnShareAcknowledge",
             Msg::TxnShareAcknowledgeResponse(_) => "TxnShareAcknowledgeResponse",
+            Msg::TxnShareAcksResolved(_) => "TxnShareAcksResolved",
+            Msg::TxnShareAcksResolvedResponse(_) => "TxnShareAcksResolvedResponse",
         }
     }
 
@@ -381,6 +385,14 @@ pub enum Timer {
     PersisterTimeout(u8),
     /// A share-partition leader's ReadShareGroupState unanswered: it is sent again.
     ReadStateTimeout,
+    /// KIP-1289: a share-partition leader's staging of transactional acknowledgements at
+    /// the share coordinator unanswered: it is sent again.
+    StageRetry,
+    /// KIP-1289 `refresh`: the share-partition leader re-reads the persisted state to
+    /// resolve its durable TX_PENDING records.
+    TxnRefresh,
+    /// KIP-1289 `notify`: the share coordinator's TxnShareAcksResolved unanswered.
+    ResolvedRetry,
 }
 
 /// Which outstanding client request a timeout belongs to.

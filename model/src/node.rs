@@ -162,6 +162,9 @@ impl Actor for Node {
             (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.on_timeout(s, *timer, o),
             (Node::Producer(a), NodeState::Producer(s)) => a.on_timeout(s, *timer, o),
             (Node::SharePartition(a), NodeState::SharePartition(s)) => a.on_timeout(s, *timer, o),
+            (Node::ShareCoordinator(a), NodeState::ShareCoordinator(s)) => {
+                a.on_timeout(s, *timer, o)
+            }
             (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_timeout(s, *timer, o),
             _ => {}
         }

@@ -136,11 +136,24 @@ impl Producer {
                 },
             }],
             tag,
+            // What the leader's owner check needs: the acquisition acknowledged.
+            deliveries: if self.design.stage_at_leader {
+                vec![record]
+            } else {
+                Vec::new()
+            },
+            notify: false,
+        };
+        // The design decides who stages: the share-partition leader or the coordinator.
+        let dst = if self.design.stage_at_leader {
+            src.share_partition
+        } else {
+            src.share_coordinator
         };
         self.send_request(
             state,
             RequestKey::TxnShareAcknowledge,
-            src.share_coordinator,
+            dst,
             Msg::TxnShareAcknowledge(req),
             o,
         );

@@ -19,6 +19,10 @@ pub enum RecordState {
     Acknowledged,
     /// Terminal: rejected, or the delivery count limit was reached.
     Archived,
+    /// KIP-1289 (draft PR apache/kafka#22357, `RecordState.TX_PENDING`): an acknowledgement
+    /// is staged inside a transaction; the record is out of lock expiry and acquisition
+    /// until the transaction's outcome reaches the share-partition leader.
+    TxPending,
 }
 
 impl fmt::Debug for RecordState {
@@ -28,19 +32,22 @@ impl fmt::Debug for RecordState {
             RecordState::Acquired => "ACQUIRED",
             RecordState::Acknowledged => "ACKNOWLEDGED",
             RecordState::Archived => "ARCHIVED",
+            RecordState::TxPending => "TX_PENDING",
         })
     }
 }
 
 impl RecordState {
     /// Kafka's state id, which the share coordinator's merge compares (AVAILABLE 0 <
-    /// ACQUIRED 1 < ACKNOWLEDGED 2 < ARCHIVED 4; ARCHIVING, 3, is not modelled).
+    /// ACQUIRED 1 < ACKNOWLEDGED 2 < ARCHIVED 4; ARCHIVING, 3, is not modelled; the draft's
+    /// TX_PENDING is 5, and is never persisted as a record state).
     pub fn id(self) -> u8 {
         match self {
             RecordState::Available => 0,
             RecordState::Acquired => 1,
             RecordState::Acknowledged => 2,
             RecordState::Archived => 4,
+            RecordState::TxPending => 5,
         }
     }
 
@@ -51,11 +58,18 @@ impl RecordState {
 
     /// `validateTransition`: AVAILABLE -> ACQUIRED; ACQUIRED -> AVAILABLE, ACKNOWLEDGED or
     /// ARCHIVED; nothing else, and staying in the same state is illegal too.
+    ///
+    /// KIP-1289's TX_PENDING: ACQUIRED -> TX_PENDING (an acknowledgement staged in a
+    /// transaction); TX_PENDING -> ACKNOWLEDGED or ARCHIVED (the transaction committed),
+    /// AVAILABLE or ARCHIVED (it aborted; ARCHIVED at the delivery limit), or ACQUIRED (the
+    /// staging write failed and is rolled back, as `rollbackState` does for a plain ack).
     pub fn can_follow(self, from: RecordState) -> bool {
         use RecordState::*;
         matches!(
             (from, self),
-            (Available, Acquired) | (Acquired, Available | Acknowledged | Archived)
+            (Available, Acquired)
+                | (Acquired, Available | Acknowledged | Archived | TxPending)
+                | (TxPending, Available | Acknowledged | Archived | Acquired)
         )
     }
 }
@@ -130,6 +144,22 @@ mod tests {
         assert!(!Acknowledged.can_follow(Available));
         assert!(!Acquired.can_follow(Acquired));
         assert!(!Archived.can_follow(Archived));
+    }
+
+    #[test]
+    fn tx_pending_leaves_only_by_an_outcome_or_a_rollback() {
+        assert!(TxPending.can_follow(Acquired));
+        assert!(
+            !TxPending.can_follow(Available),
+            "only an acquisition is staged"
+        );
+        assert!(!TxPending.can_follow(Acknowledged));
+        assert!(Acknowledged.can_follow(TxPending));
+        assert!(Available.can_follow(TxPending));
+        assert!(Archived.can_follow(TxPending));
+        assert!(Acquired.can_follow(TxPending));
+        assert!(!TxPending.can_follow(TxPending));
+        assert!(!TxPending.is_terminal());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::design::{Design, TransactionVersion};
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
+use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
 use serde_json::{json, Value};
 
 /// Every key `apply` accepts, with what it means and its range. The ranges are what the
@@ -15,6 +16,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("flush_before_end_txn", "design: EndTxn waits for every write, true|false"),
     ("lock_timer_race", "design: KAFKA-19476, a lock timer firing after the ack makes the record AVAILABLE again, true|false"),
     ("ack_member_check", "design: the share-partition leader checks the acking member holds the acquisition, true|false"),
+    ("stage_at_leader", "design: KIP-1289 TxnShareAcknowledge is staged at the share-partition leader (TX_PENDING), true|false"),
+    ("stage_owner_check", "design: what the leader validates at staging, none|member-epoch|acquisition"),
+    ("leader_resolution", "design: how the leader learns a staged ack's outcome, none|refresh|notify"),
+    ("rebuild_pending", "design: a new leader rebuilds TX_PENDING from the share coordinator's pending acks, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 1..=3"),
@@ -111,6 +116,16 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
         "lock_timer_race" => design.lock_timer_race = parse_bool(key, value)?,
         "ack_member_check" => design.ack_member_check = parse_bool(key, value)?,
+        "stage_at_leader" => design.stage_at_leader = parse_bool(key, value)?,
+        "stage_owner_check" => {
+            design.stage_owner_check =
+                parse_choice(key, value, &StageOwnerCheck::ALL, StageOwnerCheck::name)?
+        }
+        "leader_resolution" => {
+            design.leader_resolution =
+                parse_choice(key, value, &LeaderResolution::ALL, LeaderResolution::name)?
+        }
+        "rebuild_pending" => design.rebuild_pending = parse_bool(key, value)?,
         "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
         "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
@@ -159,6 +174,10 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "marker_retries": scenario.marker_retries,
         "lock_timer_race": design.lock_timer_race,
         "ack_member_check": design.ack_member_check,
+        "stage_at_leader": design.stage_at_leader,
+        "stage_owner_check": design.stage_owner_check.name(),
+        "leader_resolution": design.leader_resolution.name(),
+        "rebuild_pending": design.rebuild_pending,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -187,6 +206,10 @@ mod tests {
         assert!(apply(&mut d, &mut s, "tv")
             .unwrap_err()
             .contains("KEY=VALUE"));
+        assert!(apply(&mut d, &mut s, "leader_resolution=guess")
+            .unwrap_err()
+            .contains("none, refresh, notify"));
+        assert!(apply(&mut d, &mut s, "stage_owner_check=x").is_err());
         apply(&mut d, &mut s, "tv=1").unwrap();
         apply(&mut d, &mut s, "crashable=producer,txn-coordinator").unwrap();
         assert_eq!(d.tv, TransactionVersion(1));
@@ -201,7 +224,11 @@ mod tests {
                 "verification"
                 | "flush_before_end_txn"
                 | "lock_timer_race"
-                | "ack_member_check" => "true",
+                | "ack_member_check"
+                | "stage_at_leader"
+                | "rebuild_pending" => "true",
+                "stage_owner_check" => "acquisition",
+                "leader_resolution" => "notify",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
                 "ack_types" => "accept,reject",

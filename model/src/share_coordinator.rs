@@ -84,6 +84,9 @@ pub struct ShareCoordinatorState {
     /// Ghost: how each attempt's staged acknowledgements were resolved (commit = true).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub resolved: BTreeMap<TxnTag, bool>,
+    /// KIP-1289 `notify`: outcomes not yet acknowledged by the leader that staged them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outbox: BTreeMap<ProducerId, crate::share_coordinator_notify::Resolution>,
 }
 
 /// The share coordinator's configuration (it has none beyond its role).
@@ -110,12 +113,14 @@ impl ShareCoordinator {
             log: Vec::new(),
             pending: BTreeMap::new(),
             resolved: BTreeMap::new(),
+            outbox: BTreeMap::new(),
         };
         for record in &log {
             record.apply(&mut s.state);
             replay_txn(record, &mut s);
         }
         s.log = log;
+        self.resend_outcomes(&s, o);
         s
     }
 
@@ -155,6 +160,11 @@ impl ShareCoordinator {
                         leader_epoch: req.leader_epoch,
                         error,
                         state: (error == ErrorCode::None).then(|| s.state.clone()),
+                        pending: if req.pending && error == ErrorCode::None {
+                            s.pending.values().cloned().collect()
+                        } else {
+                            Vec::new()
+                        },
                     }),
                 );
             }
@@ -183,6 +193,7 @@ impl ShareCoordinator {
             }
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
             Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
+            Msg::TxnShareAcksResolvedResponse(r) => self.on_outcome_answered(s, r, o),
             _ => {}
         }
     }

@@ -29,6 +29,10 @@ pub struct PendingAcks {
     pub tag: TxnTag,
     /// The state batches a COMMIT applies.
     pub batches: Vec<StateBatch>,
+    /// KIP-1289 `notify`: the share-partition leader that staged them and asked to be
+    /// told their outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notify: Option<Id>,
 }
 
 /// Where a transaction's staged acknowledgements stand at the share coordinator.
@@ -99,6 +103,7 @@ impl ShareCoordinator {
                 producer: req.producer,
                 tag: req.tag,
                 batches,
+                notify: req.notify.then_some(src),
             });
             self.append(s, record, o);
             ErrorCode::None
@@ -131,6 +136,7 @@ impl ShareCoordinator {
                     commit: req.commit,
                 };
                 self.append(s, record, o);
+                self.notify_leader(s, req.producer.pid, o);
                 ErrorCode::None
             }
             None => ErrorCode::None,
@@ -153,6 +159,7 @@ pub fn replay_txn(record: &ShareRecord, s: &mut ShareCoordinatorState) {
                     s.state.merge(start, &p.batches);
                 }
                 s.resolved.insert(p.tag, *commit);
+                crate::share_coordinator_notify::resolved(s, &p, *commit);
             }
         }
         ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}

@@ -114,6 +114,13 @@ pub struct ShareAcknowledgeResponse {
 pub struct ReadShareGroupStateRequest {
     /// The reader's leader epoch (a higher one fences older leaders' writes).
     pub leader_epoch: u8,
+    /// KIP-1289 `rebuild_pending`: the leader asks for the pending transactional acks too.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pending: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// ReadShareGroupState response.
@@ -125,6 +132,9 @@ pub struct ReadShareGroupStateResponse {
     pub error: ErrorCode,
     /// The persisted state, on success.
     pub state: Option<ShareState>,
+    /// KIP-1289: the transactional acks pending at the share coordinator, when asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<crate::share_coordinator_txn::PendingAcks>,
 }
 
 /// WriteShareGroupState request: a share-partition leader persists state changes.

@@ -28,7 +28,9 @@ use crate::ids::MemberId;
 use crate::msg::{Msg, Timer};
 use crate::node::{Node, NodeStorage};
 use crate::record_state::{released, AckType, RecordState};
+use crate::share_coordinator_txn::PendingAcks;
 use crate::share_msg::*;
+use crate::share_partition_txn::Staged;
 use crate::share_state::{ShareState, StateBatch};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -49,7 +51,7 @@ pub struct Ongoing {
 }
 
 /// One in-flight offset (`InFlightState`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct InFlightRecord {
     /// The record's state.
     pub state: RecordState,
@@ -59,6 +61,9 @@ pub struct InFlightRecord {
     pub member: Option<MemberId>,
     /// The transition in progress, if any.
     pub ongoing: Option<Ongoing>,
+    /// KIP-1289: the transactional acknowledgement staged on a TX_PENDING record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staged: Option<Staged>,
 }
 
 /// What the share-partition leader did, for the ghost state (drained by the `System`
@@ -141,6 +146,9 @@ pub struct SharePartitionState {
     pub writes: BTreeMap<u8, PendingWrite>,
     /// The next write's number.
     pub next_write: u8,
+    /// KIP-1289 `refresh`: a re-read of the persisted state is in flight.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub refreshing: bool,
     /// Record moves the current handler made; drained by the `System` for
     /// `legal_transitions`, so stored states have none.
     #[serde(skip)]
@@ -179,24 +187,45 @@ impl SharePartition {
             parked: Vec::new(),
             writes: BTreeMap::new(),
             next_write: 0,
+            refreshing: false,
             transitions: Vec::new(),
             events: Vec::new(),
         }
     }
 
     fn read(&self, leader_epoch: u8, o: &mut Out<Node>) {
+        self.read_state(leader_epoch, self.design.rebuild_pending, o);
+        o.set_timer(Timer::ReadStateTimeout, timeout());
+    }
+
+    pub(crate) fn read_state(&self, leader_epoch: u8, pending: bool, o: &mut Out<Node>) {
         o.send(
             self.share_coordinator,
-            Msg::ReadShareGroupState(ReadShareGroupStateRequest { leader_epoch }),
+            Msg::ReadShareGroupState(ReadShareGroupStateRequest {
+                leader_epoch,
+                pending,
+            }),
         );
-        o.set_timer(Timer::ReadStateTimeout, timeout());
     }
 
     /// Handles consumer requests and the share coordinator's answers.
     pub fn on_msg(&self, s: &mut SharePartitionState, src: Id, msg: Msg, o: &mut Out<Node>) {
         match msg {
-            Msg::ShareFetch(_) | Msg::ShareAcknowledge(_) if !s.loaded => {
+            Msg::ShareFetch(_)
+            | Msg::ShareAcknowledge(_)
+            | Msg::TxnShareAcknowledge(_)
+            | Msg::TxnShareAcksResolved(_)
+                if !s.loaded =>
+            {
                 s.loading.push((src, msg));
+            }
+            Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
+            Msg::TxnShareAcknowledgeResponse(r) => self.on_stage_response(s, r, o),
+            Msg::TxnShareAcksResolved(r) => self.on_acks_resolved(s, src, r, o),
+            Msg::ReadShareGroupStateResponse(r)
+                if r.leader_epoch == s.leader_epoch && s.loaded && s.refreshing =>
+            {
+                self.on_refresh(s, r, o)
             }
             Msg::ShareFetch(req) => self.on_share_fetch(s, src, req, o),
             Msg::ShareAcknowledge(req) => self.on_share_acknowledge(s, src, req, o),
@@ -205,7 +234,7 @@ impl SharePartition {
             {
                 if let Some(state) = r.state {
                     o.cancel_timer(Timer::ReadStateTimeout);
-                    self.load(s, &state, o);
+                    self.load(s, &state, &r.pending, o);
                 }
             }
             // Answers to an earlier leader incarnation are not this leader's.
@@ -230,13 +259,20 @@ impl SharePartition {
                 }
             }
             Timer::ReadStateTimeout if !s.loaded => self.read(s.leader_epoch, o),
+            Timer::StageRetry | Timer::TxnRefresh => self.on_txn_timeout(s, timer, o),
             _ => {}
         }
     }
 
     /// Builds the in-flight records from the persisted state (`maybeInitialize`): no member,
     /// so nothing ACQUIRED; an AVAILABLE record at the delivery limit is ARCHIVED.
-    fn load(&self, s: &mut SharePartitionState, state: &ShareState, o: &mut Out<Node>) {
+    fn load(
+        &self,
+        s: &mut SharePartitionState,
+        state: &ShareState,
+        pending: &[PendingAcks],
+        o: &mut Out<Node>,
+    ) {
         s.loaded = true;
         s.start_offset = state.start_offset;
         s.records = (state.start_offset..self.records)
@@ -256,6 +292,7 @@ impl SharePartition {
                         delivery_count: count,
                         member: None,
                         ongoing: None,
+                        staged: None,
                     },
                 )
             })
@@ -267,6 +304,7 @@ impl SharePartition {
             .map(|(offset, r)| (*offset, r.delivery_count))
             .collect();
         s.events.push(ShareEvent::Loaded { terminal, counts });
+        self.rebuild_pending(s, pending, o);
         self.advance_start(s);
         for (src, msg) in std::mem::take(&mut s.loading) {
             self.on_msg(s, src, msg, o);
@@ -403,7 +441,7 @@ impl SharePartition {
         None
     }
 
-    fn write(
+    pub(crate) fn write(
         &self,
         s: &mut SharePartitionState,
         batches: Vec<StateBatch>,
@@ -578,7 +616,7 @@ impl SharePartition {
     }
 
     /// Answers parked fetches while records are available (`DelayedShareFetch`).
-    fn wake(&self, s: &mut SharePartitionState, o: &mut Out<Node>) {
+    pub(crate) fn wake(&self, s: &mut SharePartitionState, o: &mut Out<Node>) {
         let mut still = Vec::new();
         for (src, req, ack_error) in std::mem::take(&mut s.parked) {
             let acquired = self.acquire(s, req.member, req.max_records, o);
@@ -595,7 +633,7 @@ impl SharePartition {
     }
 
     /// `maybeUpdateCachedStateAndOffsets`: the start offset moves over terminal records.
-    fn advance_start(&self, s: &mut SharePartitionState) {
+    pub(crate) fn advance_start(&self, s: &mut SharePartitionState) {
         while let Some(rec) = s.records.get(&s.start_offset) {
             if !rec.state.is_terminal() || rec.ongoing.is_some() {
                 break;
@@ -627,6 +665,10 @@ fn acknowledge_response(req: &ShareAcknowledgeRequest, error: ErrorCode) -> Msg 
         session_epoch: req.session_epoch,
         error,
     })
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn timeout() -> std::ops::Range<Duration> {

@@ -25,6 +25,10 @@ pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool 
             crate::share_timing::write_is_lost(sys, state, id, *write)
         }
         Timer::ReadStateTimeout => crate::share_timing::read_is_lost(sys, state, id),
+        Timer::StageRetry => crate::share_partition_txn::stage_is_lost(sys, state, id),
+        // `refresh()` is the leader's own re-read: nothing it waits for, so always due.
+        Timer::TxnRefresh => true,
+        Timer::ResolvedRetry => crate::share_coordinator_notify::outcome_is_lost(state, id),
     }
 }
 
@@ -58,7 +62,11 @@ fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -
         NodeState::GroupCoordinator(gc) => gc.waiting_fetches.contains(&id),
         // A ShareFetch waiting for the leader to load its state will be answered; a parked
         // one (no record available) is what `poll` timing out stands for.
-        NodeState::SharePartition(sp) => sp.loading.iter().any(|(s, _)| *s == id),
+        NodeState::SharePartition(sp) => {
+            sp.loading.iter().any(|(s, _)| *s == id)
+                || crate::share_partition_txn::holds_reply(sp, id)
+                || crate::share_partition_txn::answers_parked(sp, id)
+        }
         _ => false,
     };
     !(talking(state, id, dst) || waiting || in_verification(sys, state, id, dst))

@@ -8,7 +8,7 @@
 use crate::error::ErrorCode;
 use crate::ids::{MemberId, TransactionalId, TxnTag};
 use crate::msg::ProducerIdAndEpoch;
-use crate::share_msg::Acknowledgement;
+use crate::share_msg::{Acknowledgement, AcquiredRecord};
 use serde::{Deserialize, Serialize};
 
 /// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
@@ -44,6 +44,37 @@ pub struct TxnShareAcknowledgeRequest {
     pub acks: Vec<Acknowledgement>,
     /// Ghost: the client attempt that staged them (never read by protocol logic).
     pub tag: TxnTag,
+    /// With `stage_at_leader`: the acquisitions acknowledged (offset and delivery count),
+    /// which the leader's `acquisition` owner check compares with the record's current one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliveries: Vec<AcquiredRecord>,
+    /// Set by a staging share-partition leader with `leader_resolution=notify`: the share
+    /// coordinator tells it when a marker resolves these acknowledgements.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub notify: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// TxnShareAcksResolved (share coordinator to share-partition leader, `notify`): a marker
+/// resolved acknowledgements the leader staged. Resent until answered.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcksResolvedRequest {
+    /// The producer id and epoch the acknowledgements were staged with.
+    pub producer: ProducerIdAndEpoch,
+    /// COMMIT (apply) or ABORT (discard).
+    pub commit: bool,
+    /// The offsets resolved.
+    pub offsets: Vec<u8>,
+}
+
+/// TxnShareAcksResolvedResponse: the leader applied the outcome (or had nothing staged).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcksResolvedResponse {
+    /// The producer id and epoch of the request.
+    pub producer: ProducerIdAndEpoch,
 }
 
 /// TxnShareAcknowledgeResponse.

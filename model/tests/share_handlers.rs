@@ -57,6 +57,7 @@ fn loaded_spl(sys: &System) -> NodeState {
                 leader_epoch: 1,
                 ..ShareState::default()
             }),
+            pending: Vec::new(),
         }),
     );
     state
@@ -129,7 +130,10 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
             Command::Save(NodeStorage::SharePartition { leader_epoch: 2 }),
             Command::Send(
                 sc,
-                Msg::ReadShareGroupState(ReadShareGroupStateRequest { leader_epoch: 2 }),
+                Msg::ReadShareGroupState(ReadShareGroupStateRequest {
+                    leader_epoch: 2,
+                    pending: false,
+                }),
             ),
             Command::SetTimer(
                 Timer::ReadStateTimeout,
@@ -274,7 +278,10 @@ fn share_coordinator_fences_an_older_leaders_write() {
         sc,
         &state,
         sp,
-        Msg::ReadShareGroupState(ReadShareGroupStateRequest { leader_epoch: 2 }),
+        Msg::ReadShareGroupState(ReadShareGroupStateRequest {
+            leader_epoch: 2,
+            pending: false,
+        }),
     );
     let (_, commands) = deliver(
         &sys,

@@ -75,6 +75,8 @@ fn stage(epoch: u8) -> Msg {
             },
         }],
         tag: TAG,
+        deliveries: Vec::new(),
+        notify: false,
     })
 }
 

@@ -14,7 +14,13 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         Timer::AcquisitionLock(_) => options.acquisition_lock_ms,
         // The persister's and the leader's requests to the share coordinator time out like
         // any request.
-        Timer::PersisterTimeout(_) | Timer::ReadStateTimeout => options.request_timeout_ms,
+        Timer::PersisterTimeout(_)
+        | Timer::ReadStateTimeout
+        | Timer::StageRetry
+        | Timer::ResolvedRetry => options.request_timeout_ms,
+        // The draft does not say when `refresh()` runs; the simulator re-reads after
+        // `retry.backoff.ms`, soon after the staging became durable.
+        Timer::TxnRefresh => options.retry_backoff_ms,
     }
 }
 

@@ -1,0 +1,84 @@
+//! KIP-1289's designs at the share-partition leader: `draft` (the public draft PR's
+//! approach) and `proposed` (this project's protocol), and how their knobs are described.
+
+use crate::design::Design;
+use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
+
+impl Design {
+    /// The public draft (apache/kafka#22357 and the draft `SharePartitionTxnState`, research
+    /// section 5): TxnShareAcknowledge is handled on the share-partition leader, which
+    /// validates the member id and epoch at stage time only, moves the record to TX_PENDING
+    /// (out of lock expiry and acquisition) and persists the pending acknowledgement with
+    /// the producer id and epoch through the share coordinator; once that staging is
+    /// durable (the draft's `stagingWrites` guard), `refresh()` re-reads the persisted
+    /// state and maps ACKNOWLEDGED/ARCHIVED to commit and AVAILABLE to abort. Everything
+    /// else is the seed's: markers matched at the share coordinator as the seed does, no
+    /// KIP-890 verification of the staging.
+    ///
+    /// Where the draft is silent, the choices made here: `refresh()` may run at any moment
+    /// after the staging is durable (nothing in the draft ties it to the marker), once per
+    /// staging; a new leader does not rebuild TX_PENDING (the draft's persisted state has
+    /// no pending record state, so the record loads AVAILABLE); an abort releases the
+    /// record without refunding its delivery count, and the leader persists that release
+    /// as a lock expiry does; a failed staging write rolls the record back to ACQUIRED.
+    pub fn draft() -> Design {
+        Design {
+            name: "draft".into(),
+            stage_at_leader: true,
+            stage_owner_check: StageOwnerCheck::MemberEpoch,
+            leader_resolution: LeaderResolution::Refresh,
+            ..Design::seed()
+        }
+    }
+
+    /// This project's protocol. Each choice over `seed` is one knob, and reverting it alone
+    /// gives the counterexample pinned in `properties/tests/proposed.rs`:
+    /// - `stage_at_leader`: the leader holds the record TX_PENDING, so its lock cannot
+    ///   expire and it cannot be redelivered while the acknowledgement is pending (else
+    ///   `no_duplicate_processing`);
+    /// - `stage_owner_check=acquisition`: a late staging of an earlier acquisition of the
+    ///   same member is rejected (else `ack_owner`);
+    /// - `leader_resolution=notify`: the share coordinator tells the leader COMMIT or ABORT
+    ///   when the marker resolved the acks, and the leader never infers an outcome (else
+    ///   `cache_agrees` with no resolution, `no_duplicate_processing` with `refresh`);
+    /// - `rebuild_pending`: a new leader rebuilds TX_PENDING from the share coordinator's
+    ///   pending acks (else `no_duplicate_processing` after a leader failover).
+    ///
+    /// The share-coordinator side's fixes (marker matching by transaction epoch, replay of
+    /// pending acks, staging verification) are set here once they exist.
+    pub fn proposed() -> Design {
+        Design {
+            name: "proposed".into(),
+            stage_at_leader: true,
+            stage_owner_check: StageOwnerCheck::Acquisition,
+            leader_resolution: LeaderResolution::Notify,
+            rebuild_pending: true,
+            ..Design::seed()
+        }
+    }
+}
+
+/// The leader-side KIP-1289 knobs that differ from the seed, as `, key=value` pieces (so
+/// descriptions of designs without them stay as they were).
+pub fn describe_spl(d: &Design) -> String {
+    let mut out = String::new();
+    if d.stage_at_leader {
+        out.push_str(", stage_at_leader=true");
+    }
+    if d.stage_owner_check != StageOwnerCheck::None {
+        out.push_str(&format!(
+            ", stage_owner_check={}",
+            d.stage_owner_check.name()
+        ));
+    }
+    if d.leader_resolution != LeaderResolution::None {
+        out.push_str(&format!(
+            ", leader_resolution={}",
+            d.leader_resolution.name()
+        ));
+    }
+    if d.rebuild_pending {
+        out.push_str(", rebuild_pending=true");
+    }
+    out
+}

@@ -1,0 +1,94 @@
+//! KIP-1289's choices at the share-partition leader (SPL): whether transactional
+//! acknowledgements are staged there, what it validates when they are, how it learns the
+//! transaction's outcome, and what a new leader rebuilds. Each is one `Design` knob; the
+//! seed's values are the defaults, left out of traces.
+
+use serde::{Deserialize, Serialize};
+
+/// What the share-partition leader validates when a TxnShareAcknowledge stages an
+/// acknowledgement (only with `stage_at_leader`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageOwnerCheck {
+    /// Only that the record is ACQUIRED (the seed names no member in its request).
+    #[default]
+    None,
+    /// The draft: the member id and member epoch, at stage time. The model has one member
+    /// epoch per member id (it has no group heartbeat), so this is the member check.
+    MemberEpoch,
+    /// The member and the acquisition: the delivery count of the acquisition the
+    /// acknowledgement was made for must be the record's current one (research S3).
+    Acquisition,
+}
+
+impl StageOwnerCheck {
+    /// Every value, in `--set` order.
+    pub const ALL: [StageOwnerCheck; 3] = [
+        StageOwnerCheck::None,
+        StageOwnerCheck::MemberEpoch,
+        StageOwnerCheck::Acquisition,
+    ];
+
+    /// The `--set` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            StageOwnerCheck::None => "none",
+            StageOwnerCheck::MemberEpoch => "member-epoch",
+            StageOwnerCheck::Acquisition => "acquisition",
+        }
+    }
+}
+
+/// How the share-partition leader learns the outcome of acknowledgements it staged.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeaderResolution {
+    /// Only at its next ReadShareGroupState, i.e. a leader restart (the seed says nothing).
+    #[default]
+    None,
+    /// The draft's `SharePartitionTxnState.refresh()`: once the staging is durable, re-read
+    /// the persisted state and map ACKNOWLEDGED/ARCHIVED to commit, AVAILABLE to abort. It
+    /// infers an abort from the absence of a commit (research S10).
+    Refresh,
+    /// The share coordinator tells the leader when a marker resolved the acks it staged,
+    /// COMMIT or ABORT explicitly, and resends until the leader answers.
+    Notify,
+}
+
+impl LeaderResolution {
+    /// Every value, in `--set` order.
+    pub const ALL: [LeaderResolution; 3] = [
+        LeaderResolution::None,
+        LeaderResolution::Refresh,
+        LeaderResolution::Notify,
+    ];
+
+    /// The `--set` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaderResolution::None => "none",
+            LeaderResolution::Refresh => "refresh",
+            LeaderResolution::Notify => "notify",
+        }
+    }
+}
+
+/// Parses a `--set` value against `all`, with a one-line error naming the choices.
+pub fn parse_choice<T: Copy>(
+    key: &str,
+    value: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|v| name(*v) == value)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|v| name(*v)).collect();
+            format!("--set {key}={value}: expected one of {}", names.join(", "))
+        })
+}

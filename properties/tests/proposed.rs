@@ -1,0 +1,150 @@
+//! KIP-1289's `proposed` design at the share-partition leader, and the `draft`. Every
+//! choice `proposed` makes over `seed` is one knob; each test here reverts one knob alone
+//! and asserts the property that then fails. The share-coordinator side's flaws (marker
+//! matching, staging without verification) are the seed's here, so the tests use bounds
+//! where only the leader side is at stake, and `delivery_limit=2` so that a client that
+//! aborts both of its transactions leaves the record archived rather than available (its
+//! loop is bounded; see README).
+
+use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_properties::{check, CheckOptions, Report, Status};
+
+fn run(design: Design, sets: &[&str]) -> Report {
+    let (mut design, mut scenario) = (design, Scenario::ctp());
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    let report = check(&System::new(design, scenario), CheckOptions::default());
+    assert!(report.exhaustive);
+    report
+}
+
+const CALM: &[&str] = &["timeouts=0", "delivery_limit=2"];
+
+fn with(extra: &[&'static str]) -> Vec<&'static str> {
+    CALM.iter().chain(extra).copied().collect()
+}
+
+/// Safety and liveness properties that are judged, and which of them failed.
+fn failed(report: &Report) -> Vec<&str> {
+    report.violated()
+}
+
+#[test]
+fn proposed_holds_every_property_and_is_pinned() {
+    let report = run(Design::proposed(), CALM);
+    assert_eq!(failed(&report), Vec::<&str>::new());
+    assert_eq!(
+        report.unique_states, 907,
+        "pinned: a change here is a model change"
+    );
+    for twin in [
+        "share_ack_committed",
+        "commit_reached",
+        "abort_reached",
+        "limit_archived",
+    ] {
+        assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
+    }
+}
+
+#[test]
+fn staging_at_the_share_coordinator_processes_a_record_twice() {
+    let report = run(Design::proposed(), &with(&["stage_at_leader=false"]));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+}
+
+#[test]
+fn a_leader_never_told_keeps_the_record_tx_pending() {
+    let report = run(Design::proposed(), &with(&["leader_resolution=none"]));
+    assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Holds)
+    );
+}
+
+#[test]
+fn refresh_infers_an_abort_and_processes_a_record_twice() {
+    let report = run(Design::proposed(), &with(&["leader_resolution=refresh"]));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+}
+
+#[test]
+fn a_new_leader_that_forgets_pending_acks_redelivers() {
+    let report = run(
+        Design::proposed(),
+        &with(&[
+            "rebuild_pending=false",
+            "crashes=1",
+            "crashable=share-partition",
+        ]),
+    );
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    let proposed = run(
+        Design::proposed(),
+        &with(&["crashes=1", "crashable=share-partition"]),
+    );
+    // What still fails there is the share coordinator's: a staging that arrives after the
+    // abort marker is kept pending for ever (`cache_agrees` at quiescence).
+    assert_eq!(
+        proposed.status("no_duplicate_processing"),
+        Some(Status::Holds)
+    );
+}
+
+/// Member-only validation: P0 crashes with its first delivery's answer in flight; its new
+/// incarnation (same member id, share session epoch 0 again) takes that stale answer for
+/// its own poll, while the leader has redelivered the record to it (delivery 2). The
+/// staging made for delivery 1 passes the member check and lands on delivery 2.
+#[test]
+fn a_member_check_stages_an_ack_made_for_an_earlier_delivery() {
+    let sets = with(&["crashes=1", "crashable=producer"]);
+    let mut member = sets.clone();
+    member.push("stage_owner_check=member-epoch");
+    let report = run(Design::proposed(), &member);
+    assert_eq!(report.status("ack_owner"), Some(Status::Violated));
+    let proposed = run(Design::proposed(), &sets);
+    assert_eq!(proposed.status("ack_owner"), Some(Status::Holds));
+}
+
+/// The leader side alone removes the seed's two findings at ctp's own bounds, although
+/// the share coordinator still matches markers by producer id (`txn_atomicity`) and stages
+/// without verification (an orphaned TX_PENDING, `cache_agrees` at quiescence).
+#[test]
+fn the_leader_side_removes_the_seeds_lock_expiry_findings() {
+    let report = run(Design::proposed(), &[]);
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Holds)
+    );
+    let cache = report.property("cache_agrees").unwrap();
+    assert!(
+        !cache
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("went from terminal"),
+        "{:?}",
+        cache.message
+    );
+}
+
+#[test]
+fn draft_infers_an_abort_from_a_commit_not_yet_applied() {
+    let report = run(Design::draft(), CALM);
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert_eq!(report.status("legal_transitions"), Some(Status::Holds));
+}
