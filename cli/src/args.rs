@@ -34,7 +34,7 @@ usage:
   sharetxn shrink TRACE [-o OUT] [--ddmin-only] [--search-states N] [--threads N]
       cut a trace to a short, 1-minimal one with the same outcome: ddmin, then a smaller
       scenario and a bounded breadth-first search (default OUT: TRACE with .shrunk.json in
-      place of .json; --search-states 300000, 0 turns the search off; --ddmin-only keeps
+      place of .json; --search-states 100000 a rung, 0 turns the search off; --ddmin-only keeps
       the trace's scenario and skips the search)
   sharetxn render TRACE [--format text|mermaid]
       one line a step, or a Mermaid sequence diagram

@@ -32,7 +32,10 @@ pub fn run(args: &ShrinkArgs) -> Result<ExitCode, CliError> {
         } else {
             format!(" ({})", pass.detail)
         };
-        text.push_str(&format!("  {:<8} {:>5} steps{detail}\n", pass.name, pass.steps));
+        text.push_str(&format!(
+            "  {:<8} {:>5} steps{detail}\n",
+            pass.name, pass.steps
+        ));
     }
     text.push_str(&format!(
         "shrunk {} from {} to {} steps ({} candidates run): {}\n",

@@ -4,10 +4,21 @@
 use crate::oracle::Oracle;
 use sharetxn_model::Action;
 
+/// How a candidate is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Matching {
+    /// Actions by value: one that is not enabled is skipped ([`Oracle::run`]).
+    Exact,
+    /// One that is not enabled is replaced by an enabled action of the same shape
+    /// ([`Oracle::run_carried`]): removing a whole transaction changes the epoch every
+    /// later message carries, and only this lets the rest of the run follow.
+    Shape,
+}
+
 /// ddmin: try removing each of `n` chunks (the complement of each chunk); on success keep
 /// the reduced run with one chunk fewer, otherwise split finer; at `n` = length every
 /// single removal has failed, which is 1-minimality. `current` must pass the oracle.
-pub fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>) -> Vec<Action> {
+pub fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>, matching: Matching) -> Vec<Action> {
     let mut n = 2usize;
     while current.len() >= 2 {
         let len = current.len();
@@ -23,7 +34,11 @@ pub fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>) -> Vec<Action> {
                 .chain(&current[hi..])
                 .cloned()
                 .collect();
-            if let Some(run) = oracle.run(&candidate) {
+            let run = match matching {
+                Matching::Exact => oracle.run(&candidate),
+                Matching::Shape => oracle.run_carried(&candidate),
+            };
+            if let Some(run) = run {
                 reduced = Some(run);
                 break;
             }

@@ -245,10 +245,17 @@ mod tests {
             &[Action::Crash(p0), Action::Crash(d1), Action::Restart(p0)],
         );
         let (p0_now, d0) = (t1.by_name("P0").unwrap(), t1.by_name("D0").unwrap());
-        assert_ne!(p0, p0_now, "the producer's id moves with one partition fewer");
+        assert_ne!(
+            p0, p0_now,
+            "the producer's id moves with one partition fewer"
+        );
         assert_eq!(
             carried,
-            vec![Action::Crash(p0_now), Action::Crash(d0), Action::Restart(p0_now)]
+            vec![
+                Action::Crash(p0_now),
+                Action::Crash(d0),
+                Action::Restart(p0_now)
+            ]
         );
         let no_share = Scenario::txn_basic();
         let sp0 = t2.by_name("SP0").unwrap();

@@ -5,21 +5,23 @@
 //! 2. **ddmin**: delta debugging over the actions (an action that is not enabled at its
 //!    turn is skipped) down to a 1-minimal run;
 //! 3. **scenario**: the scenario's fields and budgets are lowered while the run still
-//!    shows the outcome (the trace then records the smaller scenario, in full), and ddmin
-//!    runs again;
-//! 4. **search**: a breadth-first search of that scenario for a shorter trace of the same
-//!    outcome, bounded by the current length and a state count.
+//!    shows the outcome (the trace then records the smaller scenario, in full), then ddmin
+//!    runs again with actions matched by shape (so a whole transaction can go although
+//!    every later message carries another epoch), and once more exactly;
+//! 4. **search**: a breadth-first search for a shorter trace of the same outcome, bounded
+//!    by the current length and a state count, in that scenario or a smaller one (its
+//!    budgets, retries and transactions capped: [`crate::search::ladder`]).
 //!
 //! Passes 3 and 4 repeat while they shorten the trace. Everything is deterministic: the
 //! same trace shrinks to the same bytes on any machine and any thread count.
 
-use crate::ddmin::ddmin;
+use crate::ddmin::{ddmin, Matching};
 use crate::format::{Origin, Outcome, Trace};
 use crate::judge;
 use crate::oracle::Oracle;
 use crate::record;
 use crate::reduce::reduce;
-use crate::search::search;
+use crate::search::search_ladder;
 use sharetxn_model::Action;
 
 /// How hard to shrink.
@@ -33,8 +35,8 @@ pub struct ShrinkOptions {
     pub threads: usize,
 }
 
-/// The default search bound: a few seconds on the KIP-1289 scenarios.
-pub const DEFAULT_SEARCH_STATES: u64 = 300_000;
+/// The default search bound, per rung of the ladder: a few seconds a rung on `ctp`.
+pub const DEFAULT_SEARCH_STATES: u64 = 100_000;
 
 impl Default for ShrinkOptions {
     fn default() -> Self {
@@ -115,7 +117,7 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
     if start.len() < trace.steps.len() {
         note(&mut passes, "cut", start.len(), String::new());
     }
-    let mut current = ddmin(&mut oracle, start.clone());
+    let mut current = ddmin(&mut oracle, start.clone(), Matching::Exact);
     let mut candidates = oracle.runs;
     if current.len() < start.len() {
         note(&mut passes, "ddmin", current.len(), String::new());
@@ -126,13 +128,21 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
             if let Some(r) = reduce(design, &scenario, &current, def, &trace.outcome) {
                 candidates += r.runs;
                 scenario = r.scenario;
-                let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
-                current = ddmin(&mut oracle, r.actions);
-                candidates += oracle.runs;
+                current = r.actions;
                 note(&mut passes, "scenario", current.len(), r.changes.join(", "));
             }
+            // Messages matched by shape let whole transactions go, then exact matching
+            // makes the result 1-minimal as recorded.
+            let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
+            let loose = ddmin(&mut oracle, current.clone(), Matching::Shape);
+            let exact = ddmin(&mut oracle, loose, Matching::Exact);
+            candidates += oracle.runs;
+            if exact.len() < current.len() {
+                current = exact;
+                note(&mut passes, "ddmin", current.len(), "by shape".into());
+            }
         }
-        if let Some(found) = search(
+        if let Some((rung, found)) = search_ladder(
             design,
             &scenario,
             trace.outcome.property(),
@@ -141,8 +151,23 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
             options.threads,
         ) {
             candidates += 1;
+            let detail = if rung == scenario {
+                String::new()
+            } else {
+                format!(
+                    "txns={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
+                    rung.txns,
+                    rung.request_retries,
+                    rung.marker_retries,
+                    rung.budget.drops,
+                    rung.budget.duplicates,
+                    rung.budget.crashes,
+                    rung.budget.timeouts
+                )
+            };
+            scenario = rung;
             current = confirmed(design, &scenario, def, &trace.outcome, found)?;
-            note(&mut passes, "search", current.len(), String::new());
+            note(&mut passes, "search", current.len(), detail);
         }
         if current.len() >= len && scenario == reduced_before {
             break;
