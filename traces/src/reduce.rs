@@ -117,7 +117,7 @@ pub fn reduce(
             break;
         }
     }
-    (!changes.is_empty()).then(|| Reduced {
+    (!changes.is_empty()).then_some(Reduced {
         scenario: current.0,
         actions: current.1,
         changes,
@@ -203,11 +203,11 @@ pub fn carry(from: &Scenario, to: &Scenario, actions: &[Action]) -> Vec<Action> 
                 }
                 Action::Fire { actor, timer } => Action::Fire {
                     actor: map(*actor)?,
-                    timer: timer.clone(),
+                    timer: *timer,
                 },
                 Action::Choose { actor, choice } => Action::Choose {
                     actor: map(*actor)?,
-                    choice: choice.clone(),
+                    choice: *choice,
                 },
                 Action::Crash(id) => Action::Crash(map(*id)?),
                 Action::Restart(id) => Action::Restart(map(*id)?),
