@@ -31,9 +31,11 @@ usage:
   sharetxn replay TRACE
       run a trace again on the current model: each step, where it first differs from
       the recorded digests, and whether its outcome shows again
-  sharetxn shrink TRACE [-o OUT]
-      cut a trace to a 1-minimal one with the same outcome (default OUT: TRACE with
-      .shrunk.json in place of .json)
+  sharetxn shrink TRACE [-o OUT] [--ddmin-only] [--search-states N] [--threads N]
+      cut a trace to a short, 1-minimal one with the same outcome: ddmin, then a smaller
+      scenario and a bounded breadth-first search (default OUT: TRACE with .shrunk.json in
+      place of .json; --search-states 100000 a rung, 0 turns the search off; --ddmin-only keeps
+      the trace's scenario and skips the search)
   sharetxn render TRACE [--format text|mermaid]
       one line a step, or a Mermaid sequence diagram
   sharetxn sim [--scenario S] [--design D] [--set KEY=VALUE]... [--seeds A..B]
@@ -112,7 +114,7 @@ pub enum Command {
     Explore(ExploreArgs),
     /// `sharetxn replay TRACE`.
     Replay(PathBuf),
-    /// `sharetxn shrink TRACE [-o OUT]`.
+    /// `sharetxn shrink TRACE [-o OUT] [--ddmin-only] [--search-states N] [--threads N]`.
     Shrink(ShrinkArgs),
     /// `sharetxn render TRACE [--format text|mermaid]`.
     Render(RenderArgs),
@@ -125,6 +127,12 @@ pub struct ShrinkArgs {
     pub trace: PathBuf,
     /// Where the shrunk trace goes (next to the input unless given).
     pub out: PathBuf,
+    /// `--ddmin-only`: keep the trace's scenario and do not search.
+    pub ddmin_only: bool,
+    /// `--search-states N`: the search's bound (0: no search).
+    pub search_states: Option<u64>,
+    /// `--threads N` for the search.
+    pub threads: Option<usize>,
 }
 
 /// What `render` draws.
@@ -715,6 +723,7 @@ pub fn default_shrink_out(trace: &std::path::Path) -> PathBuf {
 
 fn parse_shrink(words: &mut Words) -> Result<Command, CliError> {
     let (mut trace, mut out) = (None, None);
+    let (mut ddmin_only, mut search_states, mut threads) = (None, None, None);
     while let Some(word) = words.next()? {
         match word {
             Word::Help => return Ok(Command::Help),
@@ -726,12 +735,27 @@ fn parse_shrink(words: &mut Words) -> Result<Command, CliError> {
                 }
                 once(&mut out, &flag, PathBuf::from(value))?;
             }
+            Word::Flag(flag) if flag == "--ddmin-only" => once(&mut ddmin_only, &flag, true)?,
+            Word::Flag(flag) if flag == "--search-states" => {
+                let value = words.value(&flag)?;
+                once(&mut search_states, &flag, number(&flag, &value)?)?;
+            }
+            Word::Flag(flag) if flag == "--threads" => {
+                let value = words.value(&flag)?;
+                once(&mut threads, &flag, thread_count(&flag, &value)?)?;
+            }
             Word::Flag(flag) => return Err(words.unknown(&flag)),
         }
     }
     let trace = required(trace, "shrink")?;
     let out = out.unwrap_or_else(|| default_shrink_out(&trace));
-    Ok(Command::Shrink(ShrinkArgs { trace, out }))
+    Ok(Command::Shrink(ShrinkArgs {
+        trace,
+        out,
+        ddmin_only: ddmin_only.unwrap_or(false),
+        search_states,
+        threads,
+    }))
 }
 
 fn parse_render(words: &mut Words) -> Result<Command, CliError> {
@@ -927,10 +951,28 @@ mod tests {
                 assert_eq!(
                     (a.trace, a.out),
                     (PathBuf::from("t.json"), PathBuf::from("o.json"))
+                );
+                assert!(!a.ddmin_only && a.search_states.is_none() && a.threads.is_none());
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_words(&[
+            "shrink",
+            "t.json",
+            "--ddmin-only",
+            "--search-states=5",
+            "--threads",
+            "2",
+        ]) {
+            Ok(Command::Shrink(a)) => {
+                assert_eq!(
+                    (a.ddmin_only, a.search_states, a.threads),
+                    (true, Some(5), Some(2))
                 )
             }
             other => panic!("{other:?}"),
         }
+        assert!(parse_words(&["shrink", "t.json", "--search-states", "x"]).is_err());
         match parse_words(&["render", "t.json", "--format=mermaid"]) {
             Ok(Command::Render(a)) => assert_eq!(a.format, RenderFormat::Mermaid),
             other => panic!("{other:?}"),

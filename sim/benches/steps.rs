@@ -1,9 +1,10 @@
-//! `cargo bench -p sharetxn-sim`: simulated steps per second and seeds per minute on
-//! `txn-basic` with the default design and the default swarm, as the median of several
-//! runs over the same seeds (so every run does the same work).
+//! `cargo bench -p sharetxn-sim`: simulated steps per second and seeds per minute, as the
+//! median of several runs over the same seeds (so every run does the same work), for
+//! `txn-basic` with the default design and for KIP-1289's `ctp` with the `seed` design,
+//! in the same process, then the ratio of the two.
 //!
 //! Set `SHARETXN_BENCH_SEEDS` (default 200) and `SHARETXN_BENCH_RUNS` (default 5), and
-//! `SHARETXN_BENCH_SET` to `KEY=VALUE,KEY=VALUE` for other knobs.
+//! `SHARETXN_BENCH_SET` to `KEY=VALUE,KEY=VALUE` for other knobs (applied to both).
 
 use sharetxn_model::{settings, Design, Scenario};
 use sharetxn_sim::{run_seed, SimOptions};
@@ -26,10 +27,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-fn main() {
-    let seeds = env_number("SHARETXN_BENCH_SEEDS", 200);
-    let runs = env_number("SHARETXN_BENCH_RUNS", 5).max(1);
-    let (mut design, mut scenario) = (Design::consumer_offsets(), Scenario::txn_basic());
+/// The median steps/s and seeds/min of `runs` runs over `seeds` seeds.
+fn bench(name: &str, design: Design, scenario: Scenario, seeds: u64, runs: u64) -> (f64, f64) {
+    let (mut design, mut scenario) = (design, scenario);
     let mut options = SimOptions::default();
     if let Ok(sets) = std::env::var("SHARETXN_BENCH_SET") {
         for set in sets.split(',').filter(|s| !s.is_empty()) {
@@ -55,14 +55,38 @@ fn main() {
         seed_rates.push(seeds as f64 * 60.0 / secs);
         steps_per_run = steps;
         println!(
-            "run {run}: {seeds} seeds, {steps} steps, {violated} violated, {secs:.2}s, {:.0} steps/s, {:.0} seeds/min",
+            "{name} run {run}: {seeds} seeds, {steps} steps, {violated} violated, {secs:.2}s, {:.0} steps/s, {:.0} seeds/min",
             steps as f64 / secs,
             seeds as f64 * 60.0 / secs
         );
     }
+    let (steps, seeds_min) = (median(step_rates), median(seed_rates));
     println!(
-        "median of {runs} runs over {seeds} seeds ({steps_per_run} steps a run): {:.0} steps/s, {:.0} seeds/min",
-        median(step_rates),
-        median(seed_rates)
+        "{name}: median of {runs} runs over {seeds} seeds ({steps_per_run} steps a run): {steps:.0} steps/s, {seeds_min:.0} seeds/min"
+    );
+    (steps, seeds_min)
+}
+
+fn main() {
+    let seeds = env_number("SHARETXN_BENCH_SEEDS", 200);
+    let runs = env_number("SHARETXN_BENCH_RUNS", 5).max(1);
+    let txn = bench(
+        "txn-basic/consumer-offsets",
+        Design::consumer_offsets(),
+        Scenario::txn_basic(),
+        seeds,
+        runs,
+    );
+    let ctp = bench(
+        "ctp/seed",
+        Design::by_name("seed").expect("the seed design"),
+        Scenario::ctp(),
+        seeds,
+        runs,
+    );
+    println!(
+        "ctp/seed vs txn-basic: {:.2}x the steps/s, {:.2}x the seeds/min",
+        ctp.0 / txn.0,
+        ctp.1 / txn.1
     );
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds the reviewed counterexamples after a model change: each is the checker's
-# breadth-first trace, shrunk. Review the diff (and the insta snapshots) before committing.
+# breadth-first trace, shrunk by ddmin alone (--ddmin-only keeps the row's scenario, which
+# the file name describes). Review the diff (and the insta snapshots) before committing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
@@ -10,7 +11,7 @@ run_in() { # scenario design name property knobs...
   for kv in "$@"; do sets+=(--set "$kv"); done
   cargo run -q --release -p sharetxn -- check --scenario "$scenario" --design "$design" \
     --threads 1 "${sets[@]}" --trace-out "$out/$name" >/dev/null || true
-  cargo run -q --release -p sharetxn -- shrink "$out/$name/$design-$scenario-$property.json" \
+  cargo run -q --release -p sharetxn -- shrink --ddmin-only "$out/$name/$design-$scenario-$property.json" \
     -o "traces/counterexamples/$property--$name.json" >/dev/null
 }
 run() { run_in txn-basic consumer-offsets "$@"; }

@@ -15,18 +15,26 @@
 //! | [`judge`] | judging states as the checker does |
 //! | [`record`] | making a trace from a run |
 //! | [`replay`] | re-running a trace and saying where it goes elsewhere |
-//! | [`shrink`] | delta debugging to a 1-minimal trace |
+//! | [`oracle`] | the shrinker's test: does a candidate run show the outcome |
+//! | [`ddmin`] | delta debugging to a 1-minimal run |
+//! | [`reduce`] | a smaller scenario that still shows the outcome |
+//! | [`search`] | a bounded breadth-first search for a shorter trace |
+//! | [`shrink`] | the shrinker's passes, and the shrunk trace |
 //! | [`render`] | text and Mermaid |
 
 pub mod canonical;
+pub mod ddmin;
 pub mod diff;
 pub mod digest;
 pub mod format;
 pub mod judge;
 pub mod load;
+pub mod oracle;
 pub mod record;
+pub mod reduce;
 pub mod render;
 pub mod replay;
+pub mod search;
 pub mod shrink;
 pub mod walk;
 
@@ -34,4 +42,4 @@ pub use format::{Origin, Outcome, Step, Trace, FORMAT, VERSION};
 pub use load::{load, parse, LoadError};
 pub use record::{from_report, record};
 pub use replay::{replay, Replay, Verdict};
-pub use shrink::{shrink, Shrunk};
+pub use shrink::{shrink, shrink_with, Pass, ShrinkOptions, Shrunk};

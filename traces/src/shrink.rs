@@ -1,14 +1,74 @@
-//! Shrinking: delta debugging (Zeller's ddmin) over a trace's actions. A candidate is run
-//! from the initial state, skipping every action that is not enabled at its turn, and
-//! passes when the recorded outcome (the same property) shows; it is then cut at the
-//! first state that shows it, so every candidate that passes is a real, runnable trace.
-//! The search ends when no single action can be removed (1-minimal).
+//! Shrinking: a trace cut down to a short one with the same outcome, in passes that all
+//! ask one [`Oracle`] (the model's own transition function and property table):
+//!
+//! 1. **cut**: the run ends at the first state that shows the outcome;
+//! 2. **ddmin**: delta debugging over the actions (an action that is not enabled at its
+//!    turn is skipped) down to a 1-minimal run;
+//! 3. **scenario**: the scenario's fields and budgets are lowered while the run still
+//!    shows the outcome (the trace then records the smaller scenario, in full), then ddmin
+//!    runs again with actions matched by shape (so a whole transaction can go although
+//!    every later message carries another epoch), and once more exactly;
+//! 4. **search**: a breadth-first search for a shorter trace of the same outcome, bounded
+//!    by the current length and a state count, in that scenario or a smaller one (its
+//!    budgets, retries and transactions capped: [`crate::search::ladder`]).
+//!
+//! Passes 3 and 4 repeat while they shorten the trace. Everything is deterministic: the
+//! same trace shrinks to the same bytes on any machine and any thread count.
 
-use crate::format::{Origin, Trace};
+use crate::ddmin::{ddmin, Matching};
+use crate::format::{Origin, Outcome, Trace};
 use crate::judge;
+use crate::oracle::Oracle;
 use crate::record;
-use sharetxn_model::{Action, System};
-use sharetxn_properties::PropertyDef;
+use crate::reduce::reduce;
+use crate::search::search_ladder;
+use sharetxn_model::Action;
+
+/// How hard to shrink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShrinkOptions {
+    /// Lower the scenario's fields and budgets (pass 3).
+    pub reduce_scenario: bool,
+    /// The breadth-first search's bound in distinct states (pass 4); 0 turns it off.
+    pub search_states: u64,
+    /// Threads for the search (its result does not depend on them).
+    pub threads: usize,
+}
+
+/// The default search bound, per rung of the ladder: a few seconds a rung on `ctp`.
+pub const DEFAULT_SEARCH_STATES: u64 = 100_000;
+
+impl Default for ShrinkOptions {
+    fn default() -> Self {
+        ShrinkOptions {
+            reduce_scenario: true,
+            search_states: DEFAULT_SEARCH_STATES,
+            threads: 1,
+        }
+    }
+}
+
+impl ShrinkOptions {
+    /// ddmin alone, over the trace's own scenario.
+    pub fn ddmin_only() -> Self {
+        ShrinkOptions {
+            reduce_scenario: false,
+            search_states: 0,
+            threads: 1,
+        }
+    }
+}
+
+/// What one pass did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pass {
+    /// `cut`, `ddmin`, `scenario` or `search`.
+    pub name: &'static str,
+    /// Steps after it.
+    pub steps: usize,
+    /// What it changed, for `scenario`: `field: before -> after`, ...
+    pub detail: String,
+}
 
 /// A shrunk trace and what it took.
 #[derive(Clone, Debug)]
@@ -19,53 +79,25 @@ pub struct Shrunk {
     pub before: usize,
     /// Steps after.
     pub after: usize,
-    /// Candidates run.
+    /// Candidates run (ddmin and scenario candidates; a search counts as one).
     pub candidates: usize,
+    /// The passes that changed something, in order.
+    pub passes: Vec<Pass>,
 }
 
-/// Runs candidates against one outcome.
-struct Oracle<'a> {
-    sys: System,
-    def: &'static PropertyDef,
-    trace: &'a Trace,
-    runs: usize,
-}
-
-impl Oracle<'_> {
-    /// The runnable part of `actions` up to the first state that shows the outcome, if
-    /// one does.
-    fn run(&mut self, actions: &[Action]) -> Option<Vec<Action>> {
-        self.runs += 1;
-        let outcome = &self.trace.outcome;
-        let mut state = self.sys.init_state();
-        let mut taken = Vec::new();
-        if judge::shows(self.def, outcome, &self.sys, &state).is_some() {
-            return Some(taken);
-        }
-        for action in actions {
-            if !self.sys.is_enabled(&state, action) {
-                continue;
-            }
-            state = self.sys.step(&state, action);
-            taken.push(action.clone());
-            if judge::shows(self.def, outcome, &self.sys, &state).is_some() {
-                return Some(taken);
-            }
-        }
-        None
-    }
-}
-
-/// Shrinks `trace` to a 1-minimal trace with the same outcome.
+/// Shrinks `trace` with every pass ([`ShrinkOptions::default`]).
 pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
+    shrink_with(trace, &ShrinkOptions::default())
+}
+
+/// Shrinks `trace` to a 1-minimal trace with the same outcome, with the passes `options`
+/// turns on.
+pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, String> {
     let def = judge::definition(&trace.outcome)
         .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
-    let mut oracle = Oracle {
-        sys: System::new(trace.design.clone(), trace.scenario.clone()),
-        def,
-        trace,
-        runs: 0,
-    };
+    let design = &trace.design;
+    let mut scenario = trace.scenario.clone();
+    let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
     // The input must run as recorded: skipping is for candidates, not for the evidence.
     crate::walk::states(&oracle.sys, &trace.actions())?;
     let Some(start) = oracle.run(&trace.actions()) else {
@@ -74,19 +106,115 @@ pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
             trace.outcome.property()
         ));
     };
-    let minimal = ddmin(&mut oracle, start);
-    let sys = &oracle.sys;
-    let state = crate::walk::states(sys, &minimal)?
+    let mut passes = Vec::new();
+    let note = |passes: &mut Vec<Pass>, name, steps, detail: String| {
+        passes.push(Pass {
+            name,
+            steps,
+            detail,
+        })
+    };
+    if start.len() < trace.steps.len() {
+        note(&mut passes, "cut", start.len(), String::new());
+    }
+    let mut current = ddmin(&mut oracle, start.clone(), Matching::Exact);
+    let mut candidates = oracle.runs;
+    if current.len() < start.len() {
+        note(&mut passes, "ddmin", current.len(), String::new());
+    }
+    loop {
+        let (len, reduced_before) = (current.len(), scenario.clone());
+        if options.reduce_scenario {
+            if let Some(r) = reduce(design, &scenario, &current, def, &trace.outcome) {
+                candidates += r.runs;
+                scenario = r.scenario;
+                current = r.actions;
+                note(&mut passes, "scenario", current.len(), r.changes.join(", "));
+            }
+            // Messages matched by shape let whole transactions go, then exact matching
+            // makes the result 1-minimal as recorded.
+            let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
+            let loose = ddmin(&mut oracle, current.clone(), Matching::Shape);
+            let exact = ddmin(&mut oracle, loose, Matching::Exact);
+            candidates += oracle.runs;
+            if exact.len() < current.len() {
+                current = exact;
+                note(&mut passes, "ddmin", current.len(), "by shape".into());
+            }
+        }
+        if let Some((rung, found)) = search_ladder(
+            design,
+            &scenario,
+            trace.outcome.property(),
+            current.len(),
+            options.search_states,
+            options.threads,
+        ) {
+            candidates += 1;
+            let detail = if rung == scenario {
+                String::new()
+            } else {
+                format!(
+                    "txns={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
+                    rung.txns,
+                    rung.request_retries,
+                    rung.marker_retries,
+                    rung.budget.drops,
+                    rung.budget.duplicates,
+                    rung.budget.crashes,
+                    rung.budget.timeouts
+                )
+            };
+            scenario = rung;
+            current = confirmed(design, &scenario, def, &trace.outcome, found)?;
+            note(&mut passes, "search", current.len(), detail);
+        }
+        if current.len() >= len && scenario == reduced_before {
+            break;
+        }
+    }
+    finish(trace, &scenario, def, current, candidates, passes)
+}
+
+/// A searched trace, run through the oracle once more: the checker and the shrinker judge
+/// with the same table, so it shows the outcome at its last step.
+fn confirmed(
+    design: &sharetxn_model::Design,
+    scenario: &sharetxn_model::Scenario,
+    def: &'static sharetxn_properties::PropertyDef,
+    outcome: &Outcome,
+    found: Vec<Action>,
+) -> Result<Vec<Action>, String> {
+    let mut oracle = Oracle::new(design, scenario, def, outcome);
+    match oracle.run(&found) {
+        Some(run) if run.len() == found.len() => Ok(run),
+        _ => Err(format!(
+            "the search's trace for {} does not show it when run (a checker and shrinker disagreement)",
+            outcome.property()
+        )),
+    }
+}
+
+/// The shrunk trace: re-digested on the final scenario, its message judged afresh,
+/// its origin marked shrunk (keeping the engine's origin and the first length).
+fn finish(
+    trace: &Trace,
+    scenario: &sharetxn_model::Scenario,
+    def: &'static sharetxn_properties::PropertyDef,
+    minimal: Vec<Action>,
+    candidates: usize,
+    passes: Vec<Pass>,
+) -> Result<Shrunk, String> {
+    let sys = sharetxn_model::System::new(trace.design.clone(), scenario.clone());
+    let state = crate::walk::states(&sys, &minimal)?
         .pop()
         .ok_or("a run has at least its initial state")?;
     let outcome = match &trace.outcome {
-        crate::format::Outcome::Violation { property, kind, .. } => {
-            crate::format::Outcome::Violation {
-                property: property.clone(),
-                kind: *kind,
-                message: (def.check)(sys, &state).unwrap_or_default(),
-            }
-        }
+        Outcome::Violation { property, kind, .. } => Outcome::Violation {
+            property: property.clone(),
+            kind: *kind,
+            message: (def.check)(&sys, &state).unwrap_or_default(),
+        },
         witness => witness.clone(),
     };
     let origin = Origin::Shrunk {
@@ -97,51 +225,13 @@ pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
             other => other.clone(),
         }),
     };
-    let times: Vec<Option<u64>> = Vec::new();
-    let shrunk = record::record(sys, origin, outcome, &minimal, &times)?;
+    // Virtual times are dropped: a shorter run has no honest timing.
+    let shrunk = record::record(&sys, origin, outcome, &minimal, &[])?;
     Ok(Shrunk {
         before: trace.steps.len(),
         after: shrunk.steps.len(),
-        candidates: oracle.runs,
+        candidates,
+        passes,
         trace: shrunk,
     })
-}
-
-/// ddmin: try removing each of `n` chunks (the complement of each chunk); on success keep
-/// the reduced run with one chunk fewer, otherwise split finer; at `n` = length every
-/// single removal has failed, which is 1-minimality.
-fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>) -> Vec<Action> {
-    let mut n = 2usize;
-    while current.len() >= 2 {
-        let len = current.len();
-        let chunk = len.div_ceil(n);
-        let mut reduced = None;
-        for i in 0..n {
-            let (lo, hi) = ((i * chunk).min(len), ((i + 1) * chunk).min(len));
-            if lo == hi {
-                continue;
-            }
-            let candidate: Vec<Action> = current[..lo]
-                .iter()
-                .chain(&current[hi..])
-                .cloned()
-                .collect();
-            if let Some(run) = oracle.run(&candidate) {
-                reduced = Some(run);
-                break;
-            }
-        }
-        match reduced {
-            Some(run) => {
-                current = run;
-                n = n.saturating_sub(1).max(2);
-            }
-            None if n >= len => break,
-            None => n = (n * 2).min(len),
-        }
-    }
-    if current.len() == 1 && oracle.run(&[]).is_some() {
-        current.clear();
-    }
-    current
 }
