@@ -27,6 +27,7 @@
 
 pub mod data_partition;
 pub mod design;
+pub mod design_scope;
 pub mod effects;
 pub mod error;
 pub mod ghost;
