@@ -38,6 +38,11 @@ pub struct ShareGhost {
     pub deliveries: BTreeMap<u8, u8>,
     /// Share-partition leader restarts so far.
     pub failovers: u8,
+    /// Deliveries of each offset that the current leader cannot know of: at its load, the
+    /// deliveries so far minus the persisted delivery count it started from (acquisitions
+    /// are not persisted, and a lost state write loses the counts it carried).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forgotten: BTreeMap<u8, u8>,
     /// Offsets whose acquisition lock expired, with the member that held them.
     pub expired: BTreeMap<u8, MemberId>,
     /// A record whose lock expired was delivered to another member.
@@ -46,8 +51,12 @@ pub struct ShareGhost {
     pub limit_archived: bool,
     /// A late or foreign acknowledgement was rejected with INVALID_RECORD_STATE.
     pub late_ack_rejected: bool,
-    /// The first acknowledgement applied to an acquisition it was not made for.
+    /// The first acknowledgement applied to another member's acquisition.
     pub misapplied_ack: Option<String>,
+    /// The first acknowledgement applied to a later delivery of the same record to the same
+    /// member (Kafka validates member id, offset and state, not the delivery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misapplied_delivery: Option<String>,
     /// The share-partition leader restarted and loaded a state with a terminal record.
     pub spl_rebuilt: bool,
     /// The first persisted terminal state that went back.

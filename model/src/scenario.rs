@@ -277,6 +277,13 @@ impl Scenario {
         self.records > 0
     }
 
+    /// Whether share acknowledgements are committed in transactions (KIP-1289): a share
+    /// group and a transactional client. Then an acknowledgement must settle the very
+    /// delivery it was made for, not only one held by the same member.
+    pub fn acks_in_transactions(&self) -> bool {
+        self.has_share_group() && self.producers > 0
+    }
+
     /// Looks a scenario up by name.
     pub fn by_name(name: &str) -> Result<Scenario, String> {
         match name {

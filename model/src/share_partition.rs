@@ -97,6 +97,8 @@ pub enum ShareEvent {
     Loaded {
         /// The loaded state had a terminal record.
         terminal: bool,
+        /// The delivery count the leader starts from, per offset it will deliver.
+        counts: Vec<(u8, u8)>,
     },
 }
 
@@ -259,7 +261,12 @@ impl SharePartition {
             })
             .collect();
         let terminal = (0..self.records).any(|offset| state.is_terminal(offset));
-        s.events.push(ShareEvent::Loaded { terminal });
+        let counts = s
+            .records
+            .iter()
+            .map(|(offset, r)| (*offset, r.delivery_count))
+            .collect();
+        s.events.push(ShareEvent::Loaded { terminal, counts });
         self.advance_start(s);
         for (src, msg) in std::mem::take(&mut s.loading) {
             self.on_msg(s, src, msg, o);

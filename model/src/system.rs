@@ -625,17 +625,31 @@ impl System {
                         ack,
                         acquisition,
                     } => {
-                        if ack != acquisition && share.misapplied_ack.is_none() {
-                            share.misapplied_ack = Some(format!(
+                        let slot = if ack.member != acquisition.member {
+                            &mut share.misapplied_ack
+                        } else {
+                            &mut share.misapplied_delivery
+                        };
+                        if ack != acquisition && slot.is_none() {
+                            *slot = Some(format!(
                                 "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
                             ));
                         }
                     }
                     ShareEvent::AckRejected => share.late_ack_rejected = true,
                     ShareEvent::LimitArchived => share.limit_archived = true,
-                    ShareEvent::Loaded { terminal } => {
+                    ShareEvent::Loaded { terminal, counts } => {
                         if terminal && share.failovers > 0 {
                             share.spl_rebuilt = true;
+                        }
+                        for (offset, count) in counts {
+                            let delivered = share.deliveries.get(&offset).copied().unwrap_or(0);
+                            let lost = delivered.saturating_sub(count);
+                            if lost > 0 {
+                                share.forgotten.insert(offset, lost);
+                            } else {
+                                share.forgotten.remove(&offset);
+                            }
                         }
                     }
                 }

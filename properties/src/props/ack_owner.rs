@@ -1,16 +1,31 @@
-//! `ack_owner`: an acknowledgement is applied only to the acquisition it was made for
-//! (the same member and the same delivery). A consumer that stalled past its lock may still
-//! send its acknowledgement after the record was redelivered; the share-partition leader
-//! must reject it (INVALID_RECORD_STATE), not apply it to the new holder's acquisition.
-//! Each acknowledgement carries a ghost tag of its delivery, which the protocol never reads.
+//! `ack_owner`: an acknowledgement is applied only to an acquisition of the member that
+//! made it, and, where acknowledgements are committed in transactions (KIP-1289), only to
+//! the very delivery it was made for.
+//!
+//! A consumer that stalled past its lock may still send its acknowledgement after the
+//! record was redelivered to another member; the share-partition leader must reject it
+//! (INVALID_RECORD_STATE), not apply it to the new holder's acquisition. Kafka checks the
+//! member id, the offset and the state, not the delivery: a late acknowledgement of
+//! delivery 1 that reaches the leader while the same member holds delivery 2 is applied to
+//! delivery 2. Under KIP-932 that keeps at-least-once (the member processed delivery 1 and
+//! is processing delivery 2), so share-basic judges the member only; under KIP-1289 the
+//! acknowledgement commits with the outputs of delivery 1's processing and must not settle
+//! delivery 2 (research S3), so there the delivery counts too. Each acknowledgement carries
+//! a ghost tag of its delivery, which the protocol never reads.
 //!
 //! Twin `late_ack_rejected`: an acknowledgement was rejected with INVALID_RECORD_STATE.
 
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
-    state.ghost.share.misapplied_ack.clone()
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    let share = &state.ghost.share;
+    share.misapplied_ack.clone().or_else(|| {
+        sys.scenario
+            .acks_in_transactions()
+            .then(|| share.misapplied_delivery.clone())
+            .flatten()
+    })
 }
 
 /// Twin: an acknowledgement was rejected.
