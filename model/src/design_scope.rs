@@ -8,7 +8,8 @@
 //! acknowledgements in transactions. Every other design is a KIP-1289 design: it differs
 //! from the baseline only in how share acknowledgements are committed inside a
 //! transaction. So
-//! - on a scenario with share acknowledgements in transactions (`ctp` and its kin), the
+//! - on a scenario with share acknowledgements in transactions
+//!   ([`Scenario::acks_in_transactions`]: `ctp` and its kin), the
 //!   baseline does not apply: it has nothing to say about them;
 //! - on a scenario without them (`txn-basic`, `share-basic`), a KIP-1289 design does not
 //!   apply: its run is the baseline's run under another name.
@@ -27,14 +28,6 @@ pub const BASELINE_DESIGN: &str = "consumer-offsets";
 /// when one of them does not pass; a name here that is not a design yet claims nothing.
 pub const SAFE_DESIGNS: &[&str] = &[BASELINE_DESIGN, "proposed"];
 
-impl Scenario {
-    /// Whether the scenario commits share acknowledgements inside transactions (KIP-1289):
-    /// it has a share group and a transactional client.
-    pub fn has_share_transactions(&self) -> bool {
-        self.has_share_group() && self.producers > 0
-    }
-}
-
 impl Design {
     /// Whether this is the baseline design (no share acknowledgements in transactions).
     pub fn is_baseline(&self) -> bool {
@@ -44,7 +37,7 @@ impl Design {
     /// `Ok` when checking this design on `scenario` means something; otherwise why not,
     /// in one line.
     pub fn applies_to(&self, scenario: &Scenario) -> Result<(), String> {
-        match (self.is_baseline(), scenario.has_share_transactions()) {
+        match (self.is_baseline(), scenario.acks_in_transactions()) {
             (true, true) => Err(format!(
                 "{} has no share acknowledgements in transactions, which {} is about",
                 self.name, scenario.name
