@@ -57,8 +57,11 @@ usage:
   sharetxn help | --help | -h
   sharetxn --version
 
-defaults: --scenario txn-basic --design consumer-offsets --strategy bfs --threads <cores, at most 8>
+defaults: --scenario txn-basic --design <the first design that applies to the scenario:
+          consumer-offsets, or seed where there are share acks in transactions>
+          --strategy bfs --threads <cores, at most 8>
           --max-states 20000000 --trace-out target/sharetxn-traces
+          matrix: every design on every scenario, --threads <cores, at most 8>
           sim: --seeds 0..100 --shard 0/1 --steps 5000
           --port 3000 --host 127.0.0.1
 limits:   --threads 1..=64, --max-states >= 1, --timeout > 0 (seconds, may be fractional)

@@ -13,7 +13,7 @@
 //! `check` would exit 1), else 0. What other designs violate is the matrix's content.
 
 use crate::args::{MatrixArgs, MatrixPair};
-use crate::check::NOT_PASSED;
+use crate::check::{check_and_record, CheckRun, NOT_PASSED};
 use crate::error::CliError;
 use crate::matrix_table;
 use crate::output;
@@ -21,10 +21,7 @@ use crate::progress::ProgressLine;
 use crate::trace;
 use serde::Serialize;
 use sharetxn_model::System;
-use sharetxn_properties::check::Progress;
-use sharetxn_properties::{check, CheckOptions, Report, Status, Strategy, PROPERTIES};
-use sharetxn_traces::Origin;
-use std::path::Path;
+use sharetxn_properties::{Report, Status, Strategy, PROPERTIES};
 use std::process::ExitCode;
 
 /// The whole matrix, as `--json` prints it.
@@ -215,13 +212,7 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
         trace_out,
     } = args;
     trace::prepare_dir(&trace_out)?;
-    let settings = CheckSettings {
-        threads,
-        max_states,
-        timeout,
-        json,
-        trace_out: &trace_out,
-    };
+    let on_terminal = ProgressLine::for_stderr(json).is_some();
     let total = pairs.len();
     let mut matrix = Matrix::new(sets);
     for (i, MatrixPair { model, applies }) in pairs.into_iter().enumerate() {
@@ -233,7 +224,31 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
         let claims_safety = model.design.claims_safety();
         let system = System::new(model.design, model.scenario);
         let label = format!("[{}/{total}] {design} on {scenario}: ", i + 1);
-        let report = check_one(&system, &settings, label)?;
+        let run = CheckRun {
+            strategy: Strategy::Bfs,
+            max_depth: None,
+            max_states,
+            threads,
+            timeout,
+            json,
+            trace_out: &trace_out,
+            label,
+        };
+        let report = check_and_record(&system, &run)?;
+        if on_terminal {
+            output::stderr(&format!(
+                "{}{} states, depth {}, {:.1} s{}\n",
+                run.label,
+                matrix_table::grouped(report.unique_states),
+                report.max_depth,
+                report.seconds,
+                if report.exhaustive {
+                    ""
+                } else {
+                    ", not exhaustive"
+                }
+            ));
+        }
         matrix.push_report(&report, claims_safety);
     }
 
@@ -254,53 +269,4 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(NOT_PASSED)
     })
-}
-
-/// What each check takes from the matrix's arguments.
-struct CheckSettings<'a> {
-    threads: usize,
-    max_states: u64,
-    timeout: Option<std::time::Duration>,
-    json: bool,
-    trace_out: &'a Path,
-}
-
-/// One check, as `sharetxn check` runs it (BFS, no depth bound), with its traces written.
-fn check_one(system: &System, settings: &CheckSettings, label: String) -> Result<Report, CliError> {
-    let line = ProgressLine::for_stderr(settings.json).map(|line| line.with_label(label.clone()));
-    let progress: Option<Box<dyn FnMut(Progress) + '_>> = line
-        .as_ref()
-        .map(|line| Box::new(move |p: Progress| line.show(p)) as Box<dyn FnMut(Progress)>);
-    // Options the library adds later keep their defaults.
-    #[allow(clippy::needless_update)]
-    let options = CheckOptions {
-        strategy: Strategy::Bfs,
-        max_states: settings.max_states,
-        max_depth: None,
-        threads: settings.threads,
-        timeout: settings.timeout,
-        progress,
-        ..CheckOptions::default()
-    };
-    let mut report = check(system, options);
-    if let Some(line) = &line {
-        line.clear();
-        output::stderr(&format!(
-            "{label}{} states, depth {}, {:.1} s{}\n",
-            matrix_table::grouped(report.unique_states),
-            report.max_depth,
-            report.seconds,
-            if report.exhaustive {
-                ""
-            } else {
-                ", not exhaustive"
-            }
-        ));
-    }
-    let origin = Origin::Check {
-        strategy: report.strategy.clone(),
-        max_depth: None,
-    };
-    trace::write_all(system, &mut report, settings.trace_out, &origin)?;
-    Ok(report)
 }

@@ -190,6 +190,19 @@ fn full_default_matrix_is_pinned() {
             })
         })
         .collect();
+    // The figures for the closing note (`-- --nocapture` shows them); not pinned.
+    for c in matrix["checks"].as_array().into_iter().flatten() {
+        eprintln!(
+            "{} on {}: {} states, depth {}, {} s, {} states/s, exhaustive {}",
+            c["design"],
+            c["scenario"],
+            c["unique_states"],
+            c["max_depth"],
+            c["seconds"],
+            c["states_per_second"],
+            c["exhaustive"]
+        );
+    }
     let checks: Vec<Value> = matrix["checks"]
         .as_array()
         .expect("checks")
