@@ -6,7 +6,13 @@
 //! Flags take their value as the next word or after `=` (`--threads 2`, `--threads=2`).
 //! A flag given twice is an error, except `--set`, which may repeat and applies in order.
 
+mod matrix;
+
+pub use matrix::{MatrixArgs, MatrixPair};
+
 use crate::error::CliError;
+use matrix::parse_matrix;
+use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::{settings, Design, Scenario};
 use sharetxn_properties::check::DEFAULT_MAX_STATES;
 use sharetxn_properties::Strategy;
@@ -28,6 +34,11 @@ usage:
                  [--max-states N] [--threads N] [--timeout SECS] [--json]
                  [--trace-out DIR] [--set KEY=VALUE]...
       explore every reachable state and judge every property
+  sharetxn matrix [--designs A,B] [--scenarios X,Y] [--threads N] [--max-states N]
+                  [--timeout SECS] [--json] [--trace-out DIR] [--set KEY=VALUE]...
+      check every design on every scenario it applies to (or those named), each the
+      same exhaustive BFS as check, and print every property's status: one table per
+      scenario (rows properties and twins, columns designs), or --json
   sharetxn replay TRACE
       run a trace again on the current model: each step, where it first differs from
       the recorded digests, and whether its outcome shows again
@@ -48,8 +59,11 @@ usage:
   sharetxn help | --help | -h
   sharetxn --version
 
-defaults: --scenario txn-basic --design consumer-offsets --strategy bfs --threads <cores, at most 8>
+defaults: --scenario txn-basic --design <the first design that applies to the scenario:
+          consumer-offsets, or seed where there are share acks in transactions>
+          --strategy bfs --threads <cores, at most 8>
           --max-states 20000000 --trace-out target/sharetxn-traces
+          matrix: every design on every scenario, --threads <cores, at most 8>
           sim: --seeds 0..100 --shard 0/1 --steps 5000
           --port 3000 --host 127.0.0.1
 limits:   --threads 1..=64, --max-states >= 1, --timeout > 0 (seconds, may be fractional)
@@ -65,6 +79,12 @@ object on stdout and nothing else.
 
 exit status: 0 every property holds and every twin is witnessed, 1 otherwise
              (a violation, an unreached twin, or a check stopped early), 2 bad input
+matrix:      0 the matrix was computed and every design this project claims safe
+             (consumer-offsets, proposed, at their own knobs) passed where it applies;
+             1 one of them did not (a violation, an unreached twin, or a check
+             stopped early); 2 bad input. Violations of other designs are the
+             matrix's content, not a failure. --timeout and --max-states apply to
+             each check.
 replay:      1 the trace's violation shows again (or its witness no longer does),
              0 every step ran and it does not (or the witness does), 2 the trace
              cannot be read or an action is no longer enabled
@@ -90,10 +110,8 @@ pub const MAX_THREADS: usize = 64;
 
 /// The commands that exist.
 const COMMANDS: &[&str] = &[
-    "list", "check", "sim", "replay", "shrink", "render", "explore", "help",
+    "list", "check", "matrix", "sim", "replay", "shrink", "render", "explore", "help",
 ];
-/// Commands the architecture plans that this binary does not have yet.
-const PLANNED: &[&str] = &["matrix"];
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -106,6 +124,8 @@ pub enum Command {
     List,
     /// `sharetxn check`.
     Check(CheckArgs),
+    /// `sharetxn matrix`.
+    Matrix(MatrixArgs),
     /// `sharetxn sim`.
     Sim(SimArgs),
     /// `sharetxn sim --summarize`.
@@ -252,15 +272,12 @@ pub fn parse(argv: Vec<OsString>) -> Result<Command, CliError> {
         "-V" | "--version" => Ok(Command::Version),
         "list" => parse_list(&mut words),
         "check" => parse_check(&mut words),
+        "matrix" => parse_matrix(&mut words),
         "sim" => parse_sim(&mut words),
         "explore" => parse_explore(&mut words),
         "replay" => parse_replay(&mut words),
         "shrink" => parse_shrink(&mut words),
         "render" => parse_render(&mut words),
-        planned if PLANNED.contains(&planned) => Err(CliError::new(format!(
-            "command '{planned}' is not implemented yet (available: {})",
-            COMMANDS.join(", ")
-        ))),
         flag if flag.starts_with('-') => Err(CliError::new(format!(
             "unknown flag '{flag}' before a command (try 'sharetxn --help')"
         ))),
@@ -409,20 +426,77 @@ impl ModelFlags {
 
     /// Like `resolve`, but a `--set` that `claim` takes (returning whether it was
     /// accepted) is not handed to the model.
+    ///
+    /// Without `--design`, the design is the first one that applies to the scenario (the
+    /// baseline where it applies); a named design that does not apply is refused.
     fn resolve_except(
         self,
         mut claim: impl FnMut(&str) -> Option<Result<(), String>>,
     ) -> Result<ModelArgs, CliError> {
-        let mut scenario = Scenario::by_name(self.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO))?;
-        let mut design = Design::by_name(self.design.as_deref().unwrap_or(DEFAULT_DESIGN))?;
+        let scenario = self.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
+        Scenario::by_name(scenario)?;
+        if let Some(design) = &self.design {
+            Design::by_name(design)?;
+        }
+        let mut model_sets = Vec::new();
         for setting in &self.sets {
             match claim(setting) {
                 Some(accepted) => accepted?,
-                None => settings::apply(&mut design, &mut scenario, setting)?,
+                None => model_sets.push(setting.clone()),
             }
         }
-        Ok(ModelArgs { design, scenario })
+        let model = match &self.design {
+            Some(design) => build_model(design, scenario, &model_sets)?,
+            None => default_model(scenario, &model_sets)?,
+        };
+        model
+            .design
+            .applies_to(&model.scenario)
+            .map_err(|why| not_applicable(&model, &why, &model_sets))?;
+        Ok(model)
     }
+}
+
+/// The named design and scenario with every `--set` applied in order.
+pub fn build_model(design: &str, scenario: &str, sets: &[String]) -> Result<ModelArgs, CliError> {
+    let mut scenario = Scenario::by_name(scenario)?;
+    let mut design = Design::by_name(design)?;
+    for setting in sets {
+        settings::apply(&mut design, &mut scenario, setting)?;
+    }
+    Ok(ModelArgs { design, scenario })
+}
+
+/// The first design (the baseline first) that applies to the scenario as set; the
+/// baseline when none does, so that the refusal names it.
+fn default_model(scenario: &str, sets: &[String]) -> Result<ModelArgs, CliError> {
+    for design in std::iter::once(&DEFAULT_DESIGN).chain(DESIGN_NAMES) {
+        let model = build_model(design, scenario, sets)?;
+        if model.design.applies_to(&model.scenario).is_ok() {
+            return Ok(model);
+        }
+    }
+    build_model(DEFAULT_DESIGN, scenario, sets)
+}
+
+/// The one-line refusal of a design that does not apply, naming the designs that do.
+fn not_applicable(model: &ModelArgs, why: &str, sets: &[String]) -> CliError {
+    let (design, scenario) = (&model.design.name, &model.scenario.name);
+    let others: Vec<&str> = DESIGN_NAMES
+        .iter()
+        .copied()
+        .filter(|d| {
+            build_model(d, scenario, sets).is_ok_and(|m| m.design.applies_to(&m.scenario).is_ok())
+        })
+        .collect();
+    let hint = if others.is_empty() {
+        String::new()
+    } else {
+        format!(" (designs that apply: {})", others.join(", "))
+    };
+    CliError::new(format!(
+        "design {design} does not apply to scenario {scenario}: {why}{hint}"
+    ))
 }
 
 fn parse_list(words: &mut Words) -> Result<Command, CliError> {
@@ -865,7 +939,6 @@ mod tests {
         for (words, expect) in [
             (&[][..], "no command"),
             (&["frobnicate"][..], "unknown command"),
-            (&["matrix"][..], "not implemented"),
             (&["replay"][..], "needs a trace file"),
             (&["replay", "a.json", "b.json"][..], "one trace file"),
             (&["replay", "--json", "a.json"][..], "unknown flag"),

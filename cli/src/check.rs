@@ -11,43 +11,82 @@ use crate::summary;
 use crate::trace;
 use sharetxn_model::System;
 use sharetxn_properties::check::Progress;
-use sharetxn_properties::{check, CheckOptions, Status};
+use sharetxn_properties::{check, CheckOptions, Report, Status, Strategy};
 use sharetxn_traces::Origin;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// The exit status when a property is violated, a twin unreached, or the check stopped
 /// early.
 pub const NOT_PASSED: u8 = 1;
 
-/// Runs the check and reports; the exit status is 0 only if the report passed.
-pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
-    trace::prepare_dir(&args.trace_out)?;
-    let system = System::new(args.model.design, args.model.scenario);
-    let line = ProgressLine::for_stderr(args.json);
+/// One check as the command line runs it: the library's options it sets, where the traces
+/// go, and the label of its progress line.
+pub struct CheckRun<'a> {
+    /// BFS or DFS.
+    pub strategy: Strategy,
+    /// Do not expand states at this depth.
+    pub max_depth: Option<u64>,
+    /// Stop after this many distinct states.
+    pub max_states: u64,
+    /// Threads expanding a BFS level.
+    pub threads: usize,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// The output is JSON (so no progress line, even on a terminal).
+    pub json: bool,
+    /// Where trace files go.
+    pub trace_out: &'a Path,
+    /// Put before the progress (which of many checks this is; empty for one).
+    pub label: String,
+}
+
+/// Runs the library's check with a progress line on a terminal, then writes a trace for
+/// every discovery into the report; `check` and `matrix` both check through here.
+pub fn check_and_record(system: &System, run: &CheckRun) -> Result<Report, CliError> {
+    let line = ProgressLine::for_stderr(run.json).map(|line| line.with_label(run.label.clone()));
     let progress: Option<Box<dyn FnMut(Progress) + '_>> = line
         .as_ref()
         .map(|line| Box::new(move |p: Progress| line.show(p)) as Box<dyn FnMut(Progress)>);
     // Options the library adds later keep their defaults.
     #[allow(clippy::needless_update)]
     let options = CheckOptions {
-        strategy: args.strategy,
-        max_states: args.max_states,
-        max_depth: args.max_depth,
-        threads: args.threads,
-        timeout: args.timeout,
+        strategy: run.strategy,
+        max_states: run.max_states,
+        max_depth: run.max_depth,
+        threads: run.threads,
+        timeout: run.timeout,
         progress,
         ..CheckOptions::default()
     };
-    let mut report = check(&system, options);
+    let mut report = check(system, options);
     if let Some(line) = &line {
         line.clear();
     }
-
     let origin = Origin::Check {
         strategy: report.strategy.clone(),
-        max_depth: args.max_depth,
+        max_depth: run.max_depth,
     };
-    trace::write_all(&system, &mut report, &args.trace_out, &origin)?;
+    trace::write_all(system, &mut report, run.trace_out, &origin)?;
+    Ok(report)
+}
+
+/// Runs the check and reports; the exit status is 0 only if the report passed.
+pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
+    trace::prepare_dir(&args.trace_out)?;
+    let system = System::new(args.model.design, args.model.scenario);
+    let run = CheckRun {
+        strategy: args.strategy,
+        max_depth: args.max_depth,
+        max_states: args.max_states,
+        threads: args.threads,
+        timeout: args.timeout,
+        json: args.json,
+        trace_out: &args.trace_out,
+        label: String::new(),
+    };
+    let report = check_and_record(&system, &run)?;
 
     if args.json {
         let text = serde_json::to_string_pretty(&report)

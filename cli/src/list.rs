@@ -6,7 +6,7 @@ use crate::summary::{lowercase_name, table};
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::scenario::SCENARIO_NAMES;
 use sharetxn_model::settings::SETTINGS;
-use sharetxn_model::Design;
+use sharetxn_model::{Design, Scenario};
 use sharetxn_properties::PROPERTIES;
 use sharetxn_sim::options::SIM_SETTINGS;
 
@@ -22,7 +22,23 @@ pub fn render() -> String {
     out.push_str("\ndesigns:\n");
     for name in DESIGN_NAMES {
         let line = match Design::by_name(name) {
-            Ok(design) => design.describe(),
+            Ok(design) => {
+                let scenarios: Vec<&str> = SCENARIO_NAMES
+                    .iter()
+                    .copied()
+                    .filter(|s| Scenario::by_name(s).is_ok_and(|s| design.applies_to(&s).is_ok()))
+                    .collect();
+                let safe = if design.claims_safety() {
+                    "; claimed safe"
+                } else {
+                    ""
+                };
+                format!(
+                    "{}\n    applies to: {}{safe}",
+                    design.describe(),
+                    scenarios.join(", ")
+                )
+            }
             Err(e) => format!("{name}: {e}"),
         };
         out.push_str(&format!("  {line}\n"));

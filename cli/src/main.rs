@@ -11,6 +11,8 @@
 //! | [`args`] | turn the command line into a [`args::Command`], or a one-line complaint |
 //! | [`list`] | `sharetxn list`: what there is to check |
 //! | [`check`] | `sharetxn check`: run the exhaustive checker and report |
+//! | [`matrix`] | `sharetxn matrix`: check every design on every scenario it applies to |
+//! | [`matrix_table`] | the matrix as text, a table per scenario |
 //! | [`summary`] | the human-readable form of a check report |
 //! | [`trace`] | name and write trace files |
 //! | [`replay`] | `sharetxn replay`: run a trace again and judge it |
@@ -28,6 +30,8 @@ mod check;
 mod error;
 mod explore;
 mod list;
+mod matrix;
+mod matrix_table;
 mod output;
 mod progress;
 mod render;
@@ -74,6 +78,7 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(check_args) => check::run(check_args),
+        Command::Matrix(matrix_args) => matrix::run(matrix_args),
         Command::Sim(sim_args) => sim::run(sim_args),
         Command::Summarize(summarize_args) => sim::summarize(summarize_args),
         Command::Explore(explore_args) => explore::run(explore_args),

@@ -20,6 +20,8 @@ pub struct ProgressLine {
     width: Cell<usize>,
     /// When the line was last drawn, in the checker's seconds.
     drawn_at: Cell<Option<f64>>,
+    /// Put before the progress (which of many checks this is).
+    label: String,
 }
 
 impl ProgressLine {
@@ -29,7 +31,13 @@ impl ProgressLine {
         (!json && std::io::stderr().is_terminal()).then(|| ProgressLine {
             width: Cell::new(0),
             drawn_at: Cell::new(None),
+            label: String::new(),
         })
+    }
+
+    /// The same line with `label` in front of the progress.
+    pub fn with_label(self, label: String) -> ProgressLine {
+        ProgressLine { label, ..self }
     }
 
     /// Redraws the line (unless it was drawn very recently).
@@ -40,7 +48,11 @@ impl ProgressLine {
             }
         }
         self.drawn_at.set(Some(progress.seconds));
-        let text = format_progress(progress.unique_states, progress.depth, progress.seconds);
+        let text = format!(
+            "{}{}",
+            self.label,
+            format_progress(progress.unique_states, progress.depth, progress.seconds)
+        );
         let pad = self.width.get().saturating_sub(text.chars().count());
         output::stderr(&format!("\r{text}{}", " ".repeat(pad)));
         self.width.set(text.chars().count());

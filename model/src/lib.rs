@@ -28,6 +28,7 @@
 pub mod data_partition;
 pub mod design;
 pub mod design_kip1289;
+pub mod design_scope;
 pub mod effects;
 pub mod error;
 pub mod ghost;

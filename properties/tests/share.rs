@@ -185,7 +185,10 @@ fn delivery_limit_counts_what_the_leader_could_know() {
         g.share.failovers = 1;
     });
     let message = delivery_limit::check(&sys, &state).expect("4 deliveries at limit 2");
-    assert!(message.contains("offset 1 was delivered 4 times"), "{message}");
+    assert!(
+        message.contains("offset 1 was delivered 4 times"),
+        "{message}"
+    );
     state.ghost.update(|g| {
         g.share.forgotten.insert(1, 2);
     });

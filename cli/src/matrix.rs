@@ -1,0 +1,272 @@
+//! `sharetxn matrix`: every design on every scenario it applies to, each checked by the
+//! library's exhaustive BFS exactly as `sharetxn check` does (with its traces written the
+//! same way), gathered into one [`Matrix`]: a cell per (design, scenario, property) and a
+//! row of figures per check. It owns the order of the checks, the progress on a terminal
+//! and the exit status; the text form lives in [`crate::matrix_table`].
+//!
+//! A pair whose design does not apply to the scenario (the library's
+//! `Design::applies_to`) is not checked: its check row says why, and its cells are
+//! `not_applicable`.
+//!
+//! The exit status follows the designs this project claims safe (`SAFE_DESIGNS` in the
+//! model): 1 when one of them, at its own knobs, does not pass where it applies (as
+//! `check` would exit 1), else 0. What other designs violate is the matrix's content.
+
+use crate::args::{MatrixArgs, MatrixPair};
+use crate::check::{check_and_record, CheckRun, NOT_PASSED};
+use crate::error::CliError;
+use crate::matrix_table;
+use crate::output;
+use crate::progress::ProgressLine;
+use crate::trace;
+use serde::Serialize;
+use sharetxn_model::System;
+use sharetxn_properties::{Report, Status, Strategy, PROPERTIES};
+use std::process::ExitCode;
+
+/// The whole matrix, as `--json` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Matrix {
+    /// Every `--set` applied to every pair, in order.
+    pub sets: Vec<String>,
+    /// One per (design, scenario, property or twin), scenario by scenario.
+    pub cells: Vec<Cell>,
+    /// One per (design, scenario) pair, in the same order.
+    pub checks: Vec<CheckRow>,
+    /// Whether every design claimed safe passed wherever it was checked.
+    pub passed: bool,
+}
+
+/// A property's (or twin's) status for one design on one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// The design's name.
+    pub design: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The property's or twin's name.
+    pub property: String,
+    /// `holds`, `violated`, `witnessed`, `unreached`, `unknown` or `not_applicable`.
+    pub status: Status,
+    /// The trace file of the discovery (a violation or a witness), if any.
+    pub trace: Option<String>,
+}
+
+/// One (design, scenario) pair: why it was not checked, or the check's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckRow {
+    /// The design's name.
+    pub design: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// Whether the design applies to the scenario (and so was checked).
+    pub applies: bool,
+    /// Why the design does not apply, when it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether this project claims the design (at these knobs) safe.
+    pub claims_safety: bool,
+    /// The check's figures, when it ran.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Figures>,
+}
+
+/// What a check reports about itself.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Figures {
+    /// Nothing violated, every twin witnessed, and the check was exhaustive.
+    pub passed: bool,
+    /// `bfs`, or `bfs-then-dfs` when a level outgrew memory.
+    pub strategy: String,
+    /// Whether the whole bounded state space was explored.
+    pub exhaustive: bool,
+    /// Distinct states visited.
+    pub unique_states: u64,
+    /// The deepest state's depth.
+    pub max_depth: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// `unique_states / seconds`.
+    pub states_per_second: f64,
+}
+
+impl Matrix {
+    /// An empty matrix for these `--set`s.
+    pub fn new(sets: Vec<String>) -> Matrix {
+        Matrix {
+            sets,
+            cells: Vec::new(),
+            checks: Vec::new(),
+            passed: true,
+        }
+    }
+
+    /// Adds a pair that was not checked, with every property `not_applicable`.
+    pub fn push_not_applicable(&mut self, design: &str, scenario: &str, reason: String) {
+        for p in PROPERTIES {
+            for name in [p.name, p.twin] {
+                self.cells.push(Cell {
+                    design: design.into(),
+                    scenario: scenario.into(),
+                    property: name.into(),
+                    status: Status::NotApplicable,
+                    trace: None,
+                });
+            }
+        }
+        self.checks.push(CheckRow {
+            design: design.into(),
+            scenario: scenario.into(),
+            applies: false,
+            reason: Some(reason),
+            claims_safety: false,
+            figures: None,
+        });
+    }
+
+    /// Adds a check's report.
+    pub fn push_report(&mut self, report: &Report, claims_safety: bool) {
+        for p in &report.properties {
+            self.cells.push(Cell {
+                design: report.design.clone(),
+                scenario: report.scenario.clone(),
+                property: p.name.clone(),
+                status: p.status,
+                trace: p.trace.clone(),
+            });
+        }
+        let passed = report.passed() && report.exhaustive;
+        if claims_safety && !passed {
+            self.passed = false;
+        }
+        self.checks.push(CheckRow {
+            design: report.design.clone(),
+            scenario: report.scenario.clone(),
+            applies: true,
+            reason: None,
+            claims_safety,
+            figures: Some(Figures {
+                passed,
+                strategy: report.strategy.clone(),
+                exhaustive: report.exhaustive,
+                unique_states: report.unique_states,
+                max_depth: report.max_depth,
+                seconds: report.seconds,
+                states_per_second: report.states_per_second,
+            }),
+        });
+    }
+
+    /// The cell of a property for a design on a scenario.
+    pub fn cell(&self, design: &str, scenario: &str, property: &str) -> Option<&Cell> {
+        self.cells
+            .iter()
+            .find(|c| c.design == design && c.scenario == scenario && c.property == property)
+    }
+
+    /// The checks of designs claimed safe that did not pass, each with what went wrong.
+    pub fn broken_claims(&self) -> Vec<String> {
+        self.checks
+            .iter()
+            .filter(|c| c.claims_safety && c.figures.as_ref().is_some_and(|f| !f.passed))
+            .map(|c| {
+                let wrong: Vec<String> = self
+                    .cells
+                    .iter()
+                    .filter(|cell| cell.design == c.design && cell.scenario == c.scenario)
+                    .filter(|cell| {
+                        matches!(
+                            cell.status,
+                            Status::Violated | Status::Unreached | Status::Unknown
+                        )
+                    })
+                    .map(|cell| {
+                        format!(
+                            "{} {}",
+                            cell.property,
+                            matrix_table::status_word(cell.status)
+                        )
+                    })
+                    .collect();
+                let exhaustive = c.figures.as_ref().is_some_and(|f| f.exhaustive);
+                let what = match (wrong.is_empty(), exhaustive) {
+                    (false, _) => wrong.join(", "),
+                    (true, false) => "the check stopped early".to_string(),
+                    (true, true) => "it did not pass".to_string(),
+                };
+                format!("{} on {}: {what}", c.design, c.scenario)
+            })
+            .collect()
+    }
+}
+
+/// Runs every check and reports.
+pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
+    let MatrixArgs {
+        pairs,
+        sets,
+        threads,
+        max_states,
+        timeout,
+        json,
+        trace_out,
+    } = args;
+    trace::prepare_dir(&trace_out)?;
+    let on_terminal = ProgressLine::for_stderr(json).is_some();
+    let total = pairs.len();
+    let mut matrix = Matrix::new(sets);
+    for (i, MatrixPair { model, applies }) in pairs.into_iter().enumerate() {
+        let (design, scenario) = (model.design.name.clone(), model.scenario.name.clone());
+        if let Err(reason) = applies {
+            matrix.push_not_applicable(&design, &scenario, reason);
+            continue;
+        }
+        let claims_safety = model.design.claims_safety();
+        let system = System::new(model.design, model.scenario);
+        let label = format!("[{}/{total}] {design} on {scenario}: ", i + 1);
+        let run = CheckRun {
+            strategy: Strategy::Bfs,
+            max_depth: None,
+            max_states,
+            threads,
+            timeout,
+            json,
+            trace_out: &trace_out,
+            label,
+        };
+        let report = check_and_record(&system, &run)?;
+        if on_terminal {
+            output::stderr(&format!(
+                "{}{} states, depth {}, {:.1} s{}\n",
+                run.label,
+                matrix_table::grouped(report.unique_states),
+                report.max_depth,
+                report.seconds,
+                if report.exhaustive {
+                    ""
+                } else {
+                    ", not exhaustive"
+                }
+            ));
+        }
+        matrix.push_report(&report, claims_safety);
+    }
+
+    if json {
+        let text = serde_json::to_string_pretty(&matrix)
+            .map_err(|e| CliError::new(format!("cannot encode the matrix: {e}")))?;
+        output::stdout(&format!("{text}\n"))?;
+    } else {
+        output::stdout(&matrix_table::render(&matrix))?;
+        for broken in matrix.broken_claims() {
+            output::stderr(&format!(
+                "sharetxn: claimed safe but did not pass: {broken}\n"
+            ));
+        }
+    }
+    Ok(if matrix.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NOT_PASSED)
+    })
+}
