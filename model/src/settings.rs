@@ -1,7 +1,7 @@
 //! `--set KEY=VALUE`: every design knob and scenario field by name, with validation.
 //! Unknown keys and bad values are errors, never silent defaults.
 
-use crate::design::{Design, TransactionVersion};
+use crate::design::{Design, MarkerMatch, TransactionVersion};
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
 use serde_json::{json, Value};
@@ -15,6 +15,9 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("flush_before_end_txn", "design: EndTxn waits for every write, true|false"),
     ("lock_timer_race", "design: KAFKA-19476, a lock timer firing after the ack makes the record AVAILABLE again, true|false"),
     ("ack_member_check", "design: the share-partition leader checks the acking member holds the acquisition, true|false"),
+    ("marker_match", "design: KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch"),
+    ("sc_replay_pending", "design: KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false"),
+    ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 1..=3"),
@@ -111,6 +114,17 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
         "lock_timer_race" => design.lock_timer_race = parse_bool(key, value)?,
         "ack_member_check" => design.ack_member_check = parse_bool(key, value)?,
+        "marker_match" => {
+            design.marker_match = MarkerMatch::ALL
+                .iter()
+                .copied()
+                .find(|m| m.name() == value)
+                .ok_or_else(|| {
+                    format!("--set {key}={value}: expected exact-epoch, producer-id or txn-epoch")
+                })?
+        }
+        "sc_replay_pending" => design.sc_replay_pending = parse_bool(key, value)?,
+        "stage_verification" => design.stage_verification = parse_bool(key, value)?,
         "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
         "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
@@ -159,6 +173,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "marker_retries": scenario.marker_retries,
         "lock_timer_race": design.lock_timer_race,
         "ack_member_check": design.ack_member_check,
+        "marker_match": design.marker_match.name(),
+        "sc_replay_pending": design.sc_replay_pending,
+        "stage_verification": design.stage_verification,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -201,7 +218,10 @@ mod tests {
                 "verification"
                 | "flush_before_end_txn"
                 | "lock_timer_race"
-                | "ack_member_check" => "true",
+                | "ack_member_check"
+                | "sc_replay_pending"
+                | "stage_verification" => "true",
+                "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
                 "ack_types" => "accept,reject",
