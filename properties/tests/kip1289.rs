@@ -111,11 +111,12 @@ fn seed_restart_applies_pending_acks() {
     assert_eq!(status(&fixed, "resolved_after_restart"), Status::Witnessed);
 }
 
-/// (iii) A late TxnShareAcknowledge after an abort: under TV2 the abort marker's bumped
-/// epoch fences it in `__share_group_state`'s log, so it takes TV1. The first copy times
-/// out early, the client resends, aborts; the late copy is staged unverified under an
-/// epoch no marker will come for. With `stage_verification=true` the coordinator refuses
-/// it (the transaction is no longer ongoing).
+/// (iii) A late TxnShareAcknowledge after its transaction ended: under TV2 the marker's
+/// bumped epoch fences it in `__share_group_state`'s log, so it takes TV1. The first copy
+/// times out early, the client resends, the transaction ends (the shortest trace commits;
+/// an abort goes the same way); the late copy is staged unverified under an epoch no
+/// marker will come for. With `stage_verification=true` the coordinator refuses it (the
+/// transaction is no longer ongoing).
 #[test]
 fn late_staging_after_an_abort_hangs_without_verification() {
     let bounds = [
@@ -131,7 +132,7 @@ fn late_staging_after_an_abort_hangs_without_verification() {
     assert!(report.exhaustive);
     assert_eq!(status(&report, "no_orphan_acks"), Status::Violated);
     assert!(
-        message(&report, "no_orphan_acks").contains("CompleteAbort"),
+        message(&report, "no_orphan_acks").contains("TC has Complete"),
         "{}",
         message(&report, "no_orphan_acks")
     );
