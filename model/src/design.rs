@@ -54,6 +54,66 @@ pub struct Design {
     /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rebuild_pending: bool,
+    /// KIP-1289: how a marker at `__share_group_state` finds the pending acknowledgements
+    /// it resolves. Traces leave it out at the seed's value.
+    #[serde(default, skip_serializing_if = "MarkerMatch::is_seed")]
+    pub marker_match: MarkerMatch,
+    /// KIP-1289: at load the share coordinator replays transactional share records into
+    /// its pending store and resolves them only by replayed markers (true); with false it
+    /// replays them as `ShareCoordinatorShard.replay()` does today, ignoring the producer
+    /// id, so a staged acknowledgement becomes committed state at load (S7).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sc_replay_pending: bool,
+    /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
+    /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
+    /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub stage_verification: bool,
+}
+
+/// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
+/// it resolves.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum MarkerMatch {
+    /// The seed's `applyPendingAcknowledgements(producerId, producerEpoch)` taken
+    /// literally: the entry staged with exactly the marker's producer id and epoch. Under
+    /// TV2 the marker carries the bumped epoch, so it finds nothing (S8).
+    #[default]
+    ExactEpoch,
+    /// `GroupCoordinator`'s pattern: every entry of the marker's producer id, whatever its
+    /// epoch; a marker older than the newest staging is fenced. A retried TV2 marker of one
+    /// transaction resolves the next transaction's acknowledgements (S6).
+    ProducerId,
+    /// The producer id, and the marker's epoch is the staged epoch (TV0/1) or above it
+    /// (TV2, which bumps the epoch at EndTxn); a marker older than what is pending is
+    /// fenced, a repeated one is a no-op.
+    TxnEpoch,
+}
+
+impl MarkerMatch {
+    /// Every value, in the order `sharetxn list` shows them.
+    pub const ALL: [MarkerMatch; 3] = [
+        MarkerMatch::ExactEpoch,
+        MarkerMatch::ProducerId,
+        MarkerMatch::TxnEpoch,
+    ];
+
+    /// The kebab-case name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            MarkerMatch::ExactEpoch => "exact-epoch",
+            MarkerMatch::ProducerId => "producer-id",
+            MarkerMatch::TxnEpoch => "txn-epoch",
+        }
+    }
+
+    /// Whether this is the seed's value (left out of traces).
+    pub fn is_seed(&self) -> bool {
+        *self == MarkerMatch::ExactEpoch
+    }
 }
 
 // Serde defaults: knobs at Kafka's value are left out of traces, so traces written before
@@ -89,6 +149,9 @@ impl Design {
             stage_owner_check: StageOwnerCheck::None,
             leader_resolution: LeaderResolution::None,
             rebuild_pending: false,
+            marker_match: MarkerMatch::ExactEpoch,
+            sc_replay_pending: false,
+            stage_verification: true,
         }
     }
 
@@ -96,8 +159,24 @@ impl Design {
     /// the share coordinator with TxnShareAcknowledge after AddShareAcksToTxn added
     /// `__share_group_state` to the transaction; the share coordinator keeps them pending
     /// under the producer id and epoch and applies (COMMIT) or discards (ABORT) them at the
-    /// marker, mirroring `GroupCoordinator.completeTransaction` (pending entries found by
-    /// producer id). Transaction version 2 with verification, Kafka 4's defaults.
+    /// marker. Transaction version 2 with verification, Kafka 4's defaults.
+    ///
+    /// The share coordinator, read literally (one knob per choice, so each can be moved):
+    /// - `marker_match=exact-epoch`: the seed's only code is
+    ///   `completeTransaction(producerId, producerEpoch, result)` calling
+    ///   `applyPendingAcknowledgements(producerId, producerEpoch)` /
+    ///   `discardPendingAcknowledgements(producerId, producerEpoch)`, and it says the acks
+    ///   are written "with the producer's producerId and producerEpoch". Looking them up by
+    ///   that pair is the literal reading; its "mirrors GroupCoordinator.completeTransaction"
+    ///   names the method being mirrored, not `pendingTransactionalOffsets`' pid-only key.
+    /// - `sc_replay_pending=false`: the seed reuses `replayEndTransactionMarker` for
+    ///   recovery and adds `completeTransaction` for live markers; it changes nothing in
+    ///   `ShareCoordinatorShard.replay(offset, producerId, producerEpoch, record)`, which
+    ///   today ignores the producer id. A reader builds the pending store in the new live
+    ///   path, and at load the staged records are replayed as committed state.
+    /// - `stage_verification=true`: the seed writes the acks with
+    ///   `CoordinatorRuntime.scheduleTransactionalWriteOperation()`, which starts KIP-890
+    ///   verification (`maybeStartTransactionVerification`) before the write.
     ///
     /// Where the seed is silent, a reader's choices: the share-partition leader is told
     /// nothing when acks commit (the seed names no RPC or callback to it), so it learns
@@ -138,6 +217,18 @@ impl Design {
             share.push_str(", ack_member_check=false");
         }
         share.push_str(&crate::design_kip1289::describe_spl(self));
+        // The KIP-1289 knobs show when they differ from the design's own default.
+        let own = Design::by_name(&self.name).ok();
+        let base = own.as_ref().unwrap_or(self);
+        if self.marker_match != base.marker_match {
+            share.push_str(&format!(", marker_match={}", self.marker_match.name()));
+        }
+        if self.sc_replay_pending != base.sc_replay_pending {
+            share.push_str(&format!(", sc_replay_pending={}", self.sc_replay_pending));
+        }
+        if self.stage_verification != base.stage_verification {
+            share.push_str(&format!(", stage_verification={}", self.stage_verification));
+        }
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

@@ -44,8 +44,13 @@ impl Design {
     /// - `rebuild_pending`: a new leader rebuilds TX_PENDING from the share coordinator's
     ///   pending acks (else `no_duplicate_processing` after a leader failover).
     ///
-    /// The share-coordinator side's fixes (marker matching by transaction epoch, replay of
-    /// pending acks, staging verification) are set here once they exist.
+    /// - `marker_match=txn-epoch`: a marker resolves the acks of its own transaction, by
+    ///   producer id and the epoch that transaction staged with (else `marker_match` and
+    ///   `no_orphan_acks`: the TV2 marker's bumped epoch misses the staged one);
+    /// - `sc_replay_pending`: a share coordinator load keeps staged acks pending until their
+    ///   marker (else `pending_isolation` and `no_lost_record` after a coordinator restart);
+    /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
+    ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -53,6 +58,9 @@ impl Design {
             stage_owner_check: StageOwnerCheck::Acquisition,
             leader_resolution: LeaderResolution::Notify,
             rebuild_pending: true,
+            marker_match: crate::design::MarkerMatch::TxnEpoch,
+            sc_replay_pending: true,
+            stage_verification: true,
             ..Design::seed()
         }
     }

@@ -3,6 +3,7 @@
 //! but it also sees crashes, timers and choices). Protocol logic never reads it.
 
 use crate::ids::{MemberId, TopicPartition, TxnTag};
+use crate::msg::ProducerIdAndEpoch;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,6 +62,76 @@ pub struct ShareGhost {
     pub spl_rebuilt: bool,
     /// The first persisted terminal state that went back.
     pub terminal_regressed: Option<String>,
+    /// KIP-1289 facts (left out of traces while empty, so share-basic's digests stay).
+    #[serde(default, skip_serializing_if = "TxnAckGhost::is_empty")]
+    pub txn_acks: TxnAckGhost,
+}
+
+/// Ghost facts about transactional share acknowledgements (KIP-1289).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnAckGhost {
+    /// What each attempt's TxnShareAcknowledge carried: the producer id and epoch it was
+    /// staged with, and the offsets it acknowledged.
+    pub staged: BTreeMap<TxnTag, StagedAck>,
+    /// The transaction coordinator's decisions, by the producer id and epoch the
+    /// transaction wrote with (its staging identity); under TV0/1 two transactions of one
+    /// producer share it, and the later decision is kept.
+    pub decided: BTreeMap<ProducerIdAndEpoch, TcDecision>,
+    /// The transaction coordinator's decision for each attempt that staged acks or was the
+    /// client's transaction when it was decided (commit = true).
+    pub outcomes: BTreeMap<TxnTag, bool>,
+    /// The first marker that resolved acks of another transaction, or left its own
+    /// pending.
+    pub marker_mismatch: Option<String>,
+    /// An ABORT marker discarded staged acks.
+    pub abort_discarded: bool,
+    /// The share coordinator restarted while its log held pending acks.
+    pub pending_across_restart: bool,
+    /// The share coordinator's load left acks pending.
+    pub reloaded_pending: bool,
+    /// A marker resolved pending acks after a load left acks pending.
+    pub resolved_after_restart: bool,
+    /// A record whose transactional acknowledgement was aborted was delivered again.
+    pub redelivered_after_abort: bool,
+}
+
+/// What one attempt's TxnShareAcknowledge carried.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StagedAck {
+    /// The producer id and epoch the acks were written with.
+    pub producer: ProducerIdAndEpoch,
+    /// The offsets acknowledged.
+    pub offsets: Vec<u8>,
+}
+
+/// A decision of the transaction coordinator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TcDecision {
+    /// The producer id and epoch its markers carry.
+    pub marker: ProducerIdAndEpoch,
+    /// COMMIT (true) or ABORT.
+    pub commit: bool,
+}
+
+impl TxnAckGhost {
+    /// Nothing recorded (always the case without KIP-1289).
+    pub fn is_empty(&self) -> bool {
+        *self == TxnAckGhost::default()
+    }
+
+    /// The transaction coordinator's decision for attempt `tag`, if it decided.
+    pub fn outcome(&self, tag: TxnTag) -> Option<bool> {
+        self.outcomes.get(&tag).copied()
+    }
+
+    /// The staging identities of the transactions whose markers are `marker`/`commit`.
+    pub fn stagings_of(&self, marker: ProducerIdAndEpoch, commit: bool) -> Vec<ProducerIdAndEpoch> {
+        self.decided
+            .iter()
+            .filter(|(_, d)| d.marker == marker && d.commit == commit)
+            .map(|(s, _)| *s)
+            .collect()
+    }
 }
 
 impl ShareGhost {

@@ -58,6 +58,8 @@ pub mod spl_knobs;
 pub mod system;
 pub mod timing;
 pub mod topology;
+pub mod txn_ack_ghost;
+pub mod txn_acks;
 pub mod txn_coordinator;
 pub mod txn_share_msg;
 pub mod txn_state;

@@ -1,7 +1,7 @@
 //! `--set KEY=VALUE`: every design knob and scenario field by name, with validation.
 //! Unknown keys and bad values are errors, never silent defaults.
 
-use crate::design::{Design, TransactionVersion};
+use crate::design::{Design, MarkerMatch, TransactionVersion};
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
@@ -20,6 +20,9 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("stage_owner_check", "design: what the leader validates at staging, none|member-epoch|acquisition"),
     ("leader_resolution", "design: how the leader learns a staged ack's outcome, none|refresh|notify"),
     ("rebuild_pending", "design: a new leader rebuilds TX_PENDING from the share coordinator's pending acks, true|false"),
+    ("marker_match", "design: KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch"),
+    ("sc_replay_pending", "design: KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false"),
+    ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 1..=3"),
@@ -126,6 +129,17 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
                 parse_choice(key, value, &LeaderResolution::ALL, LeaderResolution::name)?
         }
         "rebuild_pending" => design.rebuild_pending = parse_bool(key, value)?,
+        "marker_match" => {
+            design.marker_match = MarkerMatch::ALL
+                .iter()
+                .copied()
+                .find(|m| m.name() == value)
+                .ok_or_else(|| {
+                    format!("--set {key}={value}: expected exact-epoch, producer-id or txn-epoch")
+                })?
+        }
+        "sc_replay_pending" => design.sc_replay_pending = parse_bool(key, value)?,
+        "stage_verification" => design.stage_verification = parse_bool(key, value)?,
         "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
         "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
@@ -178,6 +192,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "stage_owner_check": design.stage_owner_check.name(),
         "leader_resolution": design.leader_resolution.name(),
         "rebuild_pending": design.rebuild_pending,
+        "marker_match": design.marker_match.name(),
+        "sc_replay_pending": design.sc_replay_pending,
+        "stage_verification": design.stage_verification,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -229,6 +246,9 @@ mod tests {
                 | "rebuild_pending" => "true",
                 "stage_owner_check" => "acquisition",
                 "leader_resolution" => "notify",
+                | "sc_replay_pending"
+                | "stage_verification" => "true",
+                "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
                 "ack_types" => "accept,reject",

@@ -13,12 +13,13 @@
 //! write of older leaders. WriteShareGroupState is fenced by the leader epoch and the
 //! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::share_state`]).
 
+use crate::design::Design;
 use crate::error::ErrorCode;
-use crate::ids::{ProducerId, TxnTag};
+use crate::ids::{ProducerEpoch, ProducerId};
 use crate::msg::Msg;
 use crate::msg::ProducerIdAndEpoch;
 use crate::node::{Node, NodeStorage};
-use crate::share_coordinator_txn::{replay_txn, PendingAcks};
+use crate::share_coordinator_txn::{ParkedStaging, PendingAcks, ReplayMode, Resolution};
 use crate::share_msg::*;
 use crate::share_state::{ShareState, StateBatch};
 use serde::{Deserialize, Serialize};
@@ -65,7 +66,7 @@ impl ShareRecord {
                 state.merge(*start_offset, batches);
             }
             // Transactional records change the served state only through the marker
-            // (`replay_txn`), which needs the pending acks as well.
+            // (`ShareCoordinator::replay_txn`), which needs the pending acks as well.
             ShareRecord::TxnAcks(_) | ShareRecord::TxnMarker { .. } => {}
         }
     }
@@ -78,20 +79,34 @@ pub struct ShareCoordinatorState {
     pub state: ShareState,
     /// The log (what a restart replays).
     pub log: Vec<ShareRecord>,
-    /// KIP-1289: acknowledgements pending in a transaction, by producer id.
+    /// KIP-1289: acknowledgements pending in a transaction, by the producer id and epoch
+    /// they were written with.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub pending: BTreeMap<ProducerId, PendingAcks>,
-    /// Ghost: how each attempt's staged acknowledgements were resolved (commit = true).
+    pub pending: BTreeMap<ProducerIdAndEpoch, PendingAcks>,
+    /// Ghost: how staged acknowledgements left the pending store, in log order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resolved: Vec<Resolution>,
+    /// KIP-1289: the newest producer epoch the log holds per producer id (the log's
+    /// producer state, rebuilt by replay).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub resolved: BTreeMap<TxnTag, bool>,
+    pub producer_epochs: BTreeMap<ProducerId, ProducerEpoch>,
+    /// KIP-1289: stagings parked while the transaction coordinator verifies them
+    /// (volatile: lost with the incarnation).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub verifying: BTreeMap<ProducerId, ParkedStaging>,
     /// KIP-1289 `notify`: outcomes not yet acknowledged by the leader that staged them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outbox: BTreeMap<ProducerId, crate::share_coordinator_notify::Resolution>,
 }
 
-/// The share coordinator's configuration (it has none beyond its role).
+/// The share coordinator's configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ShareCoordinator;
+pub struct ShareCoordinator {
+    /// The design (KIP-1289's share-coordinator knobs, the transaction version).
+    pub design: Design,
+    /// The transaction coordinator (for KIP-890 verification of stagings).
+    pub txn_coordinator: Id,
+}
 
 impl ShareCoordinator {
     /// Loads the coordinator: replays its log, or writes the initial snapshot.
@@ -112,12 +127,14 @@ impl ShareCoordinator {
             state: ShareState::default(),
             log: Vec::new(),
             pending: BTreeMap::new(),
-            resolved: BTreeMap::new(),
+            resolved: Vec::new(),
+            producer_epochs: BTreeMap::new(),
+            verifying: BTreeMap::new(),
             outbox: BTreeMap::new(),
         };
         for record in &log {
             record.apply(&mut s.state);
-            replay_txn(record, &mut s);
+            self.replay_txn(record, &mut s, ReplayMode::Load);
         }
         s.log = log;
         self.resend_outcomes(&s, o);
@@ -131,7 +148,7 @@ impl ShareCoordinator {
         o: &mut Out<Node>,
     ) {
         record.apply(&mut s.state);
-        replay_txn(&record, s);
+        self.replay_txn(&record, s, ReplayMode::Live);
         s.log.push(record);
         o.save(NodeStorage::ShareCoordinator(s.log.clone()));
     }
@@ -191,7 +208,8 @@ impl ShareCoordinator {
                     }),
                 );
             }
-            Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
+            Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, false, o),
+            Msg::AddPartitionsToTxnResponse(resp) => self.on_verified(s, resp, o),
             Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
             Msg::TxnShareAcksResolvedResponse(r) => self.on_outcome_answered(s, r, o),
             _ => {}

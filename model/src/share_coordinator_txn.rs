@@ -2,16 +2,30 @@
 //! TxnShareAcknowledge are written to `__share_group_state` with the producer id and epoch,
 //! pending until the transaction's marker; a COMMIT marker applies them through the same
 //! merge as WriteShareGroupState (`applyPendingAcknowledgements`), an ABORT discards them
-//! (`discardPendingAcknowledgements`). Both are log records, so a restart replays pending
-//! acks and markers to the same state (`replayEndTransactionMarker`).
+//! (`discardPendingAcknowledgements`). Both are log records, so a restart replays them
+//! (`replayEndTransactionMarker`).
 //!
-//! The seed says `completeTransaction` "mirrors GroupCoordinator.completeTransaction()",
-//! which finds a producer's pending offsets by producer id; the model does the same and
-//! keeps the staged epoch only to fence markers and stagings older than it.
+//! Three design knobs decide what the seed leaves open (see `Design::seed`):
+//! - `marker_match`: which pending entries a marker resolves;
+//! - `sc_replay_pending`: whether a load replays staged records into the pending store or,
+//!   as `ShareCoordinatorShard.replay()` does today, straight into the committed state;
+//! - `stage_verification`: whether a staging is verified with the transaction coordinator
+//!   first (KIP-890 part 1), as `scheduleTransactionalWriteOperation` does.
+//!
+//! Whatever the knobs, appends go through the `__share_group_state` log's producer state: a
+//! staging or a marker older than the newest epoch the log holds for the producer id is
+//! INVALID_PRODUCER_EPOCH, and a marker is written when it resolves something or carries a
+//! newer epoch (a repeated marker writes nothing), as a partition log writes control
+//! batches.
 
+use crate::data_partition::verification_error;
+use crate::design::MarkerMatch;
 use crate::error::ErrorCode;
-use crate::ids::{ProducerId, TxnTag};
-use crate::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
+use crate::ids::{TopicPartition, TxnTag};
+use crate::msg::{
+    AddPartitionsMode, AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, Msg,
+    ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+};
 use crate::node::Node;
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share_msg::Acknowledgement;
@@ -35,15 +49,40 @@ pub struct PendingAcks {
     pub notify: Option<Id>,
 }
 
+/// Ghost: how one transaction's staged acknowledgements left the pending store. Derived
+/// from the log like the rest of the state (a load rebuilds it), never read by protocol
+/// logic.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The acknowledgements.
+    pub acks: PendingAcks,
+    /// Applied to the committed state (true) or discarded.
+    pub commit: bool,
+    /// Resolved by a marker (true), or applied by a load that ignored the producer id.
+    pub by_marker: bool,
+}
+
+/// A TxnShareAcknowledge parked while the transaction coordinator verifies it.
+pub type ParkedStaging = crate::leader::Parked<TxnShareAcknowledgeRequest>;
+
 /// Where a transaction's staged acknowledgements stand at the share coordinator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TxnAckStatus {
     /// Staged, waiting for the marker.
     Pending,
-    /// Applied by a COMMIT marker.
+    /// Applied to the committed state.
     Committed,
     /// Discarded by an ABORT marker.
     Aborted,
+}
+
+/// How a record of the log is replayed: live (just appended) or by a load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayMode {
+    /// The record was just appended by this incarnation.
+    Live,
+    /// The record is replayed from the log at load.
+    Load,
 }
 
 /// The state batch an acknowledgement becomes. The share coordinator does not know the
@@ -60,67 +99,206 @@ pub fn ack_batch(ack: &Acknowledgement) -> Option<StateBatch> {
 }
 
 impl ShareCoordinatorState {
-    /// Where the acknowledgements staged by attempt `tag` stand, if any were staged.
-    pub fn txn_ack_status(&self, tag: TxnTag) -> Option<TxnAckStatus> {
-        if let Some(commit) = self.resolved.get(&tag) {
-            return Some(if *commit {
-                TxnAckStatus::Committed
-            } else {
-                TxnAckStatus::Aborted
-            });
+    /// Every status the acknowledgements staged by attempt `tag` have (a late copy of a
+    /// staging can be pending again after the first copy was resolved).
+    pub fn txn_ack_statuses(&self, tag: TxnTag) -> Vec<TxnAckStatus> {
+        let mut out: Vec<TxnAckStatus> = self
+            .resolved
+            .iter()
+            .filter(|r| r.acks.tag == tag)
+            .map(|r| {
+                if r.commit {
+                    TxnAckStatus::Committed
+                } else {
+                    TxnAckStatus::Aborted
+                }
+            })
+            .collect();
+        if self.pending.values().any(|p| p.tag == tag) {
+            out.push(TxnAckStatus::Pending);
         }
-        self.pending
-            .values()
-            .any(|p| p.tag == tag)
-            .then_some(TxnAckStatus::Pending)
+        out.sort();
+        out.dedup();
+        out
     }
 
-    /// The pending acknowledgements of a producer id.
-    pub fn pending_of(&self, pid: ProducerId) -> Option<&PendingAcks> {
-        self.pending.get(&pid)
+    /// Where the acknowledgements staged by attempt `tag` stand: the latest resolution,
+    /// else pending, else `None` (never staged).
+    pub fn txn_ack_status(&self, tag: TxnTag) -> Option<TxnAckStatus> {
+        if self.pending.values().any(|p| p.tag == tag) {
+            return Some(TxnAckStatus::Pending);
+        }
+        self.resolved
+            .iter()
+            .rev()
+            .find(|r| r.acks.tag == tag)
+            .map(|r| {
+                if r.commit {
+                    TxnAckStatus::Committed
+                } else {
+                    TxnAckStatus::Aborted
+                }
+            })
+    }
+
+    /// The acknowledgements staged and not yet resolved.
+    pub fn pending_entries(&self) -> impl Iterator<Item = &PendingAcks> + '_ {
+        self.pending.values()
+    }
+
+    /// The acknowledgements applied to the committed state, by a marker or by a load.
+    pub fn committed_entries(&self) -> impl Iterator<Item = &Resolution> + '_ {
+        self.resolved.iter().filter(|r| r.commit)
     }
 }
 
 impl ShareCoordinator {
-    /// TxnShareAcknowledge: stage the acks as a pending record of the transaction. A
-    /// staging from an epoch older than the one already pending for the producer id is
-    /// fenced; a newer one replaces it (the older transaction was aborted by the bump).
+    /// TxnShareAcknowledge: stage the acks as a pending record of the transaction, after
+    /// verifying it with the transaction coordinator when the producer has no transaction
+    /// open here yet (`stage_verification`).
     pub fn on_txn_share_acknowledge(
         &self,
         s: &mut ShareCoordinatorState,
         src: Id,
         req: TxnShareAcknowledgeRequest,
+        verified: bool,
         o: &mut Out<Node>,
     ) {
-        let stale = s
-            .pending_of(req.producer.pid)
-            .is_some_and(|p| p.producer.epoch > req.producer.epoch);
-        let error = if stale {
-            ErrorCode::InvalidProducerEpoch
-        } else {
-            let batches = req.acks.iter().filter_map(ack_batch).collect();
-            let record = ShareRecord::TxnAcks(PendingAcks {
-                producer: req.producer,
-                tag: req.tag,
-                batches,
-                notify: req.notify.then_some(src),
-            });
-            self.append(s, record, o);
-            ErrorCode::None
-        };
-        o.send(
-            src,
-            Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-                producer: req.producer,
-                error,
-            }),
-        );
+        let fenced = s
+            .producer_epochs
+            .get(&req.producer.pid)
+            .is_some_and(|e| req.producer.epoch < *e);
+        if fenced {
+            reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
+            return;
+        }
+        // `hasOngoingTransaction(producerId, producerEpoch)`: only a first write of the
+        // transaction at this partition is verified.
+        let ongoing = s.pending.contains_key(&req.producer);
+        if self.design.stage_verification && !verified && !ongoing {
+            if s.verifying
+                .get(&req.producer.pid)
+                .is_some_and(|p| p.request == req)
+            {
+                // A retry of the staging being verified joins that verification (even a
+                // voided one, which is answered INVALID_TXN_STATE when the answer comes:
+                // displacing it would answer NETWORK_EXCEPTION, which the client retries,
+                // without end).
+                return;
+            }
+            // Kafka's guard is an object identity; here the log end, so a marker between
+            // verification and append (which moves the log end) voids it.
+            let guard = VerificationGuard {
+                generation: 0,
+                counter: s.log.len() as u8,
+            };
+            let displaced = s.verifying.insert(
+                req.producer.pid,
+                ParkedStaging {
+                    guard,
+                    src,
+                    producer: req.producer,
+                    request: req.clone(),
+                    valid: true,
+                },
+            );
+            if let Some(old) = displaced {
+                reply(o, old.src, &old.request, ErrorCode::NetworkException);
+            }
+            let mode = if self.design.tv.bumps_epoch_per_txn() {
+                AddPartitionsMode::BrokerAdd { guard }
+            } else {
+                AddPartitionsMode::VerifyOnly { guard }
+            };
+            o.send(
+                self.txn_coordinator,
+                Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+                    txn: req.txn,
+                    producer: req.producer,
+                    partitions: vec![TopicPartition::ShareGroupState],
+                    mode,
+                }),
+            );
+            return;
+        }
+        let batches = req.acks.iter().filter_map(ack_batch).collect();
+        let record = ShareRecord::TxnAcks(PendingAcks {
+            producer: req.producer,
+            tag: req.tag,
+            batches,
+            notify: req.notify.then_some(src),
+        });
+        self.append(s, record, o);
+        reply(o, src, &req, ErrorCode::None);
     }
 
-    /// WriteTxnMarkers for `__share_group_state`, answered like a partition leader: a
-    /// marker older than the staged epoch is INVALID_PRODUCER_EPOCH; otherwise the marker
-    /// is written (applying or discarding the pending acks). With nothing pending there is
-    /// nothing to write (a retried marker).
+    /// The transaction coordinator's answer to a staging's verification.
+    pub fn on_verified(
+        &self,
+        s: &mut ShareCoordinatorState,
+        resp: AddPartitionsToTxnResponse,
+        o: &mut Out<Node>,
+    ) {
+        let guard = match resp.mode {
+            AddPartitionsMode::VerifyOnly { guard } | AddPartitionsMode::BrokerAdd { guard } => {
+                guard
+            }
+            AddPartitionsMode::Client => return,
+        };
+        let current = s
+            .verifying
+            .get(&resp.producer.pid)
+            .is_some_and(|p| p.guard == guard && p.producer == resp.producer);
+        if !current {
+            return;
+        }
+        let Some(parked) = s.verifying.remove(&resp.producer.pid) else {
+            return;
+        };
+        if resp.error == ErrorCode::None && !parked.valid {
+            // `VerificationGuard` mismatch at append: a marker came in between.
+            reply(o, parked.src, &parked.request, ErrorCode::InvalidTxnState);
+        } else if resp.error == ErrorCode::None {
+            self.on_txn_share_acknowledge(s, parked.src, parked.request, true, o);
+        } else {
+            reply(
+                o,
+                parked.src,
+                &parked.request,
+                verification_error(resp.error),
+            );
+        }
+    }
+
+    /// The pending entries a marker of `marker` resolves, and whether some pending entry of
+    /// its producer id is too new for it (`txn-epoch` fences such a marker).
+    fn resolvable(
+        &self,
+        s: &ShareCoordinatorState,
+        marker: ProducerIdAndEpoch,
+    ) -> (Vec<ProducerIdAndEpoch>, bool) {
+        let tv2 = self.design.tv.bumps_epoch_per_txn();
+        let mut resolvable = Vec::new();
+        let mut too_new = false;
+        for key in s.pending.keys().filter(|k| k.pid == marker.pid) {
+            let matches = match self.design.marker_match {
+                MarkerMatch::ExactEpoch => key.epoch == marker.epoch,
+                MarkerMatch::ProducerId => true,
+                // TV2 markers carry the epoch bumped at EndTxn (or by a fencing abort);
+                // before TV2 only a fencing abort bumps it.
+                MarkerMatch::TxnEpoch if tv2 => key.epoch < marker.epoch,
+                MarkerMatch::TxnEpoch => key.epoch <= marker.epoch,
+            };
+            if matches {
+                resolvable.push(*key);
+            } else if self.design.marker_match == MarkerMatch::TxnEpoch {
+                too_new = true;
+            }
+        }
+        (resolvable, too_new)
+    }
+
+    /// WriteTxnMarkers for `__share_group_state`, answered like a partition leader.
     pub fn on_txn_marker(
         &self,
         s: &mut ShareCoordinatorState,
@@ -128,40 +306,92 @@ impl ShareCoordinator {
         req: WriteTxnMarkersRequest,
         o: &mut Out<Node>,
     ) {
-        let error = match s.pending_of(req.producer.pid) {
-            Some(p) if p.producer.epoch > req.producer.epoch => ErrorCode::InvalidProducerEpoch,
-            Some(_) => {
+        let log_epoch = s.producer_epochs.get(&req.producer.pid).copied();
+        let (resolvable, too_new) = self.resolvable(s, req.producer);
+        let error = if log_epoch.is_some_and(|e| req.producer.epoch < e)
+            || (resolvable.is_empty() && too_new)
+        {
+            ErrorCode::InvalidProducerEpoch
+        } else {
+            let newer = log_epoch.is_none_or(|e| req.producer.epoch > e);
+            if !resolvable.is_empty() || newer {
                 let record = ShareRecord::TxnMarker {
                     producer: req.producer,
                     commit: req.commit,
                 };
                 self.append(s, record, o);
                 self.notify_leader(s, req.producer.pid, o);
-                ErrorCode::None
+                // The marker ends whatever was open: a staging being verified for this
+                // producer no longer guards a valid append (the ABA race).
+                if let Some(p) = s.verifying.get_mut(&req.producer.pid) {
+                    p.valid = false;
+                }
             }
-            None => ErrorCode::None,
+            ErrorCode::None
         };
         o.send(src, req.response(error));
     }
-}
 
-/// Replays a transactional record (live or at load): pending acks are kept by producer
-/// id; a marker applies (COMMIT) or discards (ABORT) them.
-pub fn replay_txn(record: &ShareRecord, s: &mut ShareCoordinatorState) {
-    match record {
-        ShareRecord::TxnAcks(p) => {
-            s.pending.insert(p.producer.pid, p.clone());
-        }
-        ShareRecord::TxnMarker { producer, commit } => {
-            if let Some(p) = s.pending.remove(&producer.pid) {
-                if *commit {
+    /// Replays a transactional record, live or at load.
+    pub(crate) fn replay_txn(
+        &self,
+        record: &ShareRecord,
+        s: &mut ShareCoordinatorState,
+        mode: ReplayMode,
+    ) {
+        match record {
+            ShareRecord::TxnAcks(p) => {
+                let e = s.producer_epochs.entry(p.producer.pid).or_default();
+                *e = (*e).max(p.producer.epoch);
+                if mode == ReplayMode::Load && !self.design.sc_replay_pending {
+                    // Today's `replay()` ignores the producer id: the staged batches are
+                    // merged as if they were a ShareUpdate.
                     let start = s.state.start_offset;
                     s.state.merge(start, &p.batches);
+                    s.resolved.push(Resolution {
+                        acks: p.clone(),
+                        commit: true,
+                        by_marker: false,
+                    });
+                    return;
                 }
-                s.resolved.insert(p.tag, *commit);
-                crate::share_coordinator_notify::resolved(s, &p, *commit);
+                if self.design.marker_match == MarkerMatch::ProducerId {
+                    // One pending set per producer id, as `pendingTransactionalOffsets`.
+                    s.pending.retain(|k, _| k.pid != p.producer.pid);
+                }
+                s.pending.insert(p.producer, p.clone());
             }
+            ShareRecord::TxnMarker { producer, commit } => {
+                let (resolvable, _) = self.resolvable(s, *producer);
+                let e = s.producer_epochs.entry(producer.pid).or_default();
+                *e = (*e).max(producer.epoch);
+                for key in resolvable {
+                    let Some(p) = s.pending.remove(&key) else {
+                        continue;
+                    };
+                    if *commit {
+                        let start = s.state.start_offset;
+                        s.state.merge(start, &p.batches);
+                    }
+                    crate::share_coordinator_notify::resolved(s, &p, *commit);
+                    s.resolved.push(Resolution {
+                        acks: p,
+                        commit: *commit,
+                        by_marker: true,
+                    });
+                }
+            }
+            ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}
         }
-        ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}
     }
+}
+
+fn reply(o: &mut Out<Node>, dst: Id, req: &TxnShareAcknowledgeRequest, error: ErrorCode) {
+    o.send(
+        dst,
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer: req.producer,
+            error,
+        }),
+    );
 }

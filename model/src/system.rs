@@ -22,6 +22,7 @@ use crate::share_coordinator::ShareCoordinator;
 use crate::share_partition::{ShareEvent, SharePartition};
 use crate::shared::Shared;
 use crate::topology::Topology;
+use crate::txn_ack_ghost;
 use crate::txn_coordinator::TxnCoordinator;
 use crate::txn_state::{TransactionState, TxnManagerState};
 use serde::{Deserialize, Serialize};
@@ -181,7 +182,10 @@ impl System {
                 records: scenario.records,
                 delivery_limit: scenario.delivery_limit,
             }));
-            actors.push(Node::ShareCoordinator(ShareCoordinator));
+            actors.push(Node::ShareCoordinator(ShareCoordinator {
+                design: design.clone(),
+                txn_coordinator: topology.txn_coordinator,
+            }));
             for i in 0..topology.consumers.len() {
                 actors.push(Node::ShareConsumer(ShareConsumer {
                     member: MemberId(i as u8),
@@ -391,6 +395,10 @@ impl System {
                 self.run_handler(&mut next, id, effects, |actor, s, o| {
                     actor.on_msg(id, s, env.src, env.msg.clone(), o)
                 });
+                if let Some(marker) = txn_ack_ghost::as_marker(&env.msg) {
+                    let name = self.topology.name(id);
+                    txn_ack_ghost::observe_marker(state.node(id), &mut next, id, marker, &name);
+                }
             }
             Action::Drop(env) => {
                 next.network.take(env);
@@ -465,6 +473,7 @@ impl System {
                     next.ghost
                         .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
                 }
+                txn_ack_ghost::observe_restart(state.node(*id), &node, &mut next);
                 next.nodes[i] = Shared::new(node);
                 next.up[i] = true;
                 self.apply(&mut next, *id, out, effects);
@@ -541,6 +550,7 @@ impl System {
                         }
                         Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
                         Msg::TxnShareAcknowledge(c) => {
+                            txn_ack_ghost::observe_staging(state, c);
                             Some((c.tag, TopicPartition::ShareGroupState))
                         }
                         _ => None,
@@ -606,6 +616,20 @@ impl System {
 
     /// Records what the share-partition leader did in the ghost state.
     fn observe_share_events(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
+        let mut acquired = Vec::new();
+        for event in &events {
+            if let ShareEvent::Acquired { offset, .. } = event {
+                acquired.push(*offset);
+            }
+        }
+        self.observe_share_events_inner(next, events);
+        for offset in acquired {
+            txn_ack_ghost::observe_acquired(next, offset);
+        }
+    }
+
+    /// The share-partition leader's events, one ghost update.
+    fn observe_share_events_inner(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
         next.ghost.update(|g| {
             let share = &mut g.share;
             for event in events {
@@ -685,6 +709,9 @@ impl System {
     fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
         self.check_share_state(before, next, id);
         let after = next.nodes[usize::from(id)].clone();
+        if self.topology.share_coordinator.is_some() && id == self.topology.txn_coordinator {
+            txn_ack_ghost::observe_decision(self, before, after.as_ref(), next);
+        }
         if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
             (before, after.as_ref())
         {

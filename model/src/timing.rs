@@ -77,6 +77,7 @@ fn in_verification(sys: &System, state: &SystemState, client: Id, leader: Id) ->
     let parked = match state.node(leader) {
         NodeState::DataPartition(s) => s.verifying.values().any(|p| p.src == client),
         NodeState::GroupCoordinator(s) => s.verifying.values().any(|p| p.src == client),
+        NodeState::ShareCoordinator(s) => s.verifying.values().any(|p| p.src == client),
         _ => false,
     };
     parked && state.is_up(leader) && {

@@ -21,6 +21,22 @@ fn system() -> System {
     System::new(Design::seed(), Scenario::ctp())
 }
 
+/// The seed with some share-coordinator knobs moved.
+fn system_with(sets: &[&str]) -> System {
+    let (mut design, mut scenario) = (Design::seed(), Scenario::ctp());
+    for s in sets {
+        sharetxn_model::settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    System::new(design, scenario)
+}
+
+/// Knobs under which a staging is written at once and a TV2 marker finds it.
+const FIXED: &[&str] = &[
+    "stage_verification=false",
+    "marker_match=txn-epoch",
+    "sc_replay_pending=true",
+];
+
 fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
     let mut cow = Cow::Borrowed(state);
     let mut out = Out::new();
@@ -147,7 +163,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
 
 #[test]
 fn txn_share_acknowledge_stays_pending_until_commit_marker() {
-    let sys = system();
+    let sys = system_with(FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
@@ -190,7 +206,7 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
 
 #[test]
 fn abort_marker_discards_and_restart_replays() {
-    let sys = system();
+    let sys = system_with(FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
@@ -215,7 +231,7 @@ fn abort_marker_discards_and_restart_replays() {
 
 #[test]
 fn stale_staging_and_markers_are_fenced() {
-    let sys = system();
+    let sys = system_with(FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
@@ -240,4 +256,147 @@ fn stale_staging_and_markers_are_fenced() {
         })]
     ));
     assert_eq!(after, state);
+}
+
+fn status_of(state: &NodeState) -> Option<TxnAckStatus> {
+    sc_state(state).txn_ack_status(TAG)
+}
+
+#[test]
+fn seed_verifies_a_staging_with_the_transaction_coordinator_first() {
+    let sys = system();
+    let sc = sys.topology.share_coordinator.unwrap();
+    let p0 = sys.topology.producers[0];
+    let tc = sys.topology.txn_coordinator;
+    let state = start(&sys, sc, None);
+    let (parked, cmds) = deliver(&sys, sc, &state, p0, stage(0));
+    let [Msg::AddPartitionsToTxn(verify)] = &sent(&cmds)[..] else {
+        panic!("expected a verification, got {:?}", sent(&cmds))
+    };
+    assert_eq!(verify.partitions, vec![TopicPartition::ShareGroupState]);
+    assert_eq!(status_of(&parked), None, "nothing staged before the answer");
+    let answer = |error| {
+        Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
+            txn: verify.txn,
+            producer: verify.producer,
+            partitions: verify.partitions.clone(),
+            mode: verify.mode,
+            error,
+        })
+    };
+    let (staged, cmds) = deliver(&sys, sc, &parked, tc, answer(ErrorCode::None));
+    assert_eq!(status_of(&staged), Some(TxnAckStatus::Pending));
+    assert!(matches!(
+        sent(&cmds)[..],
+        [Msg::TxnShareAcknowledgeResponse(
+            TxnShareAcknowledgeResponse {
+                error: ErrorCode::None,
+                ..
+            }
+        )]
+    ));
+    // A transaction the coordinator no longer has open: the staging is refused.
+    let (refused, cmds) = deliver(
+        &sys,
+        sc,
+        &parked,
+        tc,
+        answer(ErrorCode::TransactionAbortable),
+    );
+    assert_eq!(status_of(&refused), None);
+    assert!(matches!(
+        sent(&cmds)[..],
+        [Msg::TxnShareAcknowledgeResponse(
+            TxnShareAcknowledgeResponse {
+                error: ErrorCode::TransactionAbortable,
+                ..
+            }
+        )]
+    ));
+}
+
+#[test]
+fn exact_epoch_commit_marker_finds_nothing_under_tv2() {
+    let sys = system_with(&["stage_verification=false"]);
+    let sc = sys.topology.share_coordinator.unwrap();
+    let p0 = sys.topology.producers[0];
+    let tc = sys.topology.txn_coordinator;
+    let state = start(&sys, sc, None);
+    let (state, _) = deliver(&sys, sc, &state, p0, stage(0));
+    let (state, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
+    assert!(matches!(
+        sent(&cmds)[..],
+        [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
+            error: ErrorCode::None,
+            ..
+        })]
+    ));
+    assert_eq!(status_of(&state), Some(TxnAckStatus::Pending), "orphaned");
+    assert_eq!(
+        sc_state(&state).state.state_of(0),
+        None,
+        "the commit is lost"
+    );
+    // The marker is in the log: a late staging of the old epoch is fenced by it.
+    let (_, cmds) = deliver(&sys, sc, &state, p0, stage(0));
+    assert!(matches!(
+        sent(&cmds)[..],
+        [Msg::TxnShareAcknowledgeResponse(
+            TxnShareAcknowledgeResponse {
+                error: ErrorCode::InvalidProducerEpoch,
+                ..
+            }
+        )]
+    ));
+}
+
+#[test]
+fn seed_load_replays_staged_acks_as_committed_state() {
+    let sys = system_with(&["stage_verification=false"]);
+    let sc = sys.topology.share_coordinator.unwrap();
+    let p0 = sys.topology.producers[0];
+    let state = start(&sys, sc, None);
+    let (_, cmds) = deliver(&sys, sc, &state, p0, stage(0));
+    let reloaded = start(&sys, sc, saved(&cmds));
+    assert_eq!(status_of(&reloaded), Some(TxnAckStatus::Committed));
+    assert_eq!(
+        sc_state(&reloaded).state.state_of(0),
+        Some((RecordState::Acknowledged, 1))
+    );
+    assert!(reloaded.pending_acks().is_empty());
+    assert_eq!(reloaded.applied_acks().len(), 1);
+    assert!(!reloaded.applied_acks()[0].by_marker);
+}
+
+#[test]
+fn a_repeated_tv2_marker_resolves_the_next_staging_by_producer_id_but_not_by_txn_epoch() {
+    for (matching, resolved) in [("producer-id", true), ("txn-epoch", false)] {
+        let set = format!("marker_match={matching}");
+        let sys = system_with(&["stage_verification=false", &set]);
+        let sc = sys.topology.share_coordinator.unwrap();
+        let p0 = sys.topology.producers[0];
+        let tc = sys.topology.txn_coordinator;
+        let state = start(&sys, sc, None);
+        // The next transaction stages with the epoch the previous one's marker carried.
+        let (state, _) = deliver(&sys, sc, &state, p0, stage(1));
+        let (state, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
+        let expected = if resolved {
+            ErrorCode::None
+        } else {
+            ErrorCode::InvalidProducerEpoch
+        };
+        assert!(
+            matches!(
+                sent(&cmds)[..],
+                [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse { error, .. })] if error == expected
+            ),
+            "{matching}"
+        );
+        let want = if resolved {
+            TxnAckStatus::Committed
+        } else {
+            TxnAckStatus::Pending
+        };
+        assert_eq!(status_of(&state), Some(want), "{matching}");
+    }
 }

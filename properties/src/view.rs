@@ -87,14 +87,16 @@ pub fn write_statuses(
     if tp == TopicPartition::ShareGroupState {
         // KIP-1289: the share coordinator's pending and resolved acknowledgements stand in
         // for a partition log's records.
-        if let Some(status) =
-            share_coordinator_txn_state(sys, state).and_then(|sc| sc.txn_ack_status(tag))
-        {
-            out.insert(match status {
-                TxnAckStatus::Committed => WriteStatus::Committed,
-                TxnAckStatus::Aborted => WriteStatus::Aborted,
-                TxnAckStatus::Pending => WriteStatus::Pending,
-            });
+        if let Some(sc) = share_coordinator_txn_state(sys, state) {
+            out.extend(
+                sc.txn_ack_statuses(tag)
+                    .into_iter()
+                    .map(|status| match status {
+                        TxnAckStatus::Committed => WriteStatus::Committed,
+                        TxnAckStatus::Aborted => WriteStatus::Aborted,
+                        TxnAckStatus::Pending => WriteStatus::Pending,
+                    }),
+            );
         }
     }
     if !out.is_empty() {
@@ -112,6 +114,10 @@ pub fn write_statuses(
                 .verifying
                 .values()
                 .any(|p| carries(&Msg::TxnOffsetCommit(p.request.clone()), tag, tp)),
+            NodeState::ShareCoordinator(s) => s
+                .verifying
+                .values()
+                .any(|p| carries(&Msg::TxnShareAcknowledge(p.request.clone()), tag, tp)),
             _ => false,
         };
     let held = sys.topology.producers.iter().any(|id| {

@@ -46,5 +46,6 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 
 /// Twin: some transaction's share acknowledgements were committed.
 pub fn witness(sys: &System, state: &SystemState) -> bool {
-    share_coordinator_txn_state(sys, state).is_some_and(|sc| sc.resolved.values().any(|c| *c))
+    share_coordinator_txn_state(sys, state)
+        .is_some_and(|sc| sc.resolved.iter().any(|r| r.commit && r.by_marker))
 }

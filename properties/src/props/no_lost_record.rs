@@ -1,0 +1,48 @@
+//! `no_lost_record`: an acknowledgement of a transaction that aborted never makes a record
+//! terminal. If the transaction coordinator aborted the transaction (or the client did),
+//! the record must stay deliverable: neither the share coordinator's persisted state nor
+//! the share-partition leader's may hold it ACKNOWLEDGED or ARCHIVED at the delivery that
+//! aborted acknowledgement was made for (KIP-1289: "Share acks are discarded -> records
+//! return to AVAILABLE -> re-delivered").
+//!
+//! Twin `redelivered_after_abort`: a record whose acknowledgement was aborted is delivered
+//! again.
+
+use crate::view::{share_coordinator_state, share_partition_state};
+use sharetxn_model::txn_acks::applied_acks;
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any.
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    let ghost = &state.ghost;
+    for (id, a) in applied_acks(sys, state) {
+        let tag = a.ack.tag;
+        let aborted = ghost.share.txn_acks.outcome(tag) == Some(false)
+            || ghost.decisions.get(&tag) == Some(&false);
+        if !aborted {
+            continue;
+        }
+        let offset = a.ack.offset;
+        let persisted = share_coordinator_state(sys, state)
+            .and_then(|s| s.state_of(offset))
+            .filter(|(st, dc)| st.is_terminal() && *dc == a.ack.delivery_count)
+            .map(|(st, _)| ("SC", st));
+        let cached = share_partition_state(sys, state)
+            .and_then(|s| s.records.get(&offset))
+            .filter(|r| r.state.is_terminal() && r.delivery_count == a.ack.delivery_count)
+            .map(|r| ("SP0", r.state));
+        if let Some((holder, st)) = persisted.or(cached) {
+            return Some(format!(
+                "{holder} holds offset {offset} {st:?} at delivery {} from the ack of aborted transaction {tag} (applied by {})",
+                a.ack.delivery_count,
+                sys.topology.name(id)
+            ));
+        }
+    }
+    None
+}
+
+/// Twin: a record whose transactional acknowledgement was aborted was delivered again.
+pub fn witness(_sys: &System, state: &SystemState) -> bool {
+    state.ghost.share.txn_acks.redelivered_after_abort
+}

@@ -1,0 +1,54 @@
+//! `no_orphan_acks` (liveness): at quiescence no staged acknowledgement is still pending
+//! for a transaction that has completed or that the transaction coordinator no longer
+//! has in flight (hanging share acknowledgements: a marker that matched nothing, S8, or a
+//! late TxnShareAcknowledge staged after its transaction ended, S13). The transaction an
+//! acknowledgement belongs to is in flight while the coordinator holds its producer id
+//! ONGOING at the staged epoch, or PREPARE_* at the staged epoch or the one above it.
+//!
+//! Twin `resolved_after_restart`: a marker resolved pending acknowledgements after the
+//! share coordinator reloaded them from its log.
+
+use sharetxn_model::node::NodeState;
+use sharetxn_model::txn_acks::pending_acks;
+use sharetxn_model::txn_state::TransactionState;
+use sharetxn_model::{System, SystemState};
+
+/// The violation, if any (judged only in quiescent states).
+pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+    if !sys.is_quiescent(state) {
+        return None;
+    }
+    let NodeState::TxnCoordinator(tc) = state.node(sys.topology.txn_coordinator) else {
+        return None;
+    };
+    for (id, ack) in pending_acks(sys, state) {
+        let staged = ack.producer;
+        let live = tc.txns.values().find(|m| m.pid == staged.pid);
+        let in_flight = live.is_some_and(|m| match m.state {
+            TransactionState::Ongoing => m.epoch == staged.epoch,
+            TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
+                m.epoch == staged.epoch || m.epoch == staged.epoch.bump()
+            }
+            _ => false,
+        });
+        if !in_flight {
+            let tc_side = live.map_or("no transaction".to_string(), |m| {
+                format!("{:?} at {:?}/{:?}", m.state, m.pid, m.epoch)
+            });
+            return Some(format!(
+                "at quiescence {} still holds the ack of offset {} by {} staged at {:?}/{:?} pending; TC has {tc_side}",
+                sys.topology.name(id),
+                ack.offset,
+                ack.tag,
+                staged.pid,
+                staged.epoch
+            ));
+        }
+    }
+    None
+}
+
+/// Twin: pending acknowledgements reloaded by the share coordinator were resolved.
+pub fn witness(_sys: &System, state: &SystemState) -> bool {
+    state.ghost.share.txn_acks.resolved_after_restart
+}
