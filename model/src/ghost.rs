@@ -3,6 +3,8 @@
 //! but it also sees crashes, timers and choices). Protocol logic never reads it.
 
 use crate::ids::{MemberId, TopicPartition, TxnTag};
+use crate::share_msg::DeliveryTag;
+use crate::source_reader::CheckpointId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -52,6 +54,10 @@ pub struct ShareGhost {
     pub spl_rebuilt: bool,
     /// The first persisted terminal state that went back.
     pub terminal_regressed: Option<String>,
+    /// Flink source readers: for each input offset, the completed checkpoints that cover
+    /// a processing of it, with the delivery processed (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub processed: BTreeMap<u8, Vec<(CheckpointId, DeliveryTag)>>,
 }
 
 impl ShareGhost {

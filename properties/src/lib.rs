@@ -60,9 +60,10 @@ pub struct PropertyDef {
     pub applies: fn(&System) -> bool,
 }
 
-/// The transaction properties apply where there is a transactional producer.
+/// The transaction properties apply where there is a transactional client: a producer,
+/// or the acknowledger inside a source reader.
 pub fn has_transactions(sys: &System) -> bool {
-    !sys.topology.producers.is_empty()
+    sys.topology.txn_clients().next().is_some()
 }
 
 /// The share-group properties apply where there is a share group.
