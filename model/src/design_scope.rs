@@ -9,7 +9,7 @@
 //! from the baseline only in how share acknowledgements are committed inside a
 //! transaction. So
 //! - on a scenario with share acknowledgements in transactions
-//!   ([`Scenario::acks_in_transactions`]: `ctp` and its kin), the
+//!   ([`Scenario::has_share_transactions`]: `ctp` and its kin), the
 //!   baseline does not apply: it has nothing to say about them;
 //! - on a scenario without them (`txn-basic`, `share-basic`), a KIP-1289 design does not
 //!   apply: its run is the baseline's run under another name.
@@ -37,7 +37,7 @@ impl Design {
     /// `Ok` when checking this design on `scenario` means something; otherwise why not,
     /// in one line.
     pub fn applies_to(&self, scenario: &Scenario) -> Result<(), String> {
-        match (self.is_baseline(), scenario.acks_in_transactions()) {
+        match (self.is_baseline(), scenario.has_share_transactions()) {
             (true, true) => Err(format!(
                 "{} has no share acknowledgements in transactions, which {} is about",
                 self.name, scenario.name

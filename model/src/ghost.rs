@@ -4,6 +4,8 @@
 
 use crate::ids::{MemberId, TopicPartition, TxnTag};
 use crate::msg::ProducerIdAndEpoch;
+use crate::share_msg::DeliveryTag;
+use crate::source_reader::CheckpointId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,6 +67,10 @@ pub struct ShareGhost {
     /// KIP-1289 facts (left out of traces while empty, so share-basic's digests stay).
     #[serde(default, skip_serializing_if = "TxnAckGhost::is_empty")]
     pub txn_acks: TxnAckGhost,
+    /// Flink source readers: for each input offset, the completed checkpoints that cover
+    /// a processing of it, with the delivery processed (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub processed: BTreeMap<u8, Vec<(CheckpointId, DeliveryTag)>>,
 }
 
 /// Ghost facts about transactional share acknowledgements (KIP-1289).

@@ -78,16 +78,31 @@ impl fmt::Debug for TopicPartition {
 /// Ghost identity of one client transaction attempt: which incarnation of the client began
 /// it, and its sequence number within that incarnation. It travels with writes so that
 /// properties can tell which attempt a record belongs to. Protocol logic never reads it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+///
+/// `client` is the transactional id's index, so that two clients' attempts never share a
+/// tag. It is left out of traces and of the short form while it is 0 (the one client of
+/// the single-client scenarios), so their traces and digests read as before: `i0a1` is
+/// client 0's, `txn1.i0a1` client 1's.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TxnTag {
+    /// Which client (its transactional id's index).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub client: u8,
     /// Which start of the client process (0 for the first).
     pub incarnation: u8,
     /// Which transaction of that incarnation (0 for the first).
     pub attempt: u8,
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 impl fmt::Debug for TxnTag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.client != 0 {
+            write!(f, "txn{}.", self.client)?;
+        }
         write!(f, "i{}a{}", self.incarnation, self.attempt)
     }
 }

@@ -9,6 +9,7 @@
 //! | [`data_partition::DataPartition`] | an output partition leader | its log |
 //! | [`group_coordinator::GroupCoordinator`] | the `__consumer_offsets` leader | its log |
 //! | [`producer::Producer`] | a transactional client (`TransactionManager`) | nothing |
+//! | [`source_reader::SourceReader`] | a Flink source task: a share consumer and a [`share_acknowledger::TransactionalShareAcknowledger`] | its checkpoint |
 //!
 //! [`system::System`] wraps them in one `stateright::Model` with message loss,
 //! duplication, reordering, timers that fire at any time, crashes and restarts from
@@ -44,6 +45,7 @@ pub mod producer_share;
 pub mod record_state;
 pub mod scenario;
 pub mod settings;
+pub mod share_acknowledger;
 pub mod share_consumer;
 pub mod share_coordinator;
 pub mod share_coordinator_notify;
@@ -55,6 +57,7 @@ pub mod share_state;
 pub mod share_timing;
 pub mod shared;
 pub mod spl_knobs;
+pub mod source_reader;
 pub mod system;
 pub mod timing;
 pub mod topology;

@@ -430,4 +430,7 @@ pub enum ClientChoice {
     Poll,
     /// A share consumer stalls past the acquisition lock of the records it holds.
     Stall,
+    /// A Flink source reader's checkpoint completes: `snapshotState` saved the pending
+    /// acknowledgements and `notifyCheckpointComplete` arrives.
+    Checkpoint,
 }

@@ -9,6 +9,7 @@ use crate::producer::{Producer, ProducerState};
 use crate::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share_partition::{ShareEvent, SharePartition, SharePartitionState};
+use crate::source_reader::{Processed, ReaderStorage, SourceReader, SourceReaderState};
 use crate::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Id, Out};
@@ -25,6 +26,7 @@ pub enum Node {
     SharePartition(SharePartition),
     ShareCoordinator(ShareCoordinator),
     ShareConsumer(ShareConsumer),
+    SourceReader(SourceReader),
 }
 
 /// An actor's state.
@@ -38,6 +40,7 @@ pub enum NodeState {
     SharePartition(SharePartitionState),
     ShareCoordinator(ShareCoordinatorState),
     ShareConsumer(ShareConsumerState),
+    SourceReader(SourceReaderState),
 }
 
 /// What survives a crash.
@@ -59,6 +62,8 @@ pub enum NodeStorage {
     },
     /// The `__share_group_state` log for the share partition's key.
     ShareCoordinator(Vec<ShareRecord>),
+    /// A Flink source reader's checkpoint storage.
+    SourceReader(ReaderStorage),
 }
 
 impl NodeState {
@@ -70,7 +75,10 @@ impl NodeState {
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
                 .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
-            NodeState::Producer(s) => std::mem::take(&mut s.transitions)
+            NodeState::Producer(s)
+            | NodeState::SourceReader(SourceReaderState {
+                acknowledger: s, ..
+            }) => std::mem::take(&mut s.transitions)
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
                 .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}")),
@@ -78,6 +86,33 @@ impl NodeState {
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
                 .map(|(from, to)| format!("moved a record from {from:?} to {to:?}")),
+            _ => None,
+        }
+    }
+
+    /// Drains what the last handler's completed checkpoint covered (readers only).
+    pub fn drain_processed(&mut self) -> Vec<Processed> {
+        match self {
+            NodeState::SourceReader(s) => std::mem::take(&mut s.processed),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The `TransactionManager` of a transactional client: a producer, or the acknowledger
+    /// inside a source reader.
+    pub fn txn_client(&self) -> Option<&ProducerState> {
+        match self {
+            NodeState::Producer(p) => Some(p),
+            NodeState::SourceReader(r) => Some(&r.acknowledger),
+            _ => None,
+        }
+    }
+
+    /// The state of a `ShareConsumer`: a share consumer's, or a source reader's.
+    pub fn share_consumer(&self) -> Option<&ShareConsumerState> {
+        match self {
+            NodeState::ShareConsumer(c) => Some(c),
+            NodeState::SourceReader(r) => Some(&r.consumer),
             _ => None,
         }
     }
@@ -101,6 +136,7 @@ macro_rules! dispatch {
             (Node::SharePartition($a), NodeState::SharePartition($s)) => $body,
             (Node::ShareCoordinator($a), NodeState::ShareCoordinator($s)) => $body,
             (Node::ShareConsumer($a), NodeState::ShareConsumer($s)) => $body,
+            (Node::SourceReader($a), NodeState::SourceReader($s)) => $body,
             _ => unreachable!("actor and state kinds always match"),
         }
     };
@@ -150,6 +186,13 @@ impl Actor for Node {
                 NodeState::ShareCoordinator(a.on_start(log, o))
             }
             Node::ShareConsumer(a) => NodeState::ShareConsumer(a.on_start(o)),
+            Node::SourceReader(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::SourceReader(r)) => Some(r),
+                    _ => None,
+                };
+                NodeState::SourceReader(a.on_start(stored, o))
+            }
         }
     }
 
@@ -166,6 +209,7 @@ impl Actor for Node {
                 a.on_timeout(s, *timer, o)
             }
             (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_timeout(s, *timer, o),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_timeout(s, *timer, o),
             _ => {}
         }
     }
@@ -180,6 +224,7 @@ impl Actor for Node {
         match (self, state.to_mut()) {
             (Node::Producer(a), NodeState::Producer(s)) => a.on_choice(s, *random, o),
             (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_choice(s, *random, o),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_choice(s, *random, o),
             _ => {}
         }
     }

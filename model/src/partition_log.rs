@@ -327,6 +327,7 @@ mod tests {
         Payload::Output(OutputRecord {
             input: 0,
             tag: TxnTag {
+                client: 0,
                 incarnation: 0,
                 attempt: a,
             },

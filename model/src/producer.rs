@@ -24,7 +24,7 @@ use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
-use crate::producer_share::{ShareClientState, ShareSource};
+use crate::producer_share::{ShareClientState, ShareSource, STALL};
 use crate::txn_state::TxnManagerState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -118,6 +118,12 @@ impl Producer {
     pub fn on_start(&self, incarnation: Option<u8>, o: &mut Out<Node>) -> ProducerState {
         let incarnation = incarnation.map_or(0, |i| i + 1);
         o.save(NodeStorage::Producer { incarnation });
+        self.start(incarnation, o)
+    }
+
+    /// `initTransactions()` for incarnation `incarnation`, whoever keeps the number (the
+    /// producer's own storage, or the process that embeds this `TransactionManager`).
+    pub(crate) fn start(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
         let mut state = ProducerState {
             tm: TxnManagerState::Initializing,
             incarnation,
@@ -130,7 +136,10 @@ impl Producer {
             seqs: BTreeMap::new(),
             done: false,
             transitions: Vec::new(),
-            share: self.share.map(|_| ShareClientState::default()),
+            share: self.share.map(|src| ShareClientState {
+                stalls_left: src.stalls,
+                ..ShareClientState::default()
+            }),
         };
         self.send_coordinator(
             &mut state,
@@ -238,6 +247,10 @@ impl Producer {
 
     /// The application's decision: commit or abort.
     pub fn on_choice(&self, state: &mut ProducerState, choice: ClientChoice, o: &mut Out<Node>) {
+        if choice == ClientChoice::Stall {
+            self.on_stall(state, o);
+            return;
+        }
         let Some(txn) = state.txn.as_mut() else {
             return;
         };
@@ -383,6 +396,11 @@ impl Producer {
     }
 
     fn begin_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if self.is_acknowledger() {
+            // Idle until the application calls `commitAcknowledgements` again.
+            state.done = true;
+            return;
+        }
         let inputs_left = self.share.is_some() || state.next_input < self.inputs;
         if !inputs_left || state.attempts >= self.txns {
             state.done = true;
@@ -398,6 +416,7 @@ impl Producer {
     /// `beginTransaction()` and the writes of the transaction processing `input`.
     pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: u8, o: &mut Out<Node>) {
         let tag = TxnTag {
+            client: self.txn.0,
             incarnation: state.incarnation,
             attempt: state.attempts,
         };
@@ -420,6 +439,9 @@ impl Producer {
                 self.send_offset_commit(state, o);
             }
             self.maybe_end(state, o);
+        } else if self.partitions.is_empty() {
+            // Nothing to produce (the standalone acknowledger): no partition to add.
+            self.after_partitions_added(state, o);
         } else {
             let partitions = (0..self.partitions.len())
                 .map(|i| TopicPartition::Output(PartitionIndex(i as u8)))
@@ -621,6 +643,9 @@ impl Producer {
                 state.txn = None;
                 if let Some(sh) = state.share.as_mut() {
                     sh.fetched = None;
+                    sh.acks.clear();
+                    sh.stalled = false;
+                    o.choose_random(STALL, Vec::new());
                 }
                 if commit {
                     state.next_input += 1;

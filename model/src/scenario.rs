@@ -22,11 +22,14 @@ pub enum Role {
     ShareCoordinator,
     /// A share consumer (a client: volatile).
     ShareConsumer,
+    /// A Flink source reader: a share consumer and a `TransactionalShareAcknowledger` in
+    /// one task; its checkpoint state is durable (Flink's checkpoint storage).
+    SourceReader,
 }
 
 impl Role {
     /// All roles, in a fixed order.
-    pub const ALL: [Role; 7] = [
+    pub const ALL: [Role; 8] = [
         Role::TxnCoordinator,
         Role::GroupCoordinator,
         Role::DataPartition,
@@ -34,6 +37,7 @@ impl Role {
         Role::SharePartition,
         Role::ShareCoordinator,
         Role::ShareConsumer,
+        Role::SourceReader,
     ];
 
     /// The kebab-case name used on the command line.
@@ -46,6 +50,7 @@ impl Role {
             Role::SharePartition => "share-partition",
             Role::ShareCoordinator => "share-coordinator",
             Role::ShareConsumer => "share-consumer",
+            Role::SourceReader => "source-reader",
         }
     }
 }
@@ -113,6 +118,10 @@ pub struct Scenario {
     /// ShareFetch `MaxRecords`.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub max_records: u8,
+    /// Flink source readers: each a share-group member whose records are acknowledged by
+    /// its own `TransactionalShareAcknowledger` when a checkpoint completes (KIP-1289 3.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub readers: u8,
 }
 
 /// `share.acknowledgement.mode`.
@@ -169,7 +178,13 @@ fn is_default_ack_types(types: &Vec<AckType>) -> bool {
 }
 
 /// The scenarios the harness knows, by name.
-pub const SCENARIO_NAMES: &[&str] = &["txn-basic", "share-basic", "ctp"];
+pub const SCENARIO_NAMES: &[&str] = &[
+    "txn-basic",
+    "share-basic",
+    "ctp",
+    "ctp-race",
+    "flink-acknowledger",
+];
 
 impl Scenario {
     /// One transactional producer, output partitions, the offset store, two transactions
@@ -202,6 +217,7 @@ impl Scenario {
             ack_types: default_ack_types(),
             stalls: 0,
             max_records: 1,
+            readers: 0,
         }
     }
 
@@ -237,6 +253,7 @@ impl Scenario {
             ack_types: vec![AckType::Accept, AckType::Release],
             stalls: 1,
             max_records: 1,
+            readers: 0,
         }
     }
 
@@ -276,19 +293,74 @@ impl Scenario {
             ack_types: vec![AckType::Accept],
             stalls: 0,
             max_records: 1,
+            readers: 0,
         }
+    }
+
+    /// Two KIP-1289 consume-transform-produce clients racing for one record: `P0` and
+    /// `P1`, each with its own transactional id and member id, each running the seed's loop
+    /// (poll, produce, AddShareAcksToTxn, TxnShareAcknowledge, EndTxn by choice), one
+    /// transaction each. `P0` may stall once while it holds the record (a slow application
+    /// or a GC pause), so its lock expires while its acknowledgement is pending and the
+    /// record goes to `P1`. Only `P0` stalls: the clients differ only in their ids, so a run
+    /// where `P1` stalls is such a run with the names swapped.
+    ///
+    /// Why a stall and not an early timeout, as in `ctp`: with `timeouts=1` any of the
+    /// clients' timers may fire early, and the check did not finish (3.7 million states
+    /// after 7 minutes); the stall makes only the lock due. 1,014,395 states.
+    pub fn ctp_race() -> Scenario {
+        Scenario {
+            name: "ctp-race".into(),
+            txns: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            producers: 2,
+            stalls: 1,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// KIP-1289's Flink source loop: a source reader `R0` whose share consumer (member)
+    /// polls the record and whose `TransactionalShareAcknowledger` commits the acks of a
+    /// checkpoint when it completes (a client choice), two checkpoints, no output
+    /// partition. One early timeout lets the lock expire before the checkpoint completes
+    /// (or a request time out). The reader may crash (`crashable`), but the default budget
+    /// has no crash: a restart restoring the last completed checkpoint and committing its
+    /// acks again (research S24) is `--set crashes=1 --set timeouts=0` (285,997 states);
+    /// both faults together did not finish in minutes. 11,787 states.
+    pub fn flink_acknowledger() -> Scenario {
+        Scenario {
+            name: "flink-acknowledger".into(),
+            inputs: 1,
+            txns: 2,
+            partitions: 0,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 1,
+            },
+            crashable: vec![Role::SourceReader],
+            producers: 0,
+            readers: 1,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
+    /// transactions): only a design with transactional share acknowledgements gives them a
+    /// meaning, so `consumer-offsets` does not apply to it.
+    pub fn has_share_transactions(&self) -> bool {
+        self.has_share_group() && (self.producers > 0 || self.readers > 0)
     }
 
     /// Whether the scenario has a share group (share actors exist only then).
     pub fn has_share_group(&self) -> bool {
         self.records > 0
-    }
-
-    /// Whether share acknowledgements are committed in transactions (KIP-1289): a share
-    /// group and a transactional client. Then an acknowledgement must settle the very
-    /// delivery it was made for, not only one held by the same member.
-    pub fn acks_in_transactions(&self) -> bool {
-        self.has_share_group() && self.producers > 0
     }
 
     /// Looks a scenario up by name.
@@ -297,6 +369,8 @@ impl Scenario {
             "txn-basic" => Ok(Scenario::txn_basic()),
             "share-basic" => Ok(Scenario::share_basic()),
             "ctp" => Ok(Scenario::ctp()),
+            "ctp-race" => Ok(Scenario::ctp_race()),
+            "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

@@ -25,7 +25,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
-    ("partitions", "scenario: output partitions, 1..=3"),
+    ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
     ("drops", "scenario: messages lost in the whole run, 0..=255"),
     ("duplicates", "scenario: messages duplicated in the whole run, 0..=255"),
     ("crashes", "scenario: crashes in the whole run, 0..=255"),
@@ -33,14 +33,15 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer) or 'none'"),
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
-    ("producers", "scenario: transactional producers, 0..=1"),
+    ("producers", "scenario: transactional producers, 0..=2"),
     ("records", "scenario: records in the share partition (0: no share group), 0..=8"),
     ("consumers", "scenario: share consumers, 0..=3"),
     ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
     ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
     ("ack_types", "scenario: comma-separated types an explicit consumer chooses from (accept, release, reject)"),
-    ("stalls", "scenario: times a share consumer may stall past its acquisition locks, 0..=255"),
+    ("stalls", "scenario: times a share consumer, or the first KIP-1289 client, may stall past its acquisition locks, 0..=255"),
     ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
+    ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
 ];
 
 fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
@@ -109,7 +110,7 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "flush_before_end_txn" => design.flush_before_end_txn = parse_bool(key, value)?,
         "inputs" => scenario.inputs = parse_range(key, value, 1, 64)?,
         "txns" => scenario.txns = parse_range(key, value, 1, 64)?,
-        "partitions" => scenario.partitions = parse_range(key, value, 1, 3)?,
+        "partitions" => scenario.partitions = parse_range(key, value, 0, 3)?,
         "drops" => scenario.budget.drops = parse_range(key, value, 0, 255)?,
         "duplicates" => scenario.budget.duplicates = parse_range(key, value, 0, 255)?,
         "crashes" => scenario.budget.crashes = parse_range(key, value, 0, 255)?,
@@ -140,7 +141,7 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         }
         "sc_replay_pending" => design.sc_replay_pending = parse_bool(key, value)?,
         "stage_verification" => design.stage_verification = parse_bool(key, value)?,
-        "producers" => scenario.producers = parse_range(key, value, 0, 1)?,
+        "producers" => scenario.producers = parse_range(key, value, 0, 2)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
         "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
         "delivery_limit" => scenario.delivery_limit = parse_range(key, value, 2, 10)?,
@@ -158,6 +159,7 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "ack_types" => scenario.ack_types = parse_ack_types(key, value)?,
         "stalls" => scenario.stalls = parse_range(key, value, 0, 255)?,
         "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
+        "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -203,6 +205,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "ack_types": scenario.ack_types.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
         "stalls": scenario.stalls,
         "max_records": scenario.max_records,
+        "readers": scenario.readers,
     })
 }
 

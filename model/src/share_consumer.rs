@@ -93,29 +93,43 @@ impl ShareConsumer {
 
     /// Handles ShareFetch and ShareAcknowledge responses to the request in flight.
     pub fn on_msg(&self, s: &mut ShareConsumerState, _src: Id, msg: Msg, o: &mut Out<Node>) {
-        let Msg::ShareFetchResponse(r) = msg else {
+        let Some(acquired) = self.receive(s, msg, o) else {
             return;
         };
-        let current =
-            matches!(&s.in_flight, Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch);
-        if !current || r.member != self.member {
-            return;
-        }
-        s.in_flight = None;
-        o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
-        if r.error != ErrorCode::None {
-            // The session is gone (the leader restarted, or a repeated request used up the
-            // epoch): what is held cannot be acknowledged in a new session.
-            self.reset(s, o);
-            return;
-        }
         s.stalled = false;
-        s.delivered.extend(r.acquired.iter().map(|a| Delivery {
+        s.delivered.extend(acquired.iter().map(|a| Delivery {
             offset: a.offset,
             delivery_count: a.delivery_count,
             ack: None,
         }));
         self.offer(s, o);
+    }
+
+    /// The answer to the ShareFetch in flight: the records it acquired. `None` when `msg`
+    /// answers no request in flight, or when the session is gone (the leader restarted, or
+    /// a repeated request used up the epoch), in which case a new session is opened.
+    pub(crate) fn receive(
+        &self,
+        s: &mut ShareConsumerState,
+        msg: Msg,
+        o: &mut Out<Node>,
+    ) -> Option<Vec<AcquiredRecord>> {
+        let Msg::ShareFetchResponse(r) = msg else {
+            return None;
+        };
+        let current =
+            matches!(&s.in_flight, Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch);
+        if !current || r.member != self.member {
+            return None;
+        }
+        s.in_flight = None;
+        o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
+        if r.error != ErrorCode::None {
+            // What is held cannot be acknowledged in a new session.
+            self.reset(s, o);
+            return None;
+        }
+        Some(r.acquired)
     }
 
     /// The request timed out: a new session, without what the old one held.
@@ -149,7 +163,7 @@ impl ShareConsumer {
                     self.poll(s, o);
                 }
             }
-            ClientChoice::Commit | ClientChoice::Abort => {}
+            ClientChoice::Commit | ClientChoice::Abort | ClientChoice::Checkpoint => {}
         }
     }
 
@@ -203,7 +217,7 @@ impl ShareConsumer {
     }
 
     /// The next ShareFetch, carrying every acknowledgement the application made.
-    fn poll(&self, s: &mut ShareConsumerState, o: &mut Out<Node>) {
+    pub(crate) fn poll(&self, s: &mut ShareConsumerState, o: &mut Out<Node>) {
         let acks = std::mem::take(&mut s.delivered)
             .into_iter()
             .filter_map(|d| {

@@ -31,6 +31,13 @@ pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8) -> bo
         return true;
     };
     let Some(consumer) = sys.topology.consumers.get(usize::from(member.0)).copied() else {
+        if let Some(reader) = crate::source_reader::reader_of(sys, member) {
+            let record = crate::share_msg::AcquiredRecord {
+                offset,
+                delivery_count: rec.delivery_count,
+            };
+            return crate::source_reader::lock_is_due(state, spl, reader, record);
+        }
         return ctp_lock_is_due(sys, state, spl, offset, rec.delivery_count);
     };
     if !state.is_up(consumer) {
@@ -117,7 +124,7 @@ pub fn read_is_lost(sys: &System, state: &SystemState, spl: Id) -> bool {
 /// the leader does not hold the request (waiting for its state, for records, or for the
 /// write of the request's acknowledgements).
 pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) -> bool {
-    let NodeState::ShareConsumer(c) = state.node(consumer) else {
+    let Some(c) = state.node(consumer).share_consumer() else {
         return true;
     };
     if c.in_flight.is_none() {
@@ -146,8 +153,8 @@ pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) ->
 /// KIP-1289's consume-transform-produce client holds the record from the poll that
 /// acquired it until its transaction ends: while it does (or the fetch answer is on its
 /// way), the lock expiring is early (the client is slow: a `timeouts` fault); once the
-/// transaction ended, or the client crashed or gave up, nothing will acknowledge at the
-/// leader and expiry is due.
+/// transaction ended, the client stalled past the lock (a `stalls` choice), or it crashed
+/// or gave up, nothing will acknowledge at the leader in time and expiry is due.
 fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8, count: u8) -> bool {
     let record = crate::share_msg::AcquiredRecord {
         offset,
@@ -160,7 +167,7 @@ fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8, count
         let holds = c
             .share
             .as_ref()
-            .is_some_and(|sh| sh.fetched == Some(record));
+            .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
         let arriving = state.network.any(|src, dst, msg| {
             src == spl
                 && dst == *p

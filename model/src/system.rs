@@ -16,11 +16,13 @@ use crate::network::Network;
 use crate::node::{Node, NodeState, NodeStorage};
 use crate::producer::Producer;
 use crate::producer_share::ShareSource;
-use crate::scenario::{FaultBudget, Scenario};
+use crate::scenario::{AckMode, FaultBudget, Scenario};
+use crate::share_acknowledger::{AcknowledgerConfig, TransactionalShareAcknowledger};
 use crate::share_consumer::ShareConsumer;
 use crate::share_coordinator::ShareCoordinator;
 use crate::share_partition::{ShareEvent, SharePartition};
 use crate::shared::Shared;
+use crate::source_reader::SourceReader;
 use crate::topology::Topology;
 use crate::txn_ack_ghost;
 use crate::txn_coordinator::TxnCoordinator;
@@ -130,7 +132,7 @@ pub struct System {
     pub actors: Vec<Node>,
 }
 
-/// The one transactional id of the scenario's producer.
+/// The transactional id of the scenario's first (in most scenarios only) client.
 pub const TXN_ID: TransactionalId = TransactionalId(0);
 
 impl System {
@@ -155,9 +157,9 @@ impl System {
                 design: design.clone(),
             }));
         }
-        for _ in &topology.producers {
+        for id in &topology.producers {
             actors.push(Node::Producer(Producer {
-                txn: TXN_ID,
+                txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
                 txn_coordinator: topology.txn_coordinator,
                 group_coordinator: topology.group_coordinator,
                 partitions: topology.partitions.clone(),
@@ -170,8 +172,18 @@ impl System {
                     .share_partition
                     .zip(topology.share_coordinator)
                     .map(|(share_partition, share_coordinator)| ShareSource {
-                        share_partition,
+                        share_partition: Some(share_partition),
+                        leader: share_partition,
                         share_coordinator,
+                        member: topology.member_of(*id).unwrap_or_default(),
+                        // Only the first client stalls: the clients differ only in their ids,
+                        // so a run where another one stalls is such a run with the names
+                        // swapped (a symmetry reduction of the state space).
+                        stalls: if Some(id) == topology.producers.first() {
+                            scenario.stalls
+                        } else {
+                            0
+                        },
                     }),
             }));
         }
@@ -194,6 +206,30 @@ impl System {
                     ack_types: scenario.ack_types.clone(),
                     stalls: scenario.stalls,
                     max_records: scenario.max_records,
+                }));
+            }
+            for id in &topology.readers {
+                actors.push(Node::SourceReader(SourceReader {
+                    consumer: ShareConsumer {
+                        member: topology.member_of(*id).unwrap_or_default(),
+                        share_partition: sp,
+                        // The reader never acknowledges through the share session.
+                        ack_mode: AckMode::Explicit,
+                        ack_types: Vec::new(),
+                        stalls: 0,
+                        max_records: scenario.max_records,
+                    },
+                    acknowledger: TransactionalShareAcknowledger::new(AcknowledgerConfig {
+                        txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
+                        txn_coordinator: topology.txn_coordinator,
+                        group_coordinator: topology.group_coordinator,
+                        share_partition: sp,
+                        share_coordinator: sc,
+                        design: design.clone(),
+                        txns: scenario.txns,
+                        request_retries: scenario.request_retries,
+                    }),
+                    checkpoints: scenario.txns,
                 }));
             }
         }
@@ -513,6 +549,12 @@ impl System {
             if !events.is_empty() {
                 self.observe_share_events(next, events);
             }
+            for p in s.drain_processed() {
+                next.ghost.update(|g| {
+                    let covered = g.share.processed.entry(p.offset).or_default();
+                    covered.push((p.checkpoint, p.delivery));
+                });
+            }
             // Actors take their state mutably for every event, so an event they ignore
             // (a stale response) still yields a copy: keep sharing the old one.
             if s != *before {
@@ -540,7 +582,7 @@ impl System {
             match command {
                 Command::Send(dst, msg) => {
                     if msg.response_error().is_some_and(|e| e.is_fencing())
-                        && self.topology.producers.contains(&dst)
+                        && self.topology.txn_clients().any(|c| c == dst)
                     {
                         state.ghost.update(|g| g.zombie_fenced = true);
                     }
@@ -770,8 +812,8 @@ impl System {
     }
 
     fn observe_decisions(&self, next: &mut SystemState) {
-        for id in &self.topology.producers {
-            if let NodeState::Producer(p) = next.node(*id) {
+        for id in self.topology.txn_clients() {
+            if let Some(p) = next.node(id).txn_client() {
                 let commit = match p.tm {
                     TxnManagerState::CommittingTransaction => true,
                     TxnManagerState::AbortingTransaction => false,
@@ -792,7 +834,9 @@ impl System {
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
     /// a new connection while the first copy is still in flight.
     pub fn is_client_request(&self, env: &Envelope) -> bool {
-        (self.topology.producers.contains(&env.src) || self.topology.consumers.contains(&env.src))
+        (self.topology.producers.contains(&env.src)
+            || self.topology.consumers.contains(&env.src)
+            || self.topology.readers.contains(&env.src))
             && env.msg.response_error().is_none()
     }
 
@@ -804,6 +848,15 @@ impl System {
                 _ => p.requests.get(&key).map(|r| r.dst),
             },
             NodeState::ShareConsumer(c) => c.in_flight.as_ref().and(self.topology.share_partition),
+            NodeState::SourceReader(r) => match key {
+                RequestKey::Share => r
+                    .consumer
+                    .in_flight
+                    .as_ref()
+                    .and(self.topology.share_partition),
+                RequestKey::Coordinator => r.acknowledger.coordinator.as_ref().map(|q| q.dst),
+                _ => r.acknowledger.requests.get(&key).map(|q| q.dst),
+            },
             _ => None,
         }
     }

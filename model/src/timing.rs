@@ -16,9 +16,13 @@ pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool 
     match timer {
         Timer::RequestTimeout(key) => request_is_lost(sys, state, id, *key),
         Timer::MarkerRetry(_) => marker_is_lost(sys, state, id),
-        Timer::TxnTimeout(_) => sys.topology.producers.iter().all(|p| {
-            !state.is_up(*p)
-                || matches!(state.node(*p), NodeState::Producer(s) if s.tm == TxnManagerState::FatalError)
+        // Due once the transaction's own client is gone (down or failed for good).
+        Timer::TxnTimeout(txn) => sys.topology.client_of(*txn).is_none_or(|p| {
+            !state.is_up(p)
+                || state
+                    .node(p)
+                    .txn_client()
+                    .is_some_and(|s| s.tm == TxnManagerState::FatalError)
         }),
         Timer::AcquisitionLock(offset) => crate::share_timing::lock_is_due(sys, state, id, *offset),
         Timer::PersisterTimeout(write) => {
@@ -40,10 +44,13 @@ pub(crate) fn talking(state: &SystemState, a: Id, b: Id) -> bool {
 }
 
 fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -> bool {
-    if let NodeState::ShareConsumer(_) = state.node(id) {
+    let node = state.node(id);
+    if matches!(node, NodeState::ShareConsumer(_))
+        || (key == RequestKey::Share && matches!(node, NodeState::SourceReader(_)))
+    {
         return crate::share_timing::share_request_is_lost(sys, state, id);
     }
-    let NodeState::Producer(p) = state.node(id) else {
+    let Some(p) = node.txn_client() else {
         return true;
     };
     let outstanding = match key {

@@ -1,14 +1,20 @@
 //! Which actor is which: the fixed layout of a scenario's actors and their short names.
 
-use crate::ids::{PartitionIndex, TopicPartition};
+use crate::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
 use crate::scenario::{Role, Scenario};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 
 /// The actors of a scenario, by role. Ids are indices in a fixed order: the transaction
 /// coordinator, the group coordinator, the data partitions, the producers, then (only
-/// when the scenario has a share group) the share-partition leader, the share coordinator
-/// and the share consumers, so the transaction scenarios' ids never move.
+/// when the scenario has a share group) the share-partition leader, the share coordinator,
+/// the share consumers and the Flink source readers, so the transaction scenarios' ids
+/// never move.
+///
+/// Transactional ids and share-group member ids are indices too: producer `i` has
+/// transactional id `i`, reader `j` has `producers + j`; consumer `i` is member `i`, a
+/// KIP-1289 producer `i` is member `consumers + i`, reader `j` is member
+/// `consumers + producers + j`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Topology {
     /// The transaction coordinator.
@@ -25,6 +31,9 @@ pub struct Topology {
     pub share_coordinator: Option<Id>,
     /// Share consumers, by member index.
     pub consumers: Vec<Id>,
+    /// Flink source readers (KIP-1289's standalone acknowledger with its share consumer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readers: Vec<Id>,
 }
 
 impl Topology {
@@ -33,16 +42,19 @@ impl Topology {
         let n = usize::from(scenario.partitions);
         let p = usize::from(scenario.producers);
         let share = 2 + n + p;
-        let (share_partition, share_coordinator, consumers) = if scenario.has_share_group() {
+        let c = usize::from(scenario.consumers);
+        let (share_partition, share_coordinator, consumers, readers) = if scenario.has_share_group()
+        {
             (
                 Some(Id::from(share)),
                 Some(Id::from(share + 1)),
-                (0..usize::from(scenario.consumers))
-                    .map(|i| Id::from(share + 2 + i))
+                (0..c).map(|i| Id::from(share + 2 + i)).collect(),
+                (0..usize::from(scenario.readers))
+                    .map(|i| Id::from(share + 2 + c + i))
                     .collect(),
             )
         } else {
-            (None, None, Vec::new())
+            (None, None, Vec::new(), Vec::new())
         };
         Topology {
             txn_coordinator: Id::from(0),
@@ -52,6 +64,7 @@ impl Topology {
             share_partition,
             share_coordinator,
             consumers,
+            readers,
         }
     }
 
@@ -62,6 +75,7 @@ impl Topology {
             + usize::from(self.share_partition.is_some())
             + usize::from(self.share_coordinator.is_some())
             + self.consumers.len()
+            + self.readers.len()
     }
 
     /// Never empty: there is always a coordinator.
@@ -94,12 +108,14 @@ impl Topology {
             Role::ShareCoordinator
         } else if self.consumers.contains(&id) {
             Role::ShareConsumer
+        } else if self.readers.contains(&id) {
+            Role::SourceReader
         } else {
             Role::Producer
         }
     }
 
-    /// The short name traces use: `TC`, `GC`, `D0`, `P0`, `SP0`, `SC`, `C0`.
+    /// The short name traces use: `TC`, `GC`, `D0`, `P0`, `SP0`, `SC`, `C0`, `R0`.
     pub fn name(&self, id: Id) -> String {
         if id == self.txn_coordinator {
             "TC".into()
@@ -115,9 +131,48 @@ impl Topology {
             "SC".into()
         } else if let Some(i) = self.consumers.iter().position(|c| *c == id) {
             format!("C{i}")
+        } else if let Some(i) = self.readers.iter().position(|r| *r == id) {
+            format!("R{i}")
         } else {
             format!("?{}", usize::from(id))
         }
+    }
+
+    /// Every transactional client: the producers, then the readers' acknowledgers.
+    pub fn txn_clients(&self) -> impl Iterator<Item = Id> + '_ {
+        self.producers.iter().chain(&self.readers).copied()
+    }
+
+    /// The transactional id of a transactional client.
+    pub fn txn_id_of(&self, client: Id) -> Option<TransactionalId> {
+        self.txn_clients()
+            .position(|c| c == client)
+            .map(|i| TransactionalId(i as u8))
+    }
+
+    /// The transactional client that owns a transactional id.
+    pub fn client_of(&self, txn: TransactionalId) -> Option<Id> {
+        self.txn_clients().nth(usize::from(txn.0))
+    }
+
+    /// The share-group member id of a consumer, a KIP-1289 producer or a reader.
+    pub fn member_of(&self, id: Id) -> Option<MemberId> {
+        self.consumers
+            .iter()
+            .chain(&self.producers)
+            .chain(&self.readers)
+            .position(|a| *a == id)
+            .map(|i| MemberId(i as u8))
+    }
+
+    /// The actor that joined the share group as `member`.
+    pub fn member_actor(&self, member: MemberId) -> Option<Id> {
+        self.consumers
+            .iter()
+            .chain(&self.producers)
+            .chain(&self.readers)
+            .nth(usize::from(member.0))
+            .copied()
     }
 
     /// The actor with a short name, if any.

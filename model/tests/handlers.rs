@@ -117,6 +117,7 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
         record: OutputRecord {
             input: 0,
             tag: TxnTag {
+                client: 0,
                 incarnation: 0,
                 attempt: 0,
             },

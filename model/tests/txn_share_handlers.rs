@@ -73,6 +73,7 @@ fn pe(epoch: u8) -> ProducerIdAndEpoch {
 }
 
 const TAG: TxnTag = TxnTag {
+    client: 0,
     incarnation: 0,
     attempt: 0,
 };

@@ -60,9 +60,10 @@ pub struct PropertyDef {
     pub applies: fn(&System) -> bool,
 }
 
-/// The transaction properties apply where there is a transactional producer.
+/// The transaction properties apply where there is a transactional client: a producer,
+/// or the acknowledger inside a source reader.
 pub fn has_transactions(sys: &System) -> bool {
-    !sys.topology.producers.is_empty()
+    sys.topology.txn_clients().next().is_some()
 }
 
 /// The share-group properties apply where there is a share group.
@@ -199,7 +200,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         name: "no_duplicate_processing",
         kind: Kind::Always,
         guards: "KIP-1289 exactly-once consume-transform-produce over a share group",
-        what: "at most one committed transaction carries outputs derived from an input record",
+        what: "at most one committed transaction carries outputs derived from an input record; for a Flink source reader, at most one completed checkpoint covers it",
         twin: "share_ack_committed",
         twin_what: "a transaction's share acknowledgements are applied by a COMMIT marker at the share coordinator",
         check: no_duplicate_processing::check,

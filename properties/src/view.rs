@@ -120,12 +120,12 @@ pub fn write_statuses(
                 .any(|p| carries(&Msg::TxnShareAcknowledge(p.request.clone()), tag, tp)),
             _ => false,
         };
-    let held = sys.topology.producers.iter().any(|id| {
-        state.is_up(*id)
-            && match state.node(*id) {
-                NodeState::Producer(p) => p.requests.values().any(|r| carries(&r.msg, tag, tp)),
-                _ => false,
-            }
+    let held = sys.topology.txn_clients().any(|id| {
+        state.is_up(id)
+            && state
+                .node(id)
+                .txn_client()
+                .is_some_and(|p| p.requests.values().any(|r| carries(&r.msg, tag, tp)))
     });
     out.insert(if in_network || parked || held {
         WriteStatus::InFlight

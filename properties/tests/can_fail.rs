@@ -22,6 +22,7 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
         Payload::Output(OutputRecord {
             input: 0,
             tag: TxnTag {
+                client: 0,
                 incarnation: 0,
                 attempt: epoch,
             },

@@ -62,8 +62,8 @@ fn each_kind_of_bad_trace_is_named() {
         ),
         (edited(|v| v["design"]["tv"] = 9.into()), "tv=9"),
         (
-            edited(|v| v["scenario"]["partitions"] = 0.into()),
-            "partitions=0",
+            edited(|v| v["scenario"]["partitions"] = 4.into()),
+            "partitions=4",
         ),
         (
             edited(|v| v["design"]["verification"] = "yes".into()),

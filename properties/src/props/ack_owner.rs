@@ -22,7 +22,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     let share = &state.ghost.share;
     share.misapplied_ack.clone().or_else(|| {
         sys.scenario
-            .acks_in_transactions()
+            .has_share_transactions()
             .then(|| share.misapplied_delivery.clone())
             .flatten()
     })

@@ -5,6 +5,14 @@
 //! never processed into another committed transaction. A redelivery after a lock expiry is
 //! allowed (at-least-once delivery); a second committed output is not.
 //!
+//! What *processed* means depends on the client. For a consume-transform-produce client
+//! it is a committed transaction with an output derived from the record (every client's
+//! outputs are read from the output logs, so several clients are judged together). For a
+//! Flink source reader it is a completed checkpoint that covers the record's emission: the
+//! job's committed state includes its processing whether or not the acknowledgement ever
+//! commits. Two completed checkpoints covering the same record, or one covering two of its
+//! deliveries, are a duplicate.
+//!
 //! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
 //! by a COMMIT marker at the share coordinator.
 
@@ -41,7 +49,22 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
             }
         }
     }
-    None
+    checkpoints(state)
+}
+
+/// A record processed twice by completed checkpoints of a Flink source reader.
+fn checkpoints(state: &SystemState) -> Option<String> {
+    state
+        .ghost
+        .share
+        .processed
+        .iter()
+        .find_map(|(offset, covered)| match covered.as_slice() {
+            [(a, da), (b, db), ..] => Some(format!(
+                "input record {offset} was processed into completed checkpoints {a:?} (delivery {da:?}) and {b:?} (delivery {db:?})"
+            )),
+            _ => None,
+        })
 }
 
 /// Twin: some transaction's share acknowledgements were committed.

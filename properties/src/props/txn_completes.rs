@@ -21,12 +21,14 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
             }
         }
     }
-    for id in &sys.topology.producers {
-        if let NodeState::Producer(p) = state.node(*id) {
+    // Every transactional client: producers, and the acknowledgers inside source readers
+    // (done there means idle between `commitAcknowledgements` calls).
+    for id in sys.topology.txn_clients() {
+        if let Some(p) = state.node(id).txn_client() {
             if !p.done && p.tm != TxnManagerState::FatalError {
                 return Some(format!(
                     "{} waits forever in {:?}",
-                    sys.topology.name(*id),
+                    sys.topology.name(id),
                     p.tm
                 ));
             }

@@ -1,0 +1,146 @@
+//! KIP-1289 section 3.2's `TransactionalShareAcknowledger`: share acknowledgements committed
+//! in a transaction by a process that produces nothing (the seed's Flink and Spark case).
+//!
+//! It has its own transactional id and, after `initTransactions()` (InitProducerId), its
+//! own producer id and epoch. `commitAcknowledgements(acks, groupId)` is, as the seed
+//! clarifies, no new RPC but three calls in sequence: `beginTransaction()`,
+//! `sendShareAcksToTransaction` (AddShareAcksToTxn, then TxnShareAcknowledge) and
+//! `commitTransaction()` (EndTxn COMMIT). `abortAcknowledgements()` is EndTxn ABORT for the
+//! transaction in progress.
+//!
+//! It is the producer's `TransactionManager` with no output partition and no share
+//! source to poll: the same request timeouts, resends, fatal and abortable errors and
+//! EndTxn flush, one implementation. A write that fails after its resends makes the
+//! transaction abortable and it ends with EndTxn ABORT, as `commitTransaction()` would
+//! throw and the caller abort.
+//!
+//! It is not the share-group member that acquired the records (research S24): its
+//! TxnShareAcknowledge carries [`NOT_A_MEMBER`], it cannot renew acquisition locks, and the
+//! seed gives it no way to learn the member's acquisitions or their deadlines.
+
+use crate::design::Design;
+use crate::ids::TransactionalId;
+use crate::msg::{Msg, Timer};
+use crate::node::Node;
+use crate::producer::{Producer, ProducerState};
+use crate::producer_share::{ShareSource, NOT_A_MEMBER};
+use crate::share_msg::Acknowledgement;
+use crate::txn_state::TxnManagerState;
+use stateright::actor::{Id, Out};
+
+/// The standalone acknowledger's configuration: its `TransactionManager`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TransactionalShareAcknowledger {
+    /// The transactional producer inside it, with no output partition.
+    pub producer: Producer,
+}
+
+/// Where the acknowledger's configuration comes from.
+pub struct AcknowledgerConfig {
+    /// Its `transactional.id`.
+    pub txn: TransactionalId,
+    /// The transaction coordinator.
+    pub txn_coordinator: Id,
+    /// The group coordinator (never used: it commits no offsets).
+    pub group_coordinator: Id,
+    /// The share-partition leader of the acknowledged records (where a `stage_at_leader`
+    /// design stages them).
+    pub share_partition: Id,
+    /// The share coordinator of the share group's state partition.
+    pub share_coordinator: Id,
+    /// The design.
+    pub design: Design,
+    /// Transactions per incarnation (the caller keeps the bound).
+    pub txns: u8,
+    /// Resends after a request timeout.
+    pub request_retries: u8,
+}
+
+impl TransactionalShareAcknowledger {
+    /// `new TransactionalShareAcknowledger(config)`.
+    pub fn new(config: AcknowledgerConfig) -> TransactionalShareAcknowledger {
+        TransactionalShareAcknowledger {
+            producer: Producer {
+                txn: config.txn,
+                txn_coordinator: config.txn_coordinator,
+                group_coordinator: config.group_coordinator,
+                partitions: Vec::new(),
+                design: config.design,
+                inputs: 0,
+                txns: config.txns,
+                request_retries: config.request_retries,
+                share: Some(ShareSource {
+                    share_partition: None,
+                    leader: config.share_partition,
+                    share_coordinator: config.share_coordinator,
+                    member: NOT_A_MEMBER,
+                    stalls: 0,
+                }),
+            },
+        }
+    }
+
+    /// `initTransactions()`: InitProducerId for the process's `incarnation`.
+    pub fn init_transactions(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
+        self.producer.start(incarnation, o)
+    }
+
+    /// Whether a `commitAcknowledgements` call can start: initialised, and no transaction
+    /// or coordinator request in progress.
+    pub fn is_idle(state: &ProducerState) -> bool {
+        state.tm == TxnManagerState::Ready && state.txn.is_none() && state.coordinator.is_none()
+    }
+
+    /// `commitAcknowledgements(acks, groupId)`: begin, AddShareAcksToTxn, then
+    /// TxnShareAcknowledge with `acks`, then EndTxn COMMIT once it is answered. Ignored
+    /// unless idle (the Java call would throw) or when there is nothing to acknowledge.
+    pub fn commit_acknowledgements(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) {
+        let Some(first) = acks.first().map(|a| a.offset) else {
+            return;
+        };
+        if !Self::is_idle(state) {
+            return;
+        }
+        state.done = false;
+        state.share.get_or_insert_with(Default::default).acks = acks;
+        self.producer.begin_txn(state, first, o);
+        if let Some(txn) = state.txn.as_mut() {
+            txn.decision.get_or_insert(true);
+        }
+        self.producer.maybe_end(state, o);
+    }
+
+    /// `abortAcknowledgements()`: EndTxn ABORT for the transaction in progress, once its
+    /// requests are answered; nothing when no transaction is in progress or its EndTxn
+    /// was already sent.
+    pub fn abort_acknowledgements(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if state.tm != TxnManagerState::InTransaction && state.tm != TxnManagerState::AbortableError
+        {
+            return;
+        }
+        if let Some(txn) = state.txn.as_mut() {
+            txn.decision = Some(false);
+        }
+        self.producer.maybe_end(state, o);
+    }
+
+    /// Whether the transaction in progress can only abort (a write failed).
+    pub fn failed(state: &ProducerState) -> bool {
+        state.txn.as_ref().is_some_and(|t| t.failed)
+    }
+
+    /// Responses from the transaction coordinator and the share coordinator.
+    pub fn on_msg(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        self.producer.on_msg(state, src, msg, o);
+    }
+
+    /// Request timeouts: resend, or give up as the producer does.
+    pub fn on_timeout(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<Node>) {
+        self.producer.on_timeout(state, timer, o);
+    }
+}

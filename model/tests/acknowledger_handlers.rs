@@ -1,0 +1,292 @@
+//! The standalone `TransactionalShareAcknowledger` inside the Flink source reader, one
+//! event in, the state and the requests out: `initTransactions`, `commitAcknowledgements`
+//! as begin, AddShareAcksToTxn, TxnShareAcknowledge (as no member), EndTxn COMMIT; the
+//! abort after a failed write; the restart that commits the restored checkpoint again.
+
+use sharetxn_model::design::Design;
+use sharetxn_model::error::ErrorCode;
+use sharetxn_model::ids::*;
+use sharetxn_model::msg::*;
+use sharetxn_model::node::{NodeState, NodeStorage};
+use sharetxn_model::producer_share::NOT_A_MEMBER;
+use sharetxn_model::record_state::AckType;
+use sharetxn_model::share_msg::*;
+use sharetxn_model::source_reader::{ReaderStorage, SourceReaderState};
+use sharetxn_model::txn_share_msg::*;
+use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::{Scenario, System};
+use stateright::actor::{Actor, Command, Id, Out};
+use std::borrow::Cow;
+
+type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
+
+fn system() -> System {
+    System::new(Design::seed(), Scenario::flink_acknowledger())
+}
+
+fn reader(sys: &System) -> Id {
+    sys.topology.readers[0]
+}
+
+fn run(
+    sys: &System,
+    state: &NodeState,
+    f: impl FnOnce(
+        &sharetxn_model::node::Node,
+        &mut Cow<NodeState>,
+        &mut Out<sharetxn_model::node::Node>,
+    ),
+) -> (NodeState, Vec<Cmd>) {
+    let mut cow = Cow::Borrowed(state);
+    let mut out = Out::new();
+    f(&sys.actors[usize::from(reader(sys))], &mut cow, &mut out);
+    (cow.into_owned(), out.into_iter().collect())
+}
+
+fn deliver(sys: &System, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
+    let id = reader(sys);
+    run(sys, state, |a, s, o| a.on_msg(id, s, src, msg, o))
+}
+
+fn choose(sys: &System, state: &NodeState, choice: ClientChoice) -> (NodeState, Vec<Cmd>) {
+    let id = reader(sys);
+    run(sys, state, |a, s, o| a.on_random(id, s, &choice, o))
+}
+
+fn fire(sys: &System, state: &NodeState, timer: Timer) -> (NodeState, Vec<Cmd>) {
+    let id = reader(sys);
+    run(sys, state, |a, s, o| a.on_timeout(id, s, &timer, o))
+}
+
+fn start(sys: &System, storage: Option<NodeStorage>) -> (NodeState, Vec<Cmd>) {
+    let id = reader(sys);
+    let mut out = Out::new();
+    let s = sys.actors[usize::from(id)].on_start(id, &storage, &mut out);
+    (s, out.into_iter().collect())
+}
+
+fn sent(cmds: &[Cmd]) -> Vec<(Id, Msg)> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            Command::Send(dst, m) => Some((*dst, m.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn r(state: &NodeState) -> &SourceReaderState {
+    match state {
+        NodeState::SourceReader(s) => s,
+        other => panic!("not a reader: {other:?}"),
+    }
+}
+
+fn pe(epoch: u8) -> ProducerIdAndEpoch {
+    ProducerIdAndEpoch {
+        pid: ProducerId(0),
+        epoch: ProducerEpoch(epoch),
+    }
+}
+
+/// The reader after `open()`, the acknowledger initialised and record 0 (delivery 1)
+/// emitted.
+fn holding_a_record(sys: &System) -> NodeState {
+    let tc = sys.topology.txn_coordinator;
+    let spl = sys.topology.share_partition.unwrap();
+    let (s, _) = start(sys, None);
+    let (s, _) = deliver(
+        sys,
+        &s,
+        tc,
+        Msg::InitProducerIdResponse(InitProducerIdResponse {
+            txn: TransactionalId(0),
+            error: ErrorCode::None,
+            producer: Some(pe(0)),
+        }),
+    );
+    let (s, cmds) = deliver(
+        sys,
+        &s,
+        spl,
+        Msg::ShareFetchResponse(ShareFetchResponse {
+            member: MemberId(0),
+            session_epoch: 0,
+            error: ErrorCode::None,
+            ack_error: ErrorCode::None,
+            acquired: vec![AcquiredRecord {
+                offset: 0,
+                delivery_count: 1,
+            }],
+        }),
+    );
+    assert!(cmds.iter().any(|c| matches!(c,
+        Command::ChooseRandom(k, opts) if k == "checkpoint" && opts == &vec![ClientChoice::Checkpoint])));
+    s
+}
+
+fn accept(delivery_count: u8) -> Acknowledgement {
+    Acknowledgement {
+        offset: 0,
+        ack: AckType::Accept,
+        tag: DeliveryTag {
+            member: MemberId(0),
+            delivery_count,
+        },
+    }
+}
+
+#[test]
+fn open_initialises_the_acknowledger_and_opens_a_share_session() {
+    let sys = system();
+    let (s, cmds) = start(&sys, None);
+    let msgs = sent(&cmds);
+    assert!(msgs
+        .iter()
+        .any(|(dst, m)| *dst == sys.topology.txn_coordinator
+            && matches!(m, Msg::InitProducerId(q) if q.txn == TransactionalId(0))));
+    assert!(msgs
+        .iter()
+        .any(|(dst, m)| Some(*dst) == sys.topology.share_partition
+            && matches!(m, Msg::ShareFetch(q) if q.session_epoch == 0 && q.acks.is_empty())));
+    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::Initializing);
+}
+
+#[test]
+fn a_completed_checkpoint_commits_its_acks_as_no_member() {
+    let sys = system();
+    let tc = sys.topology.txn_coordinator;
+    let sc = sys.topology.share_coordinator.unwrap();
+    let s = holding_a_record(&sys);
+    assert_eq!(r(&s).pending, vec![accept(1)]);
+
+    // snapshotState + notifyCheckpointComplete: the checkpoint is saved, then begin and
+    // AddShareAcksToTxn (no output partition: nothing is produced).
+    let (s, cmds) = choose(&sys, &s, ClientChoice::Checkpoint);
+    assert!(cmds.iter().any(|c| matches!(c,
+        Command::Save(NodeStorage::SourceReader(ReaderStorage { checkpoint, .. })) if *checkpoint == vec![accept(1)])));
+    let msgs = sent(&cmds);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(
+        matches!(&msgs[0], (dst, Msg::AddShareAcksToTxn(q)) if *dst == tc && q.producer == pe(0))
+    );
+    assert!(r(&s).pending.is_empty());
+    assert_eq!(r(&s).committing, vec![accept(1)]);
+    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::InTransaction);
+
+    // TxnShareAcknowledge to the share coordinator, carrying no member of the group.
+    let (s, cmds) = deliver(
+        &sys,
+        &s,
+        tc,
+        Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            txn: TransactionalId(0),
+            producer: pe(0),
+            error: ErrorCode::None,
+        }),
+    );
+    let msgs = sent(&cmds);
+    let Some((dst, Msg::TxnShareAcknowledge(q))) = msgs.first() else {
+        panic!("{msgs:?}");
+    };
+    assert_eq!(*dst, sc);
+    assert_eq!(q.member, NOT_A_MEMBER);
+    assert_eq!(q.acks, vec![accept(1)]);
+    assert_eq!(q.tag.client, 0);
+
+    // Answered: EndTxn COMMIT, with no client choice (commitAcknowledgements decides).
+    let (s, cmds) = deliver(
+        &sys,
+        &s,
+        sc,
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer: pe(0),
+            error: ErrorCode::None,
+        }),
+    );
+    assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::EndTxn(q))] if q.commit));
+    assert!(!cmds
+        .iter()
+        .any(|c| matches!(c, Command::ChooseRandom(k, o) if k == "end" && !o.is_empty())));
+    assert_eq!(
+        r(&s).acknowledger.tm,
+        TxnManagerState::CommittingTransaction
+    );
+
+    // The commit ends: the reader polls again for its second checkpoint.
+    let (s, cmds) = deliver(
+        &sys,
+        &s,
+        tc,
+        Msg::EndTxnResponse(EndTxnResponse {
+            txn: TransactionalId(0),
+            request_producer: pe(0),
+            commit: true,
+            error: ErrorCode::None,
+            producer: Some(pe(1)),
+        }),
+    );
+    assert!(r(&s).committing.is_empty());
+    assert!(r(&s).acknowledger.done);
+    assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::ShareFetch(q))] if q.acks.is_empty()));
+}
+
+#[test]
+fn a_failed_acknowledgement_write_aborts_the_transaction() {
+    let sys = system();
+    let tc = sys.topology.txn_coordinator;
+    let s = holding_a_record(&sys);
+    let (s, _) = choose(&sys, &s, ClientChoice::Checkpoint);
+    let (s, _) = deliver(
+        &sys,
+        &s,
+        tc,
+        Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            txn: TransactionalId(0),
+            producer: pe(0),
+            error: ErrorCode::None,
+        }),
+    );
+    // The request times out, is resent once, and times out again: the batch expired.
+    let timer = Timer::RequestTimeout(RequestKey::TxnShareAcknowledge);
+    let (s, cmds) = fire(&sys, &s, timer);
+    assert!(matches!(
+        sent(&cmds).as_slice(),
+        [(_, Msg::TxnShareAcknowledge(_))]
+    ));
+    let (s, cmds) = fire(&sys, &s, timer);
+    assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::EndTxn(q))] if !q.commit));
+    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::AbortingTransaction);
+}
+
+#[test]
+fn a_restart_commits_the_restored_checkpoint_again() {
+    let sys = system();
+    let tc = sys.topology.txn_coordinator;
+    let storage = NodeStorage::SourceReader(ReaderStorage {
+        incarnation: 0,
+        checkpoint: vec![accept(1)],
+    });
+    let (s, cmds) = start(&sys, Some(storage));
+    assert_eq!(r(&s).incarnation, 1);
+    assert_eq!(r(&s).restored, vec![accept(1)]);
+    assert!(cmds.iter().any(|c| matches!(c,
+        Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint })) if *checkpoint == vec![accept(1)])));
+    // Once initialised (the new epoch fences the previous incarnation), it begins a
+    // transaction for the restored acks.
+    let (s, cmds) = deliver(
+        &sys,
+        &s,
+        tc,
+        Msg::InitProducerIdResponse(InitProducerIdResponse {
+            txn: TransactionalId(0),
+            error: ErrorCode::None,
+            producer: Some(pe(2)),
+        }),
+    );
+    assert!(
+        matches!(sent(&cmds).as_slice(), [(_, Msg::AddShareAcksToTxn(q))] if q.producer == pe(2))
+    );
+    assert!(r(&s).restored.is_empty());
+    assert_eq!(r(&s).committing, vec![accept(1)]);
+    assert_eq!(r(&s).acknowledger.txn.as_ref().unwrap().tag.incarnation, 1);
+}

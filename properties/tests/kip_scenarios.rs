@@ -1,0 +1,120 @@
+//! KIP-1289's scenarios with more than the one client of `ctp`: `ctp-race` (two
+//! consume-transform-produce clients racing for one record) and `flink-acknowledger` (a
+//! Flink source reader committing a checkpoint's acks with the standalone
+//! `TransactionalShareAcknowledger`), under the `seed` design: state counts pinned, and each
+//! distinct violation asserted by property name.
+
+use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_properties::{check, CheckOptions, Report, Status};
+
+fn run(scenario: Scenario, sets: &[&str]) -> Report {
+    let mut design = Design::seed();
+    let mut scenario = scenario;
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    check(&System::new(design, scenario), CheckOptions::default())
+}
+
+fn message(report: &Report, name: &str) -> String {
+    report
+        .property(name)
+        .and_then(|p| p.message.clone())
+        .unwrap_or_default()
+}
+
+/// The default bounds: 11,787 states. Checkpoint 0 commits record 0's ACCEPT; nothing
+/// tells the share-partition leader, so the lock expires, the record comes back and
+/// checkpoint 1 covers it again, without any fault.
+#[test]
+fn flink_acknowledger_is_pinned_and_processes_a_record_twice() {
+    let report = run(Scenario::flink_acknowledger(), &[]);
+    assert!(report.exhaustive);
+    assert_eq!((report.unique_states, report.max_depth), (11_787, 38));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert!(
+        message(&report, "no_duplicate_processing")
+            .contains("completed checkpoints i0cp0 (delivery m0#1) and i0cp1 (delivery m0#2)"),
+        "{}",
+        message(&report, "no_duplicate_processing")
+    );
+    // The same silence seen from the share state: the lock-expiry write outranks the
+    // committed ACKNOWLEDGED.
+    assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
+    // The early timeout: a resent InitProducerId fences the acknowledger's own first
+    // epoch, the reader fails for good and nobody consumes the record again.
+    assert_eq!(report.status("at_least_once"), Some(Status::Violated));
+    for holds in [
+        "txn_atomicity",
+        "no_aborted_read",
+        "txn_completes",
+        "ack_owner",
+    ] {
+        assert_eq!(report.status(holds), Some(Status::Holds), "{holds}");
+    }
+    assert_eq!(
+        report.status("share_ack_committed"),
+        Some(Status::Witnessed)
+    );
+    assert_eq!(report.status("commit_reached"), Some(Status::Witnessed));
+}
+
+/// A reader failover: the new incarnation restores the last completed checkpoint and
+/// commits its acks again, but the record's lock expired while the reader was down, so
+/// it was delivered again and the new incarnation's first checkpoint covers it too.
+#[test]
+fn a_restored_reader_processes_the_record_again() {
+    let report = run(
+        Scenario::flink_acknowledger(),
+        &["crashes=1", "timeouts=0", "txns=1"],
+    );
+    assert!(report.exhaustive);
+    assert_eq!((report.unique_states, report.max_depth), (8_920, 45));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert!(message(&report, "no_duplicate_processing").contains("i0cp0 (delivery m0#1) and i1cp0"));
+}
+
+/// Two clients without the stall: 106,495 states. `P0` commits its output and its ack,
+/// the leader is never told, the lock expires and `P1` commits a second output.
+#[test]
+fn ctp_race_without_a_stall_is_pinned_and_both_clients_commit_the_record() {
+    let report = run(Scenario::ctp_race(), &["stalls=0"]);
+    assert!(report.exhaustive);
+    assert_eq!((report.unique_states, report.max_depth), (106_495, 46));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert!(message(&report, "no_duplicate_processing")
+        .contains("committed transactions i0a0 and txn1.i0a0"));
+    assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
+    // P0's committed ACKNOWLEDGED is overwritten by the lock-expiry writes of P0's and then
+    // P1's acquisition, and the record ends AVAILABLE.
+    assert_eq!(report.status("at_least_once"), Some(Status::Violated));
+    assert_eq!(report.status("lock_redelivered"), Some(Status::Witnessed));
+    assert_eq!(report.status("txn_atomicity"), Some(Status::Holds));
+}
+
+/// The default bounds (`P0` may stall past its lock while its acks are pending): about a
+/// minute of CPU, so it runs with `cargo test -- --ignored`.
+#[test]
+#[ignore]
+fn ctp_race_default_is_pinned() {
+    let report = run(Scenario::ctp_race(), &[]);
+    assert!(report.exhaustive);
+    assert_eq!((report.unique_states, report.max_depth), (1_014_395, 47));
+    for violated in ["no_duplicate_processing", "cache_agrees", "at_least_once"] {
+        assert_eq!(
+            report.status(violated),
+            Some(Status::Violated),
+            "{violated}"
+        );
+    }
+    assert_eq!(report.status("txn_atomicity"), Some(Status::Holds));
+}
