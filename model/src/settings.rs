@@ -249,8 +249,7 @@ mod tests {
                 | "rebuild_pending" => "true",
                 "stage_owner_check" => "acquisition",
                 "leader_resolution" => "notify",
-                | "sc_replay_pending"
-                | "stage_verification" => "true",
+                "sc_replay_pending" | "stage_verification" => "true",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

@@ -225,8 +225,15 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
             })
             .unwrap_or(usize::MAX)
     });
+    // Twins the scenario's bounds exclude by construction are not judged either.
+    let excluded: Vec<Option<&'static str>> =
+        PROPERTIES.iter().map(|p| (p.twin_excluded)(sys)).collect();
     let judged: Vec<bool> = (0..slots())
-        .map(|slot| applies[slot / 2] && focus_slot.is_none_or(|f| f == slot))
+        .map(|slot| {
+            applies[slot / 2]
+                && !(slot % 2 == 1 && excluded[slot / 2].is_some())
+                && focus_slot.is_none_or(|f| f == slot)
+        })
         .collect();
     let closed = |found: &[Option<(u64, Option<String>)>]| -> Vec<bool> {
         found
@@ -370,14 +377,16 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         properties.push(PropertyReport {
             name: p.twin.into(),
             kind: Kind::Sometimes,
-            status: if !applies[i] {
+            status: if !applies[i] || excluded[i].is_some() {
                 Status::NotApplicable
             } else if twin.is_some() {
                 Status::Witnessed
             } else {
                 Status::Unreached
             },
-            message: None,
+            message: excluded[i]
+                .filter(|_| applies[i])
+                .map(|why| format!("not applicable: {why}")),
             trace: None,
             actions: twin
                 .as_ref()

@@ -15,6 +15,7 @@ pub mod check;
 pub mod explorer;
 pub mod props;
 pub mod report;
+pub mod twin_scope;
 pub mod view;
 pub mod violation;
 
@@ -58,6 +59,9 @@ pub struct PropertyDef {
     /// Whether the property (and its twin) applies to the system's scenario and design;
     /// `check` reports `not_applicable` for those that do not.
     pub applies: fn(&System) -> bool,
+    /// Whether the scenario's bounds exclude the twin by construction, and why
+    /// (`twin_scope`); `check` reports it `not_applicable` with the reason.
+    pub twin_excluded: twin_scope::Excluded,
 }
 
 /// The transaction properties apply where there is a transactional client: a producer,
@@ -96,6 +100,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: txn_atomicity::check,
         witness: txn_atomicity::witness,
         applies: has_transactions,
+        twin_excluded: twin_scope::never,
     },
     PropertyDef {
         name: "no_aborted_read",
@@ -107,6 +112,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_aborted_read::check,
         witness: no_aborted_read::witness,
         applies: has_transactions,
+        twin_excluded: twin_scope::never,
     },
     PropertyDef {
         name: "producer_fencing",
@@ -118,6 +124,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: producer_fencing::check,
         witness: producer_fencing::witness,
         applies: has_transactions,
+        twin_excluded: twin_scope::stale_client,
     },
     PropertyDef {
         name: "legal_transitions",
@@ -129,6 +136,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: legal_transitions::check,
         witness: legal_transitions::witness,
         applies: always,
+        twin_excluded: twin_scope::coordinator_restart,
     },
     PropertyDef {
         name: "no_hanging_transaction",
@@ -140,6 +148,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_hanging_transaction::check,
         witness: no_hanging_transaction::witness,
         applies: has_transactions,
+        twin_excluded: twin_scope::stale_client,
     },
     PropertyDef {
         name: "txn_completes",
@@ -151,6 +160,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: txn_completes::check,
         witness: txn_completes::witness,
         applies: has_transactions,
+        twin_excluded: twin_scope::commit_after_fault,
     },
     PropertyDef {
         name: "at_least_once",
@@ -162,6 +172,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: at_least_once::check,
         witness: at_least_once::witness,
         applies: has_share_group,
+        twin_excluded: twin_scope::lock_redelivered,
     },
     PropertyDef {
         name: "delivery_limit",
@@ -173,6 +184,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: delivery_limit::check,
         witness: delivery_limit::witness,
         applies: has_share_group,
+        twin_excluded: twin_scope::limit_archived,
     },
     PropertyDef {
         name: "ack_owner",
@@ -184,6 +196,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: ack_owner::check,
         witness: ack_owner::witness,
         applies: has_share_group,
+        twin_excluded: twin_scope::late_ack,
     },
     PropertyDef {
         name: "cache_agrees",
@@ -195,6 +208,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: cache_agrees::check,
         witness: cache_agrees::witness,
         applies: has_share_group,
+        twin_excluded: twin_scope::spl_rebuilt,
     },
     PropertyDef {
         name: "no_duplicate_processing",
@@ -206,6 +220,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_duplicate_processing::check,
         witness: no_duplicate_processing::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
     },
     PropertyDef {
         name: "marker_match",
@@ -217,6 +232,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: marker_match::check,
         witness: marker_match::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
     },
     PropertyDef {
         name: "no_orphan_acks",
@@ -228,6 +244,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_orphan_acks::check,
         witness: no_orphan_acks::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::share_coordinator_restart,
     },
     PropertyDef {
         name: "pending_isolation",
@@ -239,6 +256,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: pending_isolation::check,
         witness: pending_isolation::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::share_coordinator_restart,
     },
     PropertyDef {
         name: "no_lost_record",
@@ -250,6 +268,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_lost_record::check,
         witness: no_lost_record::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
     },
 ];
 

@@ -3,10 +3,17 @@
 //! below its start offset). Share groups promise at-least-once delivery: a record may be
 //! delivered twice, but none may be dropped without an acknowledgement or an archive.
 //!
+//! KIP-1289's clients run bounded loops (so that checks end), and a loop that ends after
+//! aborting leaves its record AVAILABLE, which is no loss: the record is there for the next
+//! consumer. So where acknowledgements commit in transactions, a record that both the
+//! leader and the persisted state hold AVAILABLE at quiescence is left, not dropped; a
+//! record stuck ACQUIRED or TX_PENDING, or AVAILABLE at one and not the other, is not.
+//!
 //! Twin `lock_redelivered`: an acquisition lock expired and the record was delivered to a
 //! different member.
 
-use crate::view::share_coordinator_state;
+use crate::view::{share_coordinator_state, share_partition_state};
+use sharetxn_model::record_state::RecordState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
@@ -15,8 +22,21 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
         return None;
     }
     let persisted = share_coordinator_state(sys, state)?;
+    let left_available = |o: u8| {
+        sys.scenario.has_share_transactions()
+            && matches!(
+                persisted.state_of(o),
+                None | Some((RecordState::Available, _))
+            )
+            && share_partition_state(sys, state).is_some_and(|l| {
+                l.loaded
+                    && l.records
+                        .get(&o)
+                        .is_some_and(|r| r.state == RecordState::Available)
+            })
+    };
     (0..sys.scenario.records)
-        .find(|o| !persisted.is_terminal(*o))
+        .find(|o| !persisted.is_terminal(*o) && !left_available(*o))
         .map(|o| {
             format!(
                 "at quiescence SC persists offset {o} as {:?}: never acknowledged nor archived",

@@ -1,0 +1,105 @@
+//! Twins a scenario's bounds exclude by construction. A twin is reported `not_applicable`
+//! (with the reason) instead of `unreached` only when no run of the scenario can meet its
+//! precondition: no crashable actor of the kind it needs, a single share-group member, or
+//! no fault at all. Anything weaker stays `unreached`, so a model too weak to reach a twin
+//! still fails its check.
+
+use sharetxn_model::scenario::{Role, Scenario};
+use sharetxn_model::System;
+
+/// A twin's exclusion rule: the reason, if the scenario's bounds exclude it.
+pub type Excluded = fn(&System) -> Option<&'static str>;
+
+/// No rule: the twin applies wherever its property does.
+pub fn never(_sys: &System) -> Option<&'static str> {
+    None
+}
+
+fn crashable(s: &Scenario, roles: &[Role]) -> bool {
+    s.budget.crashes > 0 && roles.iter().any(|r| s.can_crash(*r))
+}
+
+/// Whether the budget allows a lost, duplicated or early-timed-out message.
+fn message_faults(s: &Scenario) -> bool {
+    s.budget.drops > 0 || s.budget.duplicates > 0 || s.budget.timeouts > 0
+}
+
+const CLIENTS: &[Role] = &[Role::Producer, Role::ShareConsumer, Role::SourceReader];
+
+/// `coordinator_restart`: a coordinator must be able to crash.
+pub fn coordinator_restart(sys: &System) -> Option<&'static str> {
+    (!crashable(
+        &sys.scenario,
+        &[Role::TxnCoordinator, Role::ShareCoordinator],
+    ))
+    .then_some("neither coordinator can crash in this scenario")
+}
+
+/// `spl_rebuilt`: the share-partition leader must be able to crash.
+pub fn spl_rebuilt(sys: &System) -> Option<&'static str> {
+    (!crashable(&sys.scenario, &[Role::SharePartition]))
+        .then_some("the share-partition leader cannot crash in this scenario")
+}
+
+/// `resolved_after_restart`, `pending_across_restart`: the share coordinator must be able
+/// to crash.
+pub fn share_coordinator_restart(sys: &System) -> Option<&'static str> {
+    (!crashable(&sys.scenario, &[Role::ShareCoordinator]))
+        .then_some("the share coordinator cannot crash in this scenario")
+}
+
+/// `lock_redelivered`: a record can only go to another member where there are two.
+pub fn lock_redelivered(sys: &System) -> Option<&'static str> {
+    let t = &sys.topology;
+    let members = t.consumers.len()
+        + t.readers.len()
+        + if t.share_partition.is_some() {
+            t.producers.len()
+        } else {
+            0
+        };
+    (members < 2).then_some("the share group has one member")
+}
+
+/// `commit_after_fault`: the budget must hold a fault.
+pub fn commit_after_fault(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    (!message_faults(s) && !crashable(s, &Role::ALL)).then_some("the budget has no fault")
+}
+
+/// `zombie_fenced`, `timeout_abort`: a stale epoch or an abandoned transaction needs a
+/// client or transaction-coordinator crash or a message fault; a share-coordinator crash
+/// alone makes the client's request fail and the client end its own transaction.
+pub fn stale_client(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    let roles = [Role::Producer, Role::SourceReader, Role::TxnCoordinator];
+    (!message_faults(s) && !crashable(s, &roles))
+        .then_some("no client or transaction-coordinator crash and no message fault")
+}
+
+/// `late_ack_rejected`: an acknowledgement can only be late after a stall, a message fault,
+/// or a client or leader crash.
+pub fn late_ack(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    let mut roles = CLIENTS.to_vec();
+    roles.push(Role::SharePartition);
+    (s.stalls == 0 && !message_faults(s) && !crashable(s, &roles))
+        .then_some("no stall, message fault, or client or leader crash")
+}
+
+/// `limit_archived`: KIP-1289's clients run bounded loops; without faults that add polls,
+/// each client acquires at most once per transaction and once more, which may stay below
+/// the limit.
+pub fn limit_archived(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    let t = &sys.topology;
+    if !s.has_share_transactions() || !t.consumers.is_empty() {
+        return None;
+    }
+    let mut roles = CLIENTS.to_vec();
+    roles.push(Role::SharePartition);
+    let clients = t.producers.len() + t.readers.len();
+    let deliveries = clients * (usize::from(s.txns) + 1);
+    (!message_faults(s) && !crashable(s, &roles) && deliveries < usize::from(s.delivery_limit))
+        .then_some("the clients' bounded loops cannot deliver a record delivery_limit times")
+}
