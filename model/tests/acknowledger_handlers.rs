@@ -20,8 +20,14 @@ use std::borrow::Cow;
 
 type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
 
+/// The flink scenario with one resend after a request timeout (its default, from `ctp`,
+/// is none), so the handler tests see a resend.
 fn system() -> System {
-    System::new(Design::seed(), Scenario::flink_acknowledger())
+    let scenario = Scenario {
+        request_retries: 1,
+        ..Scenario::flink_acknowledger()
+    };
+    System::new(Design::seed(), scenario)
 }
 
 fn reader(sys: &System) -> Id {

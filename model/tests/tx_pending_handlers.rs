@@ -54,6 +54,7 @@ fn pe(epoch: u8) -> ProducerIdAndEpoch {
 }
 
 const TAG: TxnTag = TxnTag {
+    client: 0,
     incarnation: 0,
     attempt: 0,
 };

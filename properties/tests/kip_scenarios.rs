@@ -30,7 +30,7 @@ fn message(report: &Report, name: &str) -> String {
 fn flink_acknowledger_is_pinned_and_processes_a_record_twice() {
     let report = run(Scenario::flink_acknowledger(), &[]);
     assert!(report.exhaustive);
-    assert_eq!((report.unique_states, report.max_depth), (11_787, 38));
+    assert_eq!((report.unique_states, report.max_depth), (14_333, 42));
     assert_eq!(
         report.status("no_duplicate_processing"),
         Some(Status::Violated)
@@ -44,9 +44,10 @@ fn flink_acknowledger_is_pinned_and_processes_a_record_twice() {
     // The same silence seen from the share state: the lock-expiry write outranks the
     // committed ACKNOWLEDGED.
     assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
-    // The early timeout: a resent InitProducerId fences the acknowledger's own first
-    // epoch, the reader fails for good and nobody consumes the record again.
-    assert_eq!(report.status("at_least_once"), Some(Status::Violated));
+    // The early timeout can make a resent InitProducerId fence the acknowledger's own first
+    // epoch, so the reader fails for good; the record stays AVAILABLE at the leader and in
+    // the store, left for the next consumer, which at_least_once accepts of a bounded client.
+    assert_eq!(report.status("at_least_once"), Some(Status::Holds));
     for holds in [
         "txn_atomicity",
         "no_aborted_read",
@@ -72,7 +73,7 @@ fn a_restored_reader_processes_the_record_again() {
         &["crashes=1", "timeouts=0", "txns=1"],
     );
     assert!(report.exhaustive);
-    assert_eq!((report.unique_states, report.max_depth), (8_920, 45));
+    assert_eq!((report.unique_states, report.max_depth), (17_412, 51));
     assert_eq!(
         report.status("no_duplicate_processing"),
         Some(Status::Violated)
@@ -80,23 +81,23 @@ fn a_restored_reader_processes_the_record_again() {
     assert!(message(&report, "no_duplicate_processing").contains("i0cp0 (delivery m0#1) and i1cp0"));
 }
 
-/// Two clients without the stall: 106,495 states. `P0` commits its output and its ack,
+/// Two clients without the stall: 118,819 states. `P0` commits its output and its ack,
 /// the leader is never told, the lock expires and `P1` commits a second output.
 #[test]
 fn ctp_race_without_a_stall_is_pinned_and_both_clients_commit_the_record() {
     let report = run(Scenario::ctp_race(), &["stalls=0"]);
     assert!(report.exhaustive);
-    assert_eq!((report.unique_states, report.max_depth), (106_495, 46));
+    assert_eq!((report.unique_states, report.max_depth), (118_819, 50));
     assert_eq!(
         report.status("no_duplicate_processing"),
         Some(Status::Violated)
     );
     assert!(message(&report, "no_duplicate_processing")
         .contains("committed transactions i0a0 and txn1.i0a0"));
-    assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
-    // P0's committed ACKNOWLEDGED is overwritten by the lock-expiry writes of P0's and then
-    // P1's acquisition, and the record ends AVAILABLE.
-    assert_eq!(report.status("at_least_once"), Some(Status::Violated));
+    // The seed's exact-epoch marker misses the TV2-bumped epoch, so P0's acks are never
+    // applied: nothing terminal to regress (cache_agrees holds), and the record ends
+    // AVAILABLE at both the leader and the store, left for the next consumer.
+    assert_eq!(report.status("at_least_once"), Some(Status::Holds));
     assert_eq!(report.status("lock_redelivered"), Some(Status::Witnessed));
     assert_eq!(report.status("txn_atomicity"), Some(Status::Holds));
 }

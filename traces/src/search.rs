@@ -98,6 +98,7 @@ mod tests {
         let mut s = Scenario::ctp();
         s.txns = 3;
         s.budget.drops = 2;
+        s.budget.timeouts = 1;
         let rungs = ladder(&s);
         assert_eq!(rungs.len(), 3, "{rungs:?}");
         assert_eq!(
