@@ -40,7 +40,7 @@ pub enum NodeState {
     SharePartition(SharePartitionState),
     ShareCoordinator(ShareCoordinatorState),
     ShareConsumer(ShareConsumerState),
-    SourceReader(SourceReaderState),
+    SourceReader(Box<SourceReaderState>),
 }
 
 /// What survives a crash.
@@ -75,13 +75,8 @@ impl NodeState {
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
                 .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
-            NodeState::Producer(s)
-            | NodeState::SourceReader(SourceReaderState {
-                acknowledger: s, ..
-            }) => std::mem::take(&mut s.transitions)
-                .into_iter()
-                .find(|(from, to)| !to.can_follow(*from))
-                .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}")),
+            NodeState::Producer(s) => producer_moves(s),
+            NodeState::SourceReader(r) => producer_moves(&mut r.acknowledger),
             NodeState::SharePartition(s) => std::mem::take(&mut s.transitions)
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
@@ -191,7 +186,7 @@ impl Actor for Node {
                     Some(NodeStorage::SourceReader(r)) => Some(r),
                     _ => None,
                 };
-                NodeState::SourceReader(a.on_start(stored, o))
+                NodeState::SourceReader(Box::new(a.on_start(stored, o)))
             }
         }
     }
@@ -235,4 +230,12 @@ fn leader_storage(storage: &Option<NodeStorage>) -> Option<&LeaderStorage> {
         Some(NodeStorage::Leader(l)) => Some(l),
         _ => None,
     }
+}
+
+/// The first TransactionManager move the last handler recorded that its table forbids.
+fn producer_moves(s: &mut ProducerState) -> Option<String> {
+    std::mem::take(&mut s.transitions)
+        .into_iter()
+        .find(|(from, to)| !to.can_follow(*from))
+        .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}"))
 }
