@@ -120,19 +120,15 @@ impl DataPartition {
                 if let Some(old) = displaced {
                     reply(o, old.src, &old.request, ErrorCode::NetworkException);
                 }
-                let mode = if self.design.tv.bumps_epoch_per_txn() {
-                    AddPartitionsMode::BrokerAdd { guard }
-                } else {
-                    AddPartitionsMode::VerifyOnly { guard }
-                };
                 o.send(
                     self.txn_coordinator,
-                    Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
-                        txn: req.txn,
-                        producer: req.producer,
-                        partitions: vec![TopicPartition::Output(self.index)],
-                        mode,
-                    }),
+                    AddPartitionsToTxnRequest::verification(
+                        self.design.tv,
+                        req.txn,
+                        req.producer,
+                        TopicPartition::Output(self.index),
+                        guard,
+                    ),
                 );
             }
         }

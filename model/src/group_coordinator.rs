@@ -176,19 +176,15 @@ impl GroupCoordinator {
                 if let Some(old) = displaced {
                     reply(o, old.src, &old.request, ErrorCode::NetworkException);
                 }
-                let mode = if self.design.tv.bumps_epoch_per_txn() {
-                    AddPartitionsMode::BrokerAdd { guard }
-                } else {
-                    AddPartitionsMode::VerifyOnly { guard }
-                };
                 o.send(
                     self.txn_coordinator,
-                    Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
-                        txn: req.txn,
-                        producer: req.producer,
-                        partitions: vec![TopicPartition::ConsumerOffsets],
-                        mode,
-                    }),
+                    AddPartitionsToTxnRequest::verification(
+                        self.design.tv,
+                        req.txn,
+                        req.producer,
+                        TopicPartition::ConsumerOffsets,
+                        guard,
+                    ),
                 );
             }
         }

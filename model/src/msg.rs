@@ -99,6 +99,31 @@ pub struct AddPartitionsToTxnRequest {
     pub mode: AddPartitionsMode,
 }
 
+impl AddPartitionsToTxnRequest {
+    /// What a participant sends before it takes a transactional write (KIP-890): under TV2
+    /// the broker adds its partition itself, before that it only verifies the client added
+    /// it. Data partitions, the group coordinator and the share coordinator all do this.
+    pub fn verification(
+        tv: crate::design::TransactionVersion,
+        txn: TransactionalId,
+        producer: ProducerIdAndEpoch,
+        partition: TopicPartition,
+        guard: VerificationGuard,
+    ) -> Msg {
+        let mode = if tv.bumps_epoch_per_txn() {
+            AddPartitionsMode::BrokerAdd { guard }
+        } else {
+            AddPartitionsMode::VerifyOnly { guard }
+        };
+        Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+            txn,
+            producer,
+            partitions: vec![partition],
+            mode,
+        })
+    }
+}
+
 /// AddPartitionsToTxn response (one error for the whole request: the model's requests
 /// fail or succeed together, as Kafka's do for authorization and fencing errors).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
