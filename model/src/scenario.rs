@@ -188,26 +188,34 @@ pub const SCENARIO_NAMES: &[&str] = &[
 
 impl Scenario {
     /// One transactional producer, output partitions, the offset store, two transactions
-    /// in sequence, each committed or aborted by client choice, with a coordinator
-    /// failover in the budget.
+    /// in sequence, each committed or aborted by client choice, with a lost message, a
+    /// duplicated request and a coordinator failover in the budget.
+    ///
+    /// The bounds are the smallest that keep every historical bug in reach (each shows at
+    /// one output partition, see `properties/tests/historical_bugs.rs`):
+    /// - One output partition: with `__consumer_offsets` every transaction already has two
+    ///   participants, which is what atomicity is about; a second one multiplies the space
+    ///   by about 28 and adds no new kind of participant.
+    /// - `request_retries=0`: the client gives up on a request at its first timeout
+    ///   (`delivery.timeout.ms` / `max.block.ms` spent). A retry whose first copy is still
+    ///   in flight is what the `duplicates` budget stands for, so the late and retried
+    ///   writes of the historical bugs stay reachable; a resend after a coordinator
+    ///   failover multiplies the crash's space by 33 (2,632,382 states against 78,472
+    ///   with the crash alone) and stays reachable with `--set request_retries=1`.
     pub fn txn_basic() -> Scenario {
         Scenario {
             name: "txn-basic".into(),
             inputs: 2,
             txns: 2,
-            // One output partition plus `__consumer_offsets` already makes two participants
-            // in every transaction. The larger defaults the design called for (two output
-            // partitions, a loss, a duplicate and a crash together) do not fit this
-            // machine's memory yet; they remain reachable with `--set`.
             partitions: 1,
             budget: FaultBudget {
-                drops: 0,
-                duplicates: 0,
+                drops: 1,
+                duplicates: 1,
                 crashes: 1,
                 timeouts: 0,
             },
             crashable: vec![Role::TxnCoordinator],
-            request_retries: 1,
+            request_retries: 0,
             marker_retries: 1,
             producers: 1,
             records: 0,
@@ -222,14 +230,11 @@ impl Scenario {
     }
 
     /// Share groups without transactions (KIP-932 as it is): one share partition with two
-    /// records, two share consumers acknowledging explicitly (accept or release), each of
-    /// which may stall once past its lock, the share-partition leader and the share
-    /// coordinator able to crash, one crash in the budget.
-    ///
-    /// A lost and a duplicated message were meant to be in the budget too; with the crash
-    /// and the stall they do not fit an exhaustive check in minutes (a crash alone gives
-    /// 3.3 million states, a loss alone 1.4 million, a duplicate alone 1.3 million), so
-    /// they stay reachable with `--set drops=1` / `--set duplicates=1`.
+    /// records, two share consumers acknowledging explicitly (accept or release), the
+    /// first of which may stall once past its lock (the consumers differ only in their
+    /// member ids, so a stall of the second is the same run with the names swapped), the
+    /// share-partition leader and the share coordinator able to crash, and a lost message,
+    /// a duplicated request and one crash in the budget.
     pub fn share_basic() -> Scenario {
         Scenario {
             name: "share-basic".into(),
@@ -237,8 +242,8 @@ impl Scenario {
             txns: 1,
             partitions: 1,
             budget: FaultBudget {
-                drops: 0,
-                duplicates: 0,
+                drops: 1,
+                duplicates: 1,
                 crashes: 1,
                 timeouts: 0,
             },
