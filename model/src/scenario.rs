@@ -233,8 +233,14 @@ impl Scenario {
     /// records, two share consumers acknowledging explicitly (accept or release), the
     /// first of which may stall once past its lock (the consumers differ only in their
     /// member ids, so a stall of the second is the same run with the names swapped), the
-    /// share-partition leader and the share coordinator able to crash, and a lost message,
-    /// a duplicated request and one crash in the budget.
+    /// share-partition leader and the share coordinator able to crash, and a lost message
+    /// and one crash in the budget.
+    ///
+    /// A duplicated request was meant to be in the budget too. With the loss, the crash
+    /// and the stall the space is 8,099,671 states (about two minutes on one core); a
+    /// duplicate multiplies it by ten or more, past what this machine explores in an hour
+    /// beside its other jobs, so it stays reachable with `--set duplicates=1` (with
+    /// `drops=0`, or with `crashes=0`: 3,150,489 states).
     pub fn share_basic() -> Scenario {
         Scenario {
             name: "share-basic".into(),
@@ -243,7 +249,7 @@ impl Scenario {
             partitions: 1,
             budget: FaultBudget {
                 drops: 1,
-                duplicates: 1,
+                duplicates: 0,
                 crashes: 1,
                 timeouts: 0,
             },

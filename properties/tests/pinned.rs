@@ -24,8 +24,11 @@ fn summary(sets: &[&str], strategy: Strategy, threads: usize) -> String {
     common::summary(sets, &report, true)
 }
 
+// These pins were measured before txn-basic's default became `request_retries=0`; they name
+// the resend bound so that they keep pinning the same spaces.
 const NO_FAULTS: &[&str] = &[
     "partitions=2",
+    "request_retries=1",
     "drops=0",
     "duplicates=0",
     "crashes=0",
@@ -41,6 +44,7 @@ fn no_faults_two_partitions() {
 fn one_lost_message_one_partition() {
     let sets = [
         "partitions=1",
+        "request_retries=1",
         "drops=1",
         "duplicates=0",
         "crashes=0",
@@ -53,6 +57,7 @@ fn one_lost_message_one_partition() {
 fn coordinator_failover_one_partition() {
     let sets = [
         "partitions=1",
+        "request_retries=1",
         "inputs=1",
         "txns=1",
         "drops=0",
@@ -86,6 +91,9 @@ fn threads_and_strategies_agree_on_the_state_space() {
 fn switching_from_bfs_to_dfs_keeps_the_state_space_and_the_verdicts() {
     let mut scenario = Scenario::txn_basic();
     scenario.partitions = 2;
+    scenario.request_retries = 1;
+    scenario.budget.drops = 0;
+    scenario.budget.duplicates = 0;
     scenario.budget.crashes = 0;
     let sys = System::new(Design::consumer_offsets(), scenario);
     let run = |limit: usize| {
