@@ -143,7 +143,7 @@ impl Producer {
         };
         self.send_coordinator(
             &mut state,
-            Msg::InitProducerId(InitProducerIdRequest { txn: self.txn }),
+            Msg::InitProducerId(InitProducerIdRequest::plain(self.txn)),
             o,
         );
         state

@@ -108,6 +108,7 @@ fn holding_a_record(sys: &System) -> NodeState {
             txn: TransactionalId(0),
             error: ErrorCode::None,
             producer: Some(pe(0)),
+            ongoing: None,
         }),
     );
     let (s, cmds) = deliver(
@@ -287,6 +288,7 @@ fn a_restart_commits_the_restored_checkpoint_again() {
             txn: TransactionalId(0),
             error: ErrorCode::None,
             producer: Some(pe(2)),
+            ongoing: None,
         }),
     );
     assert!(
