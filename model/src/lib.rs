@@ -42,6 +42,7 @@ pub mod network;
 pub mod node;
 pub mod partition_log;
 pub mod producer;
+pub mod producer_2pc;
 pub mod producer_share;
 pub mod record_state;
 pub mod scenario;
