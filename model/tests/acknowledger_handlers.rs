@@ -272,12 +272,13 @@ fn a_restart_commits_the_restored_checkpoint_again() {
     let storage = NodeStorage::SourceReader(ReaderStorage {
         incarnation: 0,
         checkpoint: vec![accept(1)],
+        prepared: None,
     });
     let (s, cmds) = start(&sys, Some(storage));
     assert_eq!(r(&s).incarnation, 1);
     assert_eq!(r(&s).restored, vec![accept(1)]);
     assert!(cmds.iter().any(|c| matches!(c,
-        Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint })) if *checkpoint == vec![accept(1)])));
+        Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint, prepared: None })) if *checkpoint == vec![accept(1)])));
     // Once initialised (the new epoch fences the previous incarnation), it begins a
     // transaction for the restored acks.
     let (s, cmds) = deliver(

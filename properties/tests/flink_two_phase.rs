@@ -43,10 +43,7 @@ fn the_two_phase_acknowledger_processes_each_record_once_and_is_pinned() {
         assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
     }
     // 2PC exempts every transaction of the scenario from the transaction timeout.
-    assert_eq!(
-        report.status("timeout_abort"),
-        Some(Status::NotApplicable)
-    );
+    assert_eq!(report.status("timeout_abort"), Some(Status::NotApplicable));
     // Open: the record cannot be released twice with one early timeout.
     assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
 }
