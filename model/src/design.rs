@@ -69,6 +69,22 @@ pub struct Design {
     /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub stage_verification: bool,
+    /// KIP-939: the brokers' and the clients' `transaction.two.phase.commit.enable`. A
+    /// client that asks for 2PC (`Enable2Pc`) gets a transaction the coordinator never
+    /// aborts on the transaction timeout; with false such a request fails with
+    /// TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as Kafka's default does, and clients do not
+    /// ask. Kafka's default: false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub two_phase_commit: bool,
+    /// KIP-1309 (a draft): the transaction coordinator aborts an ongoing transaction whose
+    /// owner stopped sending TxnHeartbeat, independently of the transaction timeout.
+    /// Kafka has no such thing: false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub txn_heartbeat: bool,
+    /// KIP-1289's standalone acknowledger in Flink: how a checkpoint commits its
+    /// acknowledgements. The seed's `notify`: one transaction at `notifyCheckpointComplete`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub acknowledger_commit: crate::design_kip939::AcknowledgerCommit,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -152,6 +168,9 @@ impl Design {
             marker_match: MarkerMatch::ExactEpoch,
             sc_replay_pending: false,
             stage_verification: true,
+            two_phase_commit: false,
+            txn_heartbeat: false,
+            acknowledger_commit: crate::design_kip939::AcknowledgerCommit::Notify,
         }
     }
 
@@ -229,6 +248,7 @@ impl Design {
         if self.stage_verification != base.stage_verification {
             share.push_str(&format!(", stage_verification={}", self.stage_verification));
         }
+        share.push_str(&crate::design_kip939::describe_2pc(self, base));
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

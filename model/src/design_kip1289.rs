@@ -51,6 +51,12 @@ impl Design {
     ///   marker (else `pending_isolation` and `no_lost_record` after a coordinator restart);
     /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
     ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
+    /// - `acknowledger_commit=two-phase` with `two_phase_commit`: the Flink acknowledger
+    ///   stages and prepares a checkpoint's acks in `snapshotState` (KIP-939) and commits
+    ///   them at `notifyCheckpointComplete`, a restart completing the prepared transaction
+    ///   against the restored checkpoint (else `no_duplicate_processing`: a checkpoint
+    ///   completes, its commit fails, the records come back; or, without 2PC, the
+    ///   transaction timeout aborts a prepared transaction the checkpoint counts on).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -61,6 +67,8 @@ impl Design {
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,
             stage_verification: true,
+            two_phase_commit: true,
+            acknowledger_commit: crate::design_kip939::AcknowledgerCommit::TwoPhase,
             ..Design::seed()
         }
     }

@@ -27,6 +27,8 @@ pub enum ErrorCode {
     InvalidRecordState,
     FencedLeaderEpoch,
     FencedStateEpoch,
+    TransactionalIdAuthorizationFailed,
+    UnsupportedVersion,
 }
 
 impl ErrorCode {

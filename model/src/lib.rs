@@ -29,6 +29,7 @@
 pub mod data_partition;
 pub mod design;
 pub mod design_kip1289;
+pub mod design_kip939;
 pub mod design_scope;
 pub mod effects;
 pub mod error;
@@ -41,6 +42,7 @@ pub mod network;
 pub mod node;
 pub mod partition_log;
 pub mod producer;
+pub mod producer_2pc;
 pub mod producer_share;
 pub mod record_state;
 pub mod scenario;
@@ -64,6 +66,8 @@ pub mod topology;
 pub mod txn_ack_ghost;
 pub mod txn_acks;
 pub mod txn_coordinator;
+pub mod txn_coordinator_2pc;
+pub mod txn_heartbeat_msg;
 pub mod txn_share_msg;
 pub mod txn_state;
 

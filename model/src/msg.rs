@@ -5,6 +5,7 @@ use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::record_state::AckType;
 use crate::share_msg::*;
+use crate::txn_heartbeat_msg::*;
 use crate::txn_share_msg::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -73,6 +74,26 @@ pub enum AddPartitionsMode {
 pub struct InitProducerIdRequest {
     /// The transactional id.
     pub txn: TransactionalId,
+    /// KIP-939 `Enable2Pc` (v6): the client's `transaction.two.phase.commit.enable`; the
+    /// coordinator then never aborts its transactions on the transaction timeout (Kafka
+    /// sets the timeout to `Int.MaxValue`). Left out of traces when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enable_2pc: bool,
+    /// KIP-939 `KeepPreparedTxn` (v6): fence the previous incarnation by an epoch bump but
+    /// keep its ongoing transaction, for `completeTransaction`. Left out of traces when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_prepared_txn: bool,
+}
+
+impl InitProducerIdRequest {
+    /// `initTransactions()` without KIP-939's fields: what every pre-2PC client sends.
+    pub fn plain(txn: TransactionalId) -> InitProducerIdRequest {
+        InitProducerIdRequest {
+            txn,
+            enable_2pc: false,
+            keep_prepared_txn: false,
+        }
+    }
 }
 
 /// InitProducerId response.
@@ -84,6 +105,11 @@ pub struct InitProducerIdResponse {
     pub error: ErrorCode,
     /// The producer id and epoch granted, on success.
     pub producer: Option<ProducerIdAndEpoch>,
+    /// KIP-939 `OngoingTxnProducerId` / `OngoingTxnProducerEpoch` (v6): the pair of the
+    /// ongoing transaction that `KeepPreparedTxn` kept, `None` (Kafka's -1/-1) when none
+    /// was kept. Left out of traces when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ongoing: Option<ProducerIdAndEpoch>,
 }
 
 /// AddPartitionsToTxn (24) request.
@@ -332,6 +358,8 @@ pub enum Msg {
     TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse),
     TxnShareAcksResolved(TxnShareAcksResolvedRequest),
     TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse),
+    TxnHeartbeat(TxnHeartbeatRequest),
+    TxnHeartbeatResponse(TxnHeartbeatResponse),
 }
 
 impl Msg {
@@ -368,6 +396,8 @@ impl Msg {
             Msg::TxnShareAcknowledgeResponse(_) => "TxnShareAcknowledgeResponse",
             Msg::TxnShareAcksResolved(_) => "TxnShareAcksResolved",
             Msg::TxnShareAcksResolvedResponse(_) => "TxnShareAcksResolvedResponse",
+            Msg::TxnHeartbeat(_) => "TxnHeartbeat",
+            Msg::TxnHeartbeatResponse(_) => "TxnHeartbeatResponse",
         }
     }
 
@@ -388,6 +418,7 @@ impl Msg {
             Msg::WriteShareGroupStateResponse(r) => Some(r.error),
             Msg::AddShareAcksToTxnResponse(r) => Some(r.error),
             Msg::TxnShareAcknowledgeResponse(r) => Some(r.error),
+            Msg::TxnHeartbeatResponse(r) => Some(r.error),
             _ => None,
         }
     }
@@ -418,6 +449,9 @@ pub enum Timer {
     TxnRefresh,
     /// KIP-1289 `notify`: the share coordinator's TxnShareAcksResolved unanswered.
     ResolvedRetry,
+    /// KIP-1309: the transaction coordinator heard no TxnHeartbeat from an ongoing
+    /// transaction's owner within its liveness interval.
+    TxnHeartbeatExpiry(TransactionalId),
 }
 
 /// Which outstanding client request a timeout belongs to.

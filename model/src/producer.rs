@@ -55,6 +55,10 @@ pub struct CurrentTxn {
     pub decision: Option<bool>,
     /// Writes have been issued (TV0/1: after the partitions were added).
     pub writes_issued: bool,
+    /// KIP-939 `prepareTransaction()` was called: once every write is answered the client
+    /// moves to PREPARED_TRANSACTION instead of ending the transaction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepare: bool,
 }
 
 /// The producer's state.
@@ -88,6 +92,10 @@ pub struct ProducerState {
     /// transaction scenarios serialise as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<ShareClientState>,
+    /// KIP-939 `PreparedTxnState`: the producer id and epoch of the transaction this client
+    /// prepared, or that `initTransactions(keepPreparedTxn=true)` found ongoing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<ProducerIdAndEpoch>,
 }
 
 /// The producer's configuration.
@@ -124,6 +132,17 @@ impl Producer {
     /// `initTransactions()` for incarnation `incarnation`, whoever keeps the number (the
     /// producer's own storage, or the process that embeds this `TransactionManager`).
     pub(crate) fn start(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
+        self.start_with(incarnation, InitProducerIdRequest::plain(self.txn), o)
+    }
+
+    /// `initTransactions()` with the InitProducerId `init` (KIP-939's `Enable2Pc` and
+    /// `KeepPreparedTxn` set by the caller).
+    pub(crate) fn start_with(
+        &self,
+        incarnation: u8,
+        init: InitProducerIdRequest,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
         let mut state = ProducerState {
             tm: TxnManagerState::Initializing,
             incarnation,
@@ -140,12 +159,9 @@ impl Producer {
                 stalls_left: src.stalls,
                 ..ShareClientState::default()
             }),
+            prepared: None,
         };
-        self.send_coordinator(
-            &mut state,
-            Msg::InitProducerId(InitProducerIdRequest { txn: self.txn }),
-            o,
-        );
+        self.send_coordinator(&mut state, Msg::InitProducerId(init), o);
         state
     }
 
@@ -269,7 +285,7 @@ impl Producer {
     }
 
     /// Recorded rather than asserted: `legal_transitions` judges each move.
-    fn set_tm(state: &mut ProducerState, to: TxnManagerState) {
+    pub(crate) fn set_tm(state: &mut ProducerState, to: TxnManagerState) {
         state.transitions.push((state.tm, to));
         state.tm = to;
     }
@@ -349,6 +365,10 @@ impl Producer {
                 self.resolve_coordinator(state, o);
                 state.identity = Some(id);
                 state.seqs.clear();
+                if let Some(ongoing) = r.ongoing {
+                    self.resume_prepared(state, ongoing);
+                    return;
+                }
                 Self::set_tm(state, TxnManagerState::Ready);
                 if self.share.is_some() {
                     // The share group keeps the position: nothing to fetch first.
@@ -428,6 +448,7 @@ impl Producer {
             failed: false,
             decision: None,
             writes_issued: false,
+            prepare: false,
         });
         if self.design.tv.bumps_epoch_per_txn() {
             self.issue_writes(state, o);
@@ -588,7 +609,17 @@ impl Producer {
                     | RequestKey::TxnShareAcknowledge
             )
         });
-        if self.design.flush_before_end_txn && writes_pending {
+        if (self.design.flush_before_end_txn || txn.prepare) && writes_pending {
+            return;
+        }
+        if txn.prepare && !txn.failed && txn.decision.is_none() {
+            // `prepareTransaction()` has flushed: PREPARED_TRANSACTION, nothing sent. The
+            // coordinator still sees an ONGOING transaction (KIP-939 keeps no server state
+            // for "prepared").
+            if state.tm == TxnManagerState::InTransaction {
+                Self::set_tm(state, TxnManagerState::PreparedTransaction);
+                state.prepared = state.identity;
+            }
             return;
         }
         let commit = match (txn.failed, txn.decision) {
@@ -641,6 +672,7 @@ impl Producer {
                 }
                 Self::set_tm(state, TxnManagerState::Ready);
                 state.txn = None;
+                state.prepared = None;
                 if let Some(sh) = state.share.as_mut() {
                     sh.fetched = None;
                     sh.acks.clear();

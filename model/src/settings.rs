@@ -2,6 +2,7 @@
 //! Unknown keys and bad values are errors, never silent defaults.
 
 use crate::design::{Design, MarkerMatch, TransactionVersion};
+use crate::design_kip939::AcknowledgerCommit;
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
@@ -23,6 +24,9 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("marker_match", "design: KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch"),
     ("sc_replay_pending", "design: KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false"),
     ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
+    ("two_phase_commit", "design: KIP-939, transaction.two.phase.commit.enable on brokers and clients (a 2PC transaction never times out), true|false"),
+    ("txn_heartbeat", "design: KIP-1309, the transaction coordinator aborts a transaction whose owner stopped heartbeating, true|false"),
+    ("acknowledger_commit", "design: how the Flink acknowledger commits a checkpoint's acks, notify|two-phase"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
@@ -141,6 +145,16 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         }
         "sc_replay_pending" => design.sc_replay_pending = parse_bool(key, value)?,
         "stage_verification" => design.stage_verification = parse_bool(key, value)?,
+        "two_phase_commit" => design.two_phase_commit = parse_bool(key, value)?,
+        "txn_heartbeat" => design.txn_heartbeat = parse_bool(key, value)?,
+        "acknowledger_commit" => {
+            design.acknowledger_commit = parse_choice(
+                key,
+                value,
+                &AcknowledgerCommit::ALL,
+                AcknowledgerCommit::name,
+            )?
+        }
         "producers" => scenario.producers = parse_range(key, value, 0, 2)?,
         "records" => scenario.records = parse_range(key, value, 0, 8)?,
         "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
@@ -197,6 +211,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "marker_match": design.marker_match.name(),
         "sc_replay_pending": design.sc_replay_pending,
         "stage_verification": design.stage_verification,
+        "two_phase_commit": design.two_phase_commit,
+        "txn_heartbeat": design.txn_heartbeat,
+        "acknowledger_commit": design.acknowledger_commit.name(),
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -250,6 +267,8 @@ mod tests {
                 "stage_owner_check" => "acquisition",
                 "leader_resolution" => "notify",
                 "sc_replay_pending" | "stage_verification" => "true",
+                "two_phase_commit" | "txn_heartbeat" => "true",
+                "acknowledger_commit" => "two-phase",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

@@ -129,6 +129,55 @@ impl TransactionalShareAcknowledger {
         self.producer.maybe_end(state, o);
     }
 
+    /// `initTransactions(keepPreparedTxn=true)` with 2PC enabled as the design allows:
+    /// a transaction a previous incarnation prepared is kept for `complete_transaction`.
+    pub fn init_transactions_keep_prepared(
+        &self,
+        incarnation: u8,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
+        let two_phase = self.producer.design.two_phase_commit;
+        self.producer
+            .init_transactions_2pc(incarnation, two_phase, true, o)
+    }
+
+    /// Flink `snapshotState` for the two-phase acknowledger: begin, AddShareAcksToTxn,
+    /// TxnShareAcknowledge with `acks`, then `prepareTransaction()` once they are answered.
+    /// Ignored unless idle or when there is nothing to acknowledge.
+    pub fn stage_and_prepare(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) {
+        let Some(first) = acks.first().map(|a| a.offset) else {
+            return;
+        };
+        if !Self::is_idle(state) {
+            return;
+        }
+        state.done = false;
+        state.share.get_or_insert_with(Default::default).acks = acks;
+        self.producer.begin_txn(state, first, o);
+        self.producer.prepare_transaction(state, o);
+    }
+
+    /// `completeTransaction(preparedTxnState)`: commit the prepared transaction iff it is
+    /// the one `expected` names, else abort it.
+    pub fn complete_transaction(
+        &self,
+        state: &mut ProducerState,
+        expected: Option<crate::msg::ProducerIdAndEpoch>,
+        o: &mut Out<Node>,
+    ) {
+        self.producer.complete_transaction(state, expected, o);
+    }
+
+    /// Whether a transaction is prepared (PREPARED_TRANSACTION) and not yet completed.
+    pub fn is_prepared(state: &ProducerState) -> bool {
+        state.tm == TxnManagerState::PreparedTransaction && state.coordinator.is_none()
+    }
+
     /// Whether the transaction in progress can only abort (a write failed).
     pub fn failed(state: &ProducerState) -> bool {
         state.txn.as_ref().is_some_and(|t| t.failed)

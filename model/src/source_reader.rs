@@ -26,8 +26,9 @@
 //!   acknowledgements again, since the reader cannot know whether the previous attempt
 //!   committed them (research S24). Its consumer opens a new share session.
 
+use crate::design_kip939::AcknowledgerCommit;
 use crate::ids::MemberId;
-use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::msg::{ClientChoice, Msg, ProducerIdAndEpoch, RequestKey, Timer};
 use crate::node::{Node, NodeState, NodeStorage};
 use crate::producer::ProducerState;
 use crate::record_state::AckType;
@@ -74,6 +75,10 @@ pub struct ReaderStorage {
     pub incarnation: u8,
     /// The last completed checkpoint's state: its pending acknowledgements.
     pub checkpoint: Vec<Acknowledgement>,
+    /// `acknowledger_commit=two-phase`: the last completed checkpoint's `PreparedTxnState`
+    /// (the pair of the transaction its `snapshotState` prepared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<ProducerIdAndEpoch>,
 }
 
 /// The reader's state.
@@ -94,6 +99,14 @@ pub struct SourceReaderState {
     pub restored: Vec<Acknowledgement>,
     /// Checkpoints this incarnation completed.
     pub checkpoints: u8,
+    /// `two-phase`: the acknowledgements of the checkpoint whose `snapshotState` is staging
+    /// and preparing them; the checkpoint completes when the transaction is prepared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapshotting: Vec<Acknowledgement>,
+    /// `two-phase`: the restored checkpoint's `PreparedTxnState`, to complete once
+    /// `initTransactions(keepPreparedTxn=true)` answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovering: Option<ProducerIdAndEpoch>,
     /// Ghost: what the current handler's checkpoint covered; drained by the `System`.
     #[serde(skip)]
     pub processed: Vec<Processed>,
@@ -121,20 +134,36 @@ impl SourceReader {
         o: &mut Out<Node>,
     ) -> SourceReaderState {
         let incarnation = storage.map_or(0, |s| s.incarnation + 1);
-        let restored = storage.map(|s| s.checkpoint.clone()).unwrap_or_default();
+        let checkpoint = storage.map(|s| s.checkpoint.clone()).unwrap_or_default();
+        let prepared = storage.and_then(|s| s.prepared);
         o.save(NodeStorage::SourceReader(ReaderStorage {
             incarnation,
-            checkpoint: restored.clone(),
+            checkpoint: checkpoint.clone(),
+            prepared,
         }));
+        let two_phase = self.two_phase();
+        let consumer = self.consumer.on_start(o);
+        let acknowledger = if two_phase {
+            // Flink's KafkaSink recovery: keep whatever the last incarnation prepared, then
+            // complete it against the restored checkpoint's state.
+            self.acknowledger
+                .init_transactions_keep_prepared(incarnation, o)
+        } else {
+            self.acknowledger.init_transactions(incarnation, o)
+        };
         SourceReaderState {
             incarnation,
-            consumer: self.consumer.on_start(o),
-            acknowledger: self.acknowledger.init_transactions(incarnation, o),
+            consumer,
+            acknowledger,
             pending: Vec::new(),
             committing: Vec::new(),
-            restored,
+            // The seed's reader commits the restored acks again; the two-phase reader
+            // completes the restored prepared transaction instead.
+            restored: if two_phase { Vec::new() } else { checkpoint },
             checkpoints: 0,
             processed: Vec::new(),
+            snapshotting: Vec::new(),
+            recovering: if two_phase { prepared } else { None },
         }
     }
 
@@ -166,6 +195,14 @@ impl SourceReader {
         if choice != ClientChoice::Checkpoint || !self.may_checkpoint(s) {
             return;
         }
+        if self.two_phase() {
+            // `snapshotState`: the checkpoint completes only once its acks are prepared.
+            s.snapshotting = std::mem::take(&mut s.pending);
+            self.acknowledger
+                .stage_and_prepare(&mut s.acknowledger, s.snapshotting.clone(), o);
+            self.next(s, o);
+            return;
+        }
         let id = CheckpointId {
             incarnation: s.incarnation,
             checkpoint: s.checkpoints,
@@ -180,6 +217,7 @@ impl SourceReader {
         o.save(NodeStorage::SourceReader(ReaderStorage {
             incarnation: s.incarnation,
             checkpoint: acks.clone(),
+            prepared: None,
         }));
         s.committing = acks.clone();
         self.acknowledger
@@ -202,6 +240,8 @@ impl SourceReader {
     fn may_checkpoint(&self, s: &SourceReaderState) -> bool {
         !s.pending.is_empty()
             && s.restored.is_empty()
+            && s.snapshotting.is_empty()
+            && s.recovering.is_none()
             && s.checkpoints < self.checkpoints
             && TransactionalShareAcknowledger::is_idle(&s.acknowledger)
     }
@@ -212,6 +252,9 @@ impl SourceReader {
         let ack = &self.acknowledger;
         if TransactionalShareAcknowledger::failed(&s.acknowledger) {
             ack.abort_acknowledgements(&mut s.acknowledger, o);
+        }
+        if self.two_phase() {
+            self.next_two_phase(s, o);
         }
         let idle = TransactionalShareAcknowledger::is_idle(&s.acknowledger);
         if idle && !s.committing.is_empty() {
@@ -236,6 +279,67 @@ impl SourceReader {
     }
 }
 
+impl SourceReader {
+    fn two_phase(&self) -> bool {
+        self.acknowledger.producer.design.acknowledger_commit == AcknowledgerCommit::TwoPhase
+    }
+
+    /// The two-phase acknowledger's steps: a prepared `snapshotState` completes its
+    /// checkpoint (stored with its `PreparedTxnState`) and `notifyCheckpointComplete`
+    /// commits it; a `snapshotState` whose transaction aborted instead fails its checkpoint
+    /// (nothing covers those records, which come back); after a restart the transaction
+    /// that `initTransactions(keepPreparedTxn=true)` found is completed against the
+    /// restored checkpoint's state (committed iff that checkpoint prepared it).
+    fn next_two_phase(&self, s: &mut SourceReaderState, o: &mut Out<Node>) {
+        let ack = &self.acknowledger;
+        let prepared = TransactionalShareAcknowledger::is_prepared(&s.acknowledger);
+        if prepared && !s.snapshotting.is_empty() {
+            let id = CheckpointId {
+                incarnation: s.incarnation,
+                checkpoint: s.checkpoints,
+            };
+            s.checkpoints += 1;
+            let acks = std::mem::take(&mut s.snapshotting);
+            s.processed.extend(acks.iter().map(|a| Processed {
+                offset: a.offset,
+                delivery: a.tag,
+                checkpoint: id,
+            }));
+            let state = s.acknowledger.prepared;
+            o.save(NodeStorage::SourceReader(ReaderStorage {
+                incarnation: s.incarnation,
+                checkpoint: acks.clone(),
+                prepared: state,
+            }));
+            s.committing = acks;
+            ack.complete_transaction(&mut s.acknowledger, state, o);
+        } else if prepared {
+            // Recovery: whatever the restored checkpoint prepared (or nothing).
+            let expected = s.recovering.take();
+            ack.complete_transaction(&mut s.acknowledger, expected, o);
+        }
+        let idle = TransactionalShareAcknowledger::is_idle(&s.acknowledger);
+        if idle {
+            // Nothing was kept (the checkpoint's transaction had completed): done.
+            s.recovering = None;
+            if !s.snapshotting.is_empty() {
+                // The checkpoint failed: its records are no longer held.
+                s.snapshotting.clear();
+                self.poll_again(s, o);
+            }
+        }
+    }
+
+    fn poll_again(&self, s: &mut SourceReaderState, o: &mut Out<Node>) {
+        if s.pending.is_empty()
+            && s.consumer.in_flight.is_none()
+            && s.checkpoints < self.checkpoints
+        {
+            self.consumer.poll(&mut s.consumer, o);
+        }
+    }
+}
+
 /// Whether an acquisition lock held by a reader's member is due: the reader holds the
 /// delivery (emitted, in the checkpoint being committed, or restored to commit again) or
 /// its fetch answer is on the way, so the lock expiring is early (the checkpoint is slow:
@@ -252,6 +356,7 @@ pub fn lock_is_due(state: &SystemState, spl: Id, reader: Id, record: AcquiredRec
         .iter()
         .chain(&r.committing)
         .chain(&r.restored)
+        .chain(&r.snapshotting)
         .any(|a| a.offset == record.offset && a.tag.delivery_count == record.delivery_count);
     let arriving = state.network.any(|src, dst, msg| {
         src == spl
@@ -259,6 +364,18 @@ pub fn lock_is_due(state: &SystemState, spl: Id, reader: Id, record: AcquiredRec
             && matches!(msg, Msg::ShareFetchResponse(f) if f.acquired.contains(&record))
     });
     !(holds || arriving)
+}
+
+/// Whether the two-phase reader `id` fails over now: its acknowledger failed for good, and
+/// Flink's restart strategy restarts the task (a crash and restart from the checkpoint
+/// storage that is the job's reaction to the failure, not a fault of the budget). Without
+/// it, a transaction the dead acknowledger had prepared stays ONGOING for ever: 2PC exempts
+/// it from the transaction timeout, and only its owner's recovery completes it (S12).
+pub fn fails_over(sys: &System, state: &SystemState, id: Id) -> bool {
+    sys.design.acknowledger_commit == AcknowledgerCommit::TwoPhase
+        && state.is_up(id)
+        && matches!(state.node(id), NodeState::SourceReader(r)
+            if r.acknowledger.tm == TxnManagerState::FatalError)
 }
 
 /// The reader whose share consumer joined as `member`, if any.

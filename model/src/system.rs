@@ -309,6 +309,11 @@ impl System {
                 actions.push(Action::Restart(Id::from(i)));
             }
         }
+        for &reader in &self.topology.readers {
+            if crate::source_reader::fails_over(self, state, reader) {
+                actions.push(Action::Crash(reader));
+            }
+        }
     }
 
     /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
@@ -357,6 +362,11 @@ impl System {
         // progress action instead of listing them all (the same set `enabled_progress`
         // lists; a test keeps the two in agreement).
         state.up.iter().all(|up| *up)
+            && !self
+                .topology
+                .readers
+                .iter()
+                .any(|r| crate::source_reader::fails_over(self, state, *r))
             && state.choices.iter().all(|c| c.is_empty())
             && !state.network.any(|_, dst, _| state.is_up(dst))
             && state.timers.iter().enumerate().all(|(i, timers)| {
@@ -391,10 +401,11 @@ impl System {
                     && (state.budget.timeouts > 0 || self.timer_is_due(state, *actor, timer))
             }
             Action::Crash(id) => {
-                usize::from(*id) < state.up.len()
+                (usize::from(*id) < state.up.len()
                     && state.budget.crashes > 0
                     && state.is_up(*id)
-                    && self.scenario.can_crash(self.topology.role(*id))
+                    && self.scenario.can_crash(self.topology.role(*id)))
+                    || crate::source_reader::fails_over(self, state, *id)
             }
             Action::Restart(id) => usize::from(*id) < state.up.len() && !state.is_up(*id),
             Action::Choose { actor, choice } => state
@@ -483,11 +494,14 @@ impl System {
             }
             Action::Crash(id) => {
                 let i = usize::from(*id);
+                // A task failover after a fatal error is the job's reaction, not a fault.
+                if !crate::source_reader::fails_over(self, state, *id) {
+                    next.budget.crashes -= 1;
+                }
                 next.up[i] = false;
                 next.network.crash(*id);
                 next.timers[i].update(BTreeSet::clear);
                 next.choices[i].update(BTreeMap::clear);
-                next.budget.crashes -= 1;
                 next.ghost.update(|g| g.fault = true);
             }
             Action::Restart(id) => {

@@ -49,6 +49,9 @@ pub fn observe_decision(
             pid: staging,
             epoch: old.map_or(meta.epoch, |o| o.epoch),
         };
+        // KIP-939: a transaction kept across a new incarnation's epoch bump was staged
+        // under the pair it began with, not the one that ends it.
+        let staging = old.and_then(|o| o.kept).unwrap_or(staging);
         let marker = crate::msg::ProducerIdAndEpoch {
             pid: meta.pid,
             epoch: meta.epoch,

@@ -42,10 +42,19 @@ pub struct TransactionMetadata {
     pub state: TransactionState,
     /// `topicPartitions`: the participants of the ongoing transaction.
     pub partitions: BTreeSet<TopicPartition>,
+    /// KIP-939: the client enabled 2PC (Kafka stores `txnTimeoutMs = Int.MaxValue`), so
+    /// the transaction timeout never aborts this transactional id's transactions.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub two_phase: bool,
+    /// KIP-939: the pair the ongoing transaction was begun with, when `KeepPreparedTxn`
+    /// kept it across a new incarnation's epoch bump (KIP-939's log keeps both pairs), so
+    /// that a retried InitProducerId returns it again. Cleared when the transaction ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<ProducerIdAndEpoch>,
 }
 
 impl TransactionMetadata {
-    fn identity(&self) -> ProducerIdAndEpoch {
+    pub(crate) fn identity(&self) -> ProducerIdAndEpoch {
         ProducerIdAndEpoch {
             pid: self.pid,
             epoch: self.epoch,
@@ -110,6 +119,14 @@ pub struct TxnCoordinator {
 
 type Reply = (ErrorCode, Option<ProducerIdAndEpoch>);
 
+/// InitProducerId's answer: the error, the pair granted, and the ongoing transaction's
+/// pair when `KeepPreparedTxn` kept one.
+pub(crate) type InitReply = (
+    ErrorCode,
+    Option<ProducerIdAndEpoch>,
+    Option<ProducerIdAndEpoch>,
+);
+
 impl TxnCoordinator {
     /// Loads the coordinator from its log (first start or failover).
     pub fn on_start(&self, storage: Option<&TxnLog>, o: &mut Out<Node>) -> TxnCoordinatorState {
@@ -137,9 +154,7 @@ impl TxnCoordinator {
                     let commit = meta.state == TransactionState::PrepareCommit;
                     self.send_markers(&mut state, txn, commit, o);
                 }
-                TransactionState::Ongoing => {
-                    o.set_timer(Timer::TxnTimeout(txn), timeout());
-                }
+                TransactionState::Ongoing => self.arm_ongoing_timers(&meta, txn, o),
                 _ => {}
             }
         }
@@ -147,7 +162,7 @@ impl TxnCoordinator {
         state
     }
 
-    fn save(&self, state: &TxnCoordinatorState, o: &mut Out<Node>) {
+    pub(crate) fn save(&self, state: &TxnCoordinatorState, o: &mut Out<Node>) {
         o.save(NodeStorage::TxnCoordinator(TxnLog {
             coordinator_epoch: state.coordinator_epoch,
             next_pid: state.next_pid,
@@ -197,15 +212,20 @@ impl TxnCoordinator {
     fn handle(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
         match msg {
             Msg::InitProducerId(req) => {
-                let (error, producer) = self.init_producer_id(state, req.txn, o);
+                let (error, producer, ongoing) = self.init_producer_id(state, &req, o);
                 o.send(
                     src,
                     Msg::InitProducerIdResponse(InitProducerIdResponse {
                         txn: req.txn,
                         error,
                         producer,
+                        ongoing,
                     }),
                 );
+            }
+            Msg::TxnHeartbeat(req) => {
+                let response = self.txn_heartbeat(state, &req, o);
+                o.send(src, Msg::TxnHeartbeatResponse(response));
             }
             Msg::AddPartitionsToTxn(req) => {
                 let error = match req.mode {
@@ -285,12 +305,14 @@ impl TxnCoordinator {
                 let Some(meta) = state.txns.get(&txn) else {
                     return;
                 };
-                if meta.state == TransactionState::Ongoing {
+                // `abortTimedOutTransactions` skips 2PC transactions (timeout Int.MaxValue).
+                if meta.state == TransactionState::Ongoing && !meta.two_phase {
                     // `abortTimedOutTransactions`: prepareFenceProducerEpoch, then an
                     // internal EndTxn(ABORT) with the bumped epoch.
                     self.fence_and_abort(state, txn, o);
                 }
             }
+            Timer::TxnHeartbeatExpiry(txn) => self.on_heartbeat_expiry(state, txn, o),
             Timer::MarkerRetry(txn) => {
                 let Some(pending) = state.markers.get_mut(&txn) else {
                     return;
@@ -315,7 +337,7 @@ impl TxnCoordinator {
     /// Every move is recorded rather than asserted, so that `legal_transitions` judges
     /// each single step of the table (a handler may make several) and reports a broken
     /// design as a violation with a trace instead of a panic.
-    fn transition(
+    pub(crate) fn transition(
         trail: &mut Vec<(TransactionState, TransactionState)>,
         meta: &mut TransactionMetadata,
         to: TransactionState,
@@ -327,7 +349,29 @@ impl TxnCoordinator {
     fn init_producer_id(
         &self,
         state: &mut TxnCoordinatorState,
+        req: &InitProducerIdRequest,
+        o: &mut Out<Node>,
+    ) -> InitReply {
+        let txn = req.txn;
+        if req.enable_2pc && !self.design.two_phase_commit {
+            // `transaction.two.phase.commit.enable=false` on the broker: Kafka answers this
+            // rather than an UNSUPPORTED_* error, so a client cannot probe the setting.
+            return (ErrorCode::TransactionalIdAuthorizationFailed, None, None);
+        }
+        if let Some(reply) = self.keep_prepared(state, req, o) {
+            return reply;
+        }
+        let (error, producer) = self.init_producer_id_v5(state, txn, req.enable_2pc, o);
+        (error, producer, None)
+    }
+
+    /// InitProducerId as Kafka answers it without `KeepPreparedTxn`; a granted pair records
+    /// whether the client enabled 2PC (Kafka's `txnTimeoutMs`, set by every InitProducerId).
+    fn init_producer_id_v5(
+        &self,
+        state: &mut TxnCoordinatorState,
         txn: TransactionalId,
+        two_phase: bool,
         o: &mut Out<Node>,
     ) -> Reply {
         let Some(meta) = state.txns.get(&txn) else {
@@ -339,6 +383,8 @@ impl TxnCoordinator {
                 last_epoch: None,
                 state: TransactionState::Empty,
                 partitions: BTreeSet::new(),
+                two_phase,
+                kept: None,
             };
             let id = meta.identity();
             state.txns.insert(txn, meta);
@@ -362,6 +408,7 @@ impl TxnCoordinator {
                 meta.last_epoch = Some(meta.epoch);
                 meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
+                meta.two_phase = two_phase;
                 Self::transition(&mut state.transitions, meta, TransactionState::Empty);
                 let id = meta.identity();
                 self.save(state, o);
@@ -371,7 +418,10 @@ impl TxnCoordinator {
         }
     }
 
-    fn check_producer(meta: &TransactionMetadata, producer: ProducerIdAndEpoch) -> ErrorCode {
+    pub(crate) fn check_producer(
+        meta: &TransactionMetadata,
+        producer: ProducerIdAndEpoch,
+    ) -> ErrorCode {
         if meta.pid != producer.pid {
             ErrorCode::InvalidProducerIdMapping
         } else if meta.epoch != producer.epoch {
@@ -422,7 +472,8 @@ impl TxnCoordinator {
             // EMPTY / COMPLETE_* -> ONGOING: the transaction (and its timeout) starts at
             // the first partition add, not at the client's beginTransaction.
             meta.partitions.clear();
-            o.set_timer(Timer::TxnTimeout(txn), timeout());
+            meta.kept = None;
+            self.arm_ongoing_timers(meta, txn, o);
         }
         meta.partitions.extend(partitions.iter().copied());
         Self::transition(&mut state.transitions, meta, TransactionState::Ongoing);
@@ -489,7 +540,7 @@ impl TxnCoordinator {
             }
             Self::transition(&mut state.transitions, meta, target);
             let id = meta.identity();
-            o.cancel_timer(Timer::TxnTimeout(req.txn));
+            self.cancel_ongoing_timers(req.txn, o);
             self.save(state, o);
             self.send_markers(state, req.txn, req.commit, o);
             (ErrorCode::None, Some(id))
@@ -508,14 +559,14 @@ impl TxnCoordinator {
             }
             let meta = state.txns.get_mut(&req.txn).expect("present");
             Self::transition(&mut state.transitions, meta, target);
-            o.cancel_timer(Timer::TxnTimeout(req.txn));
+            self.cancel_ongoing_timers(req.txn, o);
             self.save(state, o);
             self.send_markers(state, req.txn, req.commit, o);
             (ErrorCode::None, None)
         }
     }
 
-    fn fence_and_abort(
+    pub(crate) fn fence_and_abort(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
@@ -530,7 +581,7 @@ impl TxnCoordinator {
         meta.last_epoch = Some(meta.epoch);
         meta.epoch = meta.epoch.bump();
         Self::transition(&mut state.transitions, meta, TransactionState::PrepareAbort);
-        o.cancel_timer(Timer::TxnTimeout(txn));
+        self.cancel_ongoing_timers(txn, o);
         self.save(state, o);
         self.send_markers(state, txn, false, o);
     }
@@ -627,6 +678,7 @@ impl TxnCoordinator {
         };
         Self::transition(&mut state.transitions, meta, to);
         meta.partitions.clear();
+        meta.kept = None;
         self.save(state, o);
         self.wake_parked(state, o);
     }
@@ -656,6 +708,6 @@ fn replay_into(o: &mut Out<Node>, out: Out<Node>) {
 
 /// Timer durations are ignored by the exhaustive checker (any armed timer may fire) and
 /// set by the simulator from its own settings.
-fn timeout() -> std::ops::Range<Duration> {
+pub(crate) fn timeout() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
 }

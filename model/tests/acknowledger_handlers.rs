@@ -108,6 +108,7 @@ fn holding_a_record(sys: &System) -> NodeState {
             txn: TransactionalId(0),
             error: ErrorCode::None,
             producer: Some(pe(0)),
+            ongoing: None,
         }),
     );
     let (s, cmds) = deliver(
@@ -271,12 +272,13 @@ fn a_restart_commits_the_restored_checkpoint_again() {
     let storage = NodeStorage::SourceReader(ReaderStorage {
         incarnation: 0,
         checkpoint: vec![accept(1)],
+        prepared: None,
     });
     let (s, cmds) = start(&sys, Some(storage));
     assert_eq!(r(&s).incarnation, 1);
     assert_eq!(r(&s).restored, vec![accept(1)]);
     assert!(cmds.iter().any(|c| matches!(c,
-        Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint })) if *checkpoint == vec![accept(1)])));
+        Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint, prepared: None })) if *checkpoint == vec![accept(1)])));
     // Once initialised (the new epoch fences the previous incarnation), it begins a
     // transaction for the restored acks.
     let (s, cmds) = deliver(
@@ -287,6 +289,7 @@ fn a_restart_commits_the_restored_checkpoint_again() {
             txn: TransactionalId(0),
             error: ErrorCode::None,
             producer: Some(pe(2)),
+            ongoing: None,
         }),
     );
     assert!(

@@ -55,9 +55,7 @@ fn producer_start_sends_init_producer_id_with_a_request_timeout() {
         &commands[1],
         &Command::Send(
             sys.topology.txn_coordinator,
-            Msg::InitProducerId(InitProducerIdRequest {
-                txn: TransactionalId(0)
-            })
+            Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)))
         )
     ));
     assert!(matches!(
@@ -77,9 +75,7 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
         tc,
         &state,
         p0,
-        Msg::InitProducerId(InitProducerIdRequest {
-            txn: TransactionalId(0),
-        }),
+        Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0))),
     );
     assert_eq!(commands.len(), 2, "{commands:?}");
     assert!(matches!(
@@ -94,6 +90,7 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
                 txn: TransactionalId(0),
                 error: ErrorCode::None,
                 producer: Some(pe(0, 0)),
+                ongoing: None,
             })
         )
     ));
@@ -159,9 +156,7 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
     let p0 = sys.topology.producers[0];
     let d0 = sys.topology.partitions[0];
     let mut state = start(&sys, tc);
-    let init = Msg::InitProducerId(InitProducerIdRequest {
-        txn: TransactionalId(0),
-    });
+    let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     state = deliver(&sys, tc, &state, p0, init).0;
     let add = Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
         txn: TransactionalId(0),

@@ -120,9 +120,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     let tc = sys.topology.txn_coordinator;
     let p0 = sys.topology.producers[0];
     let state = start(&sys, tc, None);
-    let init = Msg::InitProducerId(InitProducerIdRequest {
-        txn: TransactionalId(0),
-    });
+    let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     let (state, _) = deliver(&sys, tc, &state, p0, init);
     let req = Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
         txn: TransactionalId(0),

@@ -148,7 +148,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_hanging_transaction::check,
         witness: no_hanging_transaction::witness,
         applies: has_transactions,
-        twin_excluded: twin_scope::stale_client,
+        twin_excluded: twin_scope::timeout_abort,
     },
     PropertyDef {
         name: "txn_completes",

@@ -4,6 +4,7 @@
 //! no fault at all. Anything weaker stays `unreached`, so a model too weak to reach a twin
 //! still fails its check.
 
+use sharetxn_model::design_kip939::AcknowledgerCommit;
 use sharetxn_model::scenario::{Role, Scenario};
 use sharetxn_model::System;
 
@@ -75,6 +76,21 @@ pub fn stale_client(sys: &System) -> Option<&'static str> {
     let roles = [Role::Producer, Role::SourceReader, Role::TxnCoordinator];
     (!message_faults(s) && !crashable(s, &roles))
         .then_some("no client or transaction-coordinator crash and no message fault")
+}
+
+/// `timeout_abort`: as `zombie_fenced`, and some transaction must be able to time out:
+/// KIP-939 exempts a 2PC transaction from the transaction timeout, so where every
+/// transactional client is a two-phase Flink acknowledger with 2PC granted, none can.
+pub fn timeout_abort(sys: &System) -> Option<&'static str> {
+    let d = &sys.design;
+    let t = &sys.topology;
+    let all_2pc = d.two_phase_commit
+        && d.acknowledger_commit == AcknowledgerCommit::TwoPhase
+        && t.producers.is_empty()
+        && !t.readers.is_empty();
+    stale_client(sys).or_else(|| {
+        all_2pc.then_some("every transaction is 2PC (KIP-939), exempt from the transaction timeout")
+    })
 }
 
 /// `late_ack_rejected`: an acknowledgement can only be late after a stall, a message fault,

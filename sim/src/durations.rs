@@ -21,8 +21,14 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // The draft does not say when `refresh()` runs; the simulator re-reads after
         // `retry.backoff.ms`, soon after the staging became durable.
         Timer::TxnRefresh => options.retry_backoff_ms,
+        Timer::TxnHeartbeatExpiry(_) => TXN_HEARTBEAT_EXPIRY_MS,
     }
 }
+
+/// KIP-1309's draft names no default liveness interval; the simulator borrows the group
+/// protocols' session timeout (`group.consumer.session.timeout.ms`, 45 s), shorter than
+/// the transaction timeout, which is the point of the KIP.
+const TXN_HEARTBEAT_EXPIRY_MS: u64 = 45_000;
 
 #[cfg(test)]
 mod tests {

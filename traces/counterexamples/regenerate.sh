@@ -36,7 +36,8 @@ runs_in ctp seed seed-ctp-tv1-unverified "no_orphan_acks" tv=1 txns=1 crashes=0 
 runs_in ctp draft draft-ctp "no_duplicate_processing cache_agrees"
 runs_in ctp-race seed seed-ctp-race "no_duplicate_processing"
 runs_in flink-acknowledger seed seed-flink-acknowledger "no_duplicate_processing"
-runs_in flink-acknowledger proposed proposed-flink-acknowledger "no_duplicate_processing"
+runs_in flink-acknowledger proposed proposed-flink-acknowledger-notify "no_duplicate_processing" acknowledger_commit=notify
+runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_duplicate_processing" two_phase_commit=false
 rm -rf "$out"
 # Every counterexample's Mermaid diagram on one page (GitHub renders the blocks).
 {

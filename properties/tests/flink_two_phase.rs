@@ -1,0 +1,80 @@
+//! `proposed` on `flink-acknowledger`: the Flink acknowledger made safe by KIP-939's
+//! two-phase commit (`acknowledger_commit=two-phase` with `two_phase_commit`). Each test
+//! reverts one of the two knobs alone and asserts the property that then fails; the first
+//! pins the design's own run at the scenario's default bounds.
+
+use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_properties::{check, CheckOptions, Report, Status};
+
+fn run(sets: &[&str]) -> Report {
+    let (mut design, mut scenario) = (Design::proposed(), Scenario::flink_acknowledger());
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    let report = check(&System::new(design, scenario), CheckOptions::default());
+    assert!(report.exhaustive);
+    report
+}
+
+fn message(report: &Report, name: &str) -> String {
+    report
+        .property(name)
+        .and_then(|p| p.message.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_two_phase_acknowledger_processes_each_record_once_and_is_pinned() {
+    let report = run(&[]);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(
+        report.unique_states, 11_773,
+        "pinned: a change here is a model change"
+    );
+    assert_eq!(report.max_depth, 61);
+    for twin in [
+        "share_ack_committed",
+        "share_ack_aborted",
+        "commit_reached",
+        "abort_reached",
+        "commit_after_fault",
+        "zombie_fenced",
+    ] {
+        assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
+    }
+    // 2PC exempts every transaction of the scenario from the transaction timeout.
+    assert_eq!(report.status("timeout_abort"), Some(Status::NotApplicable));
+    // Open: the record cannot be released twice with one early timeout.
+    assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
+}
+
+#[test]
+fn committing_at_notify_checkpoint_complete_processes_a_record_twice() {
+    let report = run(&["acknowledger_commit=notify"]);
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert!(
+        message(&report, "no_duplicate_processing").contains("i0cp0 (delivery m0#1) and i0cp1"),
+        "{}",
+        message(&report, "no_duplicate_processing")
+    );
+    assert_eq!(report.unique_states, 7_273, "the seed's loop, as before");
+}
+
+#[test]
+fn without_two_phase_commit_the_timeout_aborts_a_prepared_checkpoint() {
+    let report = run(&["two_phase_commit=false"]);
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Violated)
+    );
+    assert!(
+        message(&report, "no_duplicate_processing").contains("i0cp0 (delivery m0#1) and i1cp0"),
+        "{}",
+        message(&report, "no_duplicate_processing")
+    );
+    assert_eq!(report.status("timeout_abort"), Some(Status::Witnessed));
+    assert_eq!(report.unique_states, 18_214);
+}
