@@ -1,5 +1,6 @@
 //! Designs: named sets of protocol choices. Every knob is recorded in reports and traces.
 
+use crate::session_knobs::EpochHandoff;
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use serde::{Deserialize, Serialize};
 
@@ -69,6 +70,17 @@ pub struct Design {
     /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub stage_verification: bool,
+    /// KIP-1310: `commitTransaction()` on a `TransactionSession` waits until every produce
+    /// of the producer on the session and every share acknowledgement of the transaction
+    /// was answered, as `TransactionManager.nextRequest` holds EndTxn today. Seed: false
+    /// ("the producer's Sender thread does NOT send transaction RPCs", so nothing holds
+    /// the session's EndTxn back; research S15).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub session_commit_flush: bool,
+    /// KIP-1310: how the producer on a session learns the epoch the session got at EndTxn
+    /// (research S16). Seed: asynchronously.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub epoch_handoff: EpochHandoff,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -152,6 +164,8 @@ impl Design {
             marker_match: MarkerMatch::ExactEpoch,
             sc_replay_pending: false,
             stage_verification: true,
+            session_commit_flush: false,
+            epoch_handoff: EpochHandoff::Async,
         }
     }
 
@@ -229,6 +243,7 @@ impl Design {
         if self.stage_verification != base.stage_verification {
             share.push_str(&format!(", stage_verification={}", self.stage_verification));
         }
+        share.push_str(&crate::transaction_session::describe_knobs(self, base));
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

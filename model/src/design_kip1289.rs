@@ -51,6 +51,15 @@ impl Design {
     ///   marker (else `pending_isolation` and `no_lost_record` after a coordinator restart);
     /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
     ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
+    ///
+    /// On a `TransactionSession` (KIP-1310, scenario `session`):
+    /// - `session_commit_flush`: the session's commit waits until every produce and share
+    ///   acknowledgement of the transaction was answered (else `flush_before_commit` and
+    ///   `txn_atomicity`: a produce still in flight is fenced by the bumped epoch after the
+    ///   commit, research S15);
+    /// - `epoch_handoff=atomic`: the producer takes the session's new epoch in one step with
+    ///   no batch in flight (else `txn_atomicity`: a batch of the next transaction built
+    ///   with the old epoch joins the previous transaction, research S16).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -61,6 +70,8 @@ impl Design {
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,
             stage_verification: true,
+            session_commit_flush: true,
+            epoch_handoff: crate::session_knobs::EpochHandoff::Atomic,
             ..Design::seed()
         }
     }

@@ -25,6 +25,7 @@ use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
 use crate::producer_share::{ShareClientState, ShareSource, STALL};
+use crate::transaction_session::SessionProducerState;
 use crate::txn_state::TxnManagerState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -88,6 +89,10 @@ pub struct ProducerState {
     /// transaction scenarios serialise as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<ShareClientState>,
+    /// KIP-1310: the producer role's state when the client runs on a `TransactionSession`
+    /// (absent otherwise, so other scenarios serialise as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionProducerState>,
 }
 
 /// The producer's configuration.
@@ -111,6 +116,9 @@ pub struct Producer {
     pub request_retries: u8,
     /// KIP-1289 mode: consume from this share group and acknowledge in the transaction.
     pub share: Option<ShareSource>,
+    /// KIP-1310: the client is a `TransactionSession` with a producer and the share
+    /// consumer on it ([`crate::transaction_session`]).
+    pub session: bool,
 }
 
 impl Producer {
@@ -140,6 +148,7 @@ impl Producer {
                 stalls_left: src.stalls,
                 ..ShareClientState::default()
             }),
+            session: self.session.then(SessionProducerState::default),
         };
         self.send_coordinator(
             &mut state,
@@ -251,6 +260,10 @@ impl Producer {
             self.on_stall(state, o);
             return;
         }
+        if choice == ClientChoice::Handoff {
+            self.on_handoff(state, o);
+            return;
+        }
         let Some(txn) = state.txn.as_mut() else {
             return;
         };
@@ -349,6 +362,7 @@ impl Producer {
                 self.resolve_coordinator(state, o);
                 state.identity = Some(id);
                 state.seqs.clear();
+                self.session_identity_changed(state, o);
                 Self::set_tm(state, TxnManagerState::Ready);
                 if self.share.is_some() {
                     // The share group keeps the position: nothing to fetch first.
@@ -494,8 +508,12 @@ impl Producer {
         );
     }
 
-    fn issue_writes(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let id = self.identity(state);
+    pub(crate) fn issue_writes(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if !self.may_send_writes(state) {
+            // The producer holds its batches until it has the session's identity.
+            return;
+        }
+        let id = self.write_identity(state);
         let txn = state.txn.as_mut().expect("in a transaction");
         txn.writes_issued = true;
         let record = OutputRecord {
@@ -568,6 +586,7 @@ impl Producer {
                 self.fail_txn(state);
             }
         }
+        self.session_after_write(state, o);
         self.maybe_end(state, o);
     }
 
@@ -588,7 +607,7 @@ impl Producer {
                     | RequestKey::TxnShareAcknowledge
             )
         });
-        if self.design.flush_before_end_txn && writes_pending {
+        if self.flushes_before_end(state) && writes_pending {
             return;
         }
         let commit = match (txn.failed, txn.decision) {
@@ -634,10 +653,13 @@ impl Producer {
             ErrorCode::None => {
                 self.resolve_coordinator(state, o);
                 if let Some(id) = r.producer {
-                    if Some(id) != state.identity {
+                    // On a session the sequences are the producer's: they reset when it
+                    // takes the new identity.
+                    if Some(id) != state.identity && state.session.is_none() {
                         state.seqs.clear();
                     }
                     state.identity = Some(id);
+                    self.session_identity_changed(state, o);
                 }
                 Self::set_tm(state, TxnManagerState::Ready);
                 state.txn = None;

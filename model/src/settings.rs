@@ -4,6 +4,7 @@
 use crate::design::{Design, MarkerMatch, TransactionVersion};
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
+use crate::session_knobs::EpochHandoff;
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
 use serde_json::{json, Value};
 
@@ -23,6 +24,8 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("marker_match", "design: KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch"),
     ("sc_replay_pending", "design: KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false"),
     ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
+    ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
+    ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
@@ -42,6 +45,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("stalls", "scenario: times a share consumer, or the first KIP-1289 client, may stall past its acquisition locks, 0..=255"),
     ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
     ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
+    ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
 ];
 
 fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
@@ -160,6 +164,11 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "stalls" => scenario.stalls = parse_range(key, value, 0, 255)?,
         "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
         "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
+        "session" => scenario.session = parse_bool(key, value)?,
+        "session_commit_flush" => design.session_commit_flush = parse_bool(key, value)?,
+        "epoch_handoff" => {
+            design.epoch_handoff = parse_choice(key, value, &EpochHandoff::ALL, EpochHandoff::name)?
+        }
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -197,6 +206,8 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "marker_match": design.marker_match.name(),
         "sc_replay_pending": design.sc_replay_pending,
         "stage_verification": design.stage_verification,
+        "session_commit_flush": design.session_commit_flush,
+        "epoch_handoff": design.epoch_handoff.name(),
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -206,6 +217,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "stalls": scenario.stalls,
         "max_records": scenario.max_records,
         "readers": scenario.readers,
+        "session": scenario.session,
     })
 }
 
@@ -250,6 +262,8 @@ mod tests {
                 "stage_owner_check" => "acquisition",
                 "leader_resolution" => "notify",
                 "sc_replay_pending" | "stage_verification" => "true",
+                "session" | "session_commit_flush" => "true",
+                "epoch_handoff" => "atomic",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
