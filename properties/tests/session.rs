@@ -65,7 +65,10 @@ fn the_seeds_torn_commit_loses_a_write_of_a_committed_transaction() {
     );
     assert_eq!(report.status("txn_atomicity"), Some(Status::Violated));
     let why = message(&report, "txn_atomicity");
-    assert!(why.contains("committed on") && why.contains("lost on"), "{why}");
+    assert!(
+        why.contains("committed on") && why.contains("lost on"),
+        "{why}"
+    );
 }
 
 #[test]
