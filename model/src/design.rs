@@ -1,5 +1,6 @@
 //! Designs: named sets of protocol choices. Every knob is recorded in reports and traces.
 
+use crate::session_knobs::EpochHandoff;
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +86,17 @@ pub struct Design {
     /// acknowledgements. The seed's `notify`: one transaction at `notifyCheckpointComplete`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub acknowledger_commit: crate::design_kip939::AcknowledgerCommit,
+    /// KIP-1310: `commitTransaction()` on a `TransactionSession` waits until every produce
+    /// of the producer on the session and every share acknowledgement of the transaction
+    /// was answered, as `TransactionManager.nextRequest` holds EndTxn today. Seed: false
+    /// ("the producer's Sender thread does NOT send transaction RPCs", so nothing holds
+    /// the session's EndTxn back; research S15).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub session_commit_flush: bool,
+    /// KIP-1310: how the producer on a session learns the epoch the session got at EndTxn
+    /// (research S16). Seed: asynchronously.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub epoch_handoff: EpochHandoff,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -171,6 +183,8 @@ impl Design {
             two_phase_commit: false,
             txn_heartbeat: false,
             acknowledger_commit: crate::design_kip939::AcknowledgerCommit::Notify,
+            session_commit_flush: false,
+            epoch_handoff: EpochHandoff::Async,
         }
     }
 
@@ -249,6 +263,7 @@ impl Design {
             share.push_str(&format!(", stage_verification={}", self.stage_verification));
         }
         share.push_str(&crate::design_kip939::describe_2pc(self, base));
+        share.push_str(&crate::transaction_session::describe_knobs(self, base));
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

@@ -57,6 +57,15 @@ impl Design {
     ///   against the restored checkpoint (else `no_duplicate_processing`: a checkpoint
     ///   completes, its commit fails, the records come back; or, without 2PC, the
     ///   transaction timeout aborts a prepared transaction the checkpoint counts on).
+    ///
+    /// On a `TransactionSession` (KIP-1310, scenario `session`):
+    /// - `session_commit_flush`: the session's commit waits until every produce and share
+    ///   acknowledgement of the transaction was answered (else `flush_before_commit` and
+    ///   `txn_atomicity`: a produce still in flight is fenced by the bumped epoch after the
+    ///   commit, research S15);
+    /// - `epoch_handoff=atomic`: the producer takes the session's new epoch in one step with
+    ///   no batch in flight (else `txn_atomicity`: a batch of the next transaction built
+    ///   with the old epoch joins the previous transaction, research S16).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -69,6 +78,8 @@ impl Design {
             stage_verification: true,
             two_phase_commit: true,
             acknowledger_commit: crate::design_kip939::AcknowledgerCommit::TwoPhase,
+            session_commit_flush: true,
+            epoch_handoff: crate::session_knobs::EpochHandoff::Atomic,
             ..Design::seed()
         }
     }

@@ -4,6 +4,7 @@
 
 use crate::ids::{MemberId, TopicPartition, TxnTag};
 use crate::msg::ProducerIdAndEpoch;
+use crate::session_ghost::SessionGhost;
 use crate::share_msg::DeliveryTag;
 use crate::source_reader::CheckpointId;
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,9 @@ pub struct Ghost {
     /// scenarios' state digests are what they were before share groups).
     #[serde(default, skip_serializing_if = "ShareGhost::is_empty")]
     pub share: ShareGhost,
+    /// KIP-1310 facts about sessions (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "SessionGhost::is_empty")]
+    pub session: SessionGhost,
 }
 
 /// Ghost facts about the share group.

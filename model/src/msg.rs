@@ -492,4 +492,7 @@ pub enum ClientChoice {
     /// A Flink source reader's checkpoint completes: `snapshotState` saved the pending
     /// acknowledgements and `notifyCheckpointComplete` arrives.
     Checkpoint,
+    /// KIP-1310 with `epoch_handoff=async`: the producer on a `TransactionSession` picks up
+    /// the identity the session got at its last InitProducerId or EndTxn.
+    Handoff,
 }

@@ -25,6 +25,7 @@ use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
 use crate::producer_share::{ShareClientState, ShareSource, STALL};
+use crate::transaction_session::SessionProducerState;
 use crate::txn_state::TxnManagerState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -96,6 +97,10 @@ pub struct ProducerState {
     /// prepared, or that `initTransactions(keepPreparedTxn=true)` found ongoing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prepared: Option<ProducerIdAndEpoch>,
+    /// KIP-1310: the producer role's state when the client runs on a `TransactionSession`
+    /// (absent otherwise, so other scenarios serialise as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionProducerState>,
 }
 
 /// The producer's configuration.
@@ -119,6 +124,9 @@ pub struct Producer {
     pub request_retries: u8,
     /// KIP-1289 mode: consume from this share group and acknowledge in the transaction.
     pub share: Option<ShareSource>,
+    /// KIP-1310: the client is a `TransactionSession` with a producer and the share
+    /// consumer on it ([`crate::transaction_session`]).
+    pub session: bool,
 }
 
 impl Producer {
@@ -160,6 +168,7 @@ impl Producer {
                 ..ShareClientState::default()
             }),
             prepared: None,
+            session: self.session.then(SessionProducerState::default),
         };
         self.send_coordinator(&mut state, Msg::InitProducerId(init), o);
         state
@@ -267,6 +276,10 @@ impl Producer {
             self.on_stall(state, o);
             return;
         }
+        if choice == ClientChoice::Handoff {
+            self.on_handoff(state, o);
+            return;
+        }
         let Some(txn) = state.txn.as_mut() else {
             return;
         };
@@ -365,6 +378,7 @@ impl Producer {
                 self.resolve_coordinator(state, o);
                 state.identity = Some(id);
                 state.seqs.clear();
+                self.session_identity_changed(state, o);
                 if let Some(ongoing) = r.ongoing {
                     self.resume_prepared(state, ongoing);
                     return;
@@ -515,8 +529,12 @@ impl Producer {
         );
     }
 
-    fn issue_writes(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let id = self.identity(state);
+    pub(crate) fn issue_writes(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if !self.may_send_writes(state) {
+            // The producer holds its batches until it has the session's identity.
+            return;
+        }
+        let id = self.write_identity(state);
         let txn = state.txn.as_mut().expect("in a transaction");
         txn.writes_issued = true;
         let record = OutputRecord {
@@ -589,6 +607,7 @@ impl Producer {
                 self.fail_txn(state);
             }
         }
+        self.session_after_write(state, o);
         self.maybe_end(state, o);
     }
 
@@ -609,7 +628,7 @@ impl Producer {
                     | RequestKey::TxnShareAcknowledge
             )
         });
-        if (self.design.flush_before_end_txn || txn.prepare) && writes_pending {
+        if (self.flushes_before_end(state) || txn.prepare) && writes_pending {
             return;
         }
         if txn.prepare && !txn.failed && txn.decision.is_none() {
@@ -665,10 +684,13 @@ impl Producer {
             ErrorCode::None => {
                 self.resolve_coordinator(state, o);
                 if let Some(id) = r.producer {
-                    if Some(id) != state.identity {
+                    // On a session the sequences are the producer's: they reset when it
+                    // takes the new identity.
+                    if Some(id) != state.identity && state.session.is_none() {
                         state.seqs.clear();
                     }
                     state.identity = Some(id);
+                    self.session_identity_changed(state, o);
                 }
                 Self::set_tm(state, TxnManagerState::Ready);
                 state.txn = None;

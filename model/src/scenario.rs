@@ -122,6 +122,10 @@ pub struct Scenario {
     /// its own `TransactionalShareAcknowledger` when a checkpoint completes (KIP-1289 3.2).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub readers: u8,
+    /// KIP-1310: each KIP-1289 client is a `TransactionSession` with a producer and a share
+    /// consumer on it, rather than one producer that does everything.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub session: bool,
 }
 
 /// `share.acknowledgement.mode`.
@@ -166,6 +170,9 @@ fn is_zero(n: &u8) -> bool {
 fn is_one(n: &u8) -> bool {
     *n == 1
 }
+fn is_false(b: &bool) -> bool {
+    !*b
+}
 fn is_five(n: &u8) -> bool {
     *n == 5
 }
@@ -184,6 +191,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "ctp",
     "ctp-race",
     "flink-acknowledger",
+    "session",
 ];
 
 impl Scenario {
@@ -226,6 +234,7 @@ impl Scenario {
             stalls: 0,
             max_records: 1,
             readers: 0,
+            session: false,
         }
     }
 
@@ -265,6 +274,7 @@ impl Scenario {
             stalls: 1,
             max_records: 1,
             readers: 0,
+            session: false,
         }
     }
 
@@ -305,6 +315,7 @@ impl Scenario {
             stalls: 0,
             max_records: 1,
             readers: 0,
+            session: false,
         }
     }
 
@@ -362,6 +373,28 @@ impl Scenario {
         }
     }
 
+    /// KIP-1310's consume-transform-produce loop (the seed's section 4.6): `ctp`'s share
+    /// partition with one record, its share coordinator and one output partition, and one
+    /// client that is a `TransactionSession` with a producer (Produce only) and a share
+    /// consumer (acknowledging through `session.addShareAcksToTransaction`) on it, two
+    /// transactions, each committed or aborted by choice. No fault: the seed's torn commit
+    /// and its epoch hand-off need none, and `ctp` already covers the faults of KIP-1289's
+    /// brokers.
+    pub fn session() -> Scenario {
+        Scenario {
+            name: "session".into(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            crashable: Vec::new(),
+            session: true,
+            ..Scenario::ctp()
+        }
+    }
+
     /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
     /// transactions): only a design with transactional share acknowledgements gives them a
     /// meaning, so `consumer-offsets` does not apply to it.
@@ -382,6 +415,7 @@ impl Scenario {
             "ctp" => Ok(Scenario::ctp()),
             "ctp-race" => Ok(Scenario::ctp_race()),
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
+            "session" => Ok(Scenario::session()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

@@ -5,6 +5,7 @@ use crate::design::{Design, MarkerMatch, TransactionVersion};
 use crate::design_kip939::AcknowledgerCommit;
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
+use crate::session_knobs::EpochHandoff;
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
 use serde_json::{json, Value};
 
@@ -27,6 +28,8 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("two_phase_commit", "design: KIP-939, transaction.two.phase.commit.enable on brokers and clients (a 2PC transaction never times out), true|false"),
     ("txn_heartbeat", "design: KIP-1309, the transaction coordinator aborts a transaction whose owner stopped heartbeating, true|false"),
     ("acknowledger_commit", "design: how the Flink acknowledger commits a checkpoint's acks, notify|two-phase"),
+    ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
+    ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
@@ -46,6 +49,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("stalls", "scenario: times a share consumer, or the first KIP-1289 client, may stall past its acquisition locks, 0..=255"),
     ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
     ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
+    ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
 ];
 
 fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
@@ -174,6 +178,11 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "stalls" => scenario.stalls = parse_range(key, value, 0, 255)?,
         "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
         "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
+        "session" => scenario.session = parse_bool(key, value)?,
+        "session_commit_flush" => design.session_commit_flush = parse_bool(key, value)?,
+        "epoch_handoff" => {
+            design.epoch_handoff = parse_choice(key, value, &EpochHandoff::ALL, EpochHandoff::name)?
+        }
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -214,6 +223,8 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "two_phase_commit": design.two_phase_commit,
         "txn_heartbeat": design.txn_heartbeat,
         "acknowledger_commit": design.acknowledger_commit.name(),
+        "session_commit_flush": design.session_commit_flush,
+        "epoch_handoff": design.epoch_handoff.name(),
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -223,6 +234,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "stalls": scenario.stalls,
         "max_records": scenario.max_records,
         "readers": scenario.readers,
+        "session": scenario.session,
     })
 }
 
@@ -269,6 +281,8 @@ mod tests {
                 "sc_replay_pending" | "stage_verification" => "true",
                 "two_phase_commit" | "txn_heartbeat" => "true",
                 "acknowledger_commit" => "two-phase",
+                "session" | "session_commit_flush" => "true",
+                "epoch_handoff" => "atomic",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

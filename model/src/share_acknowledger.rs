@@ -76,6 +76,7 @@ impl TransactionalShareAcknowledger {
                     member: NOT_A_MEMBER,
                     stalls: 0,
                 }),
+                session: false,
             },
         }
     }

@@ -163,7 +163,10 @@ impl ShareConsumer {
                     self.poll(s, o);
                 }
             }
-            ClientChoice::Commit | ClientChoice::Abort | ClientChoice::Checkpoint => {}
+            ClientChoice::Commit
+            | ClientChoice::Abort
+            | ClientChoice::Checkpoint
+            | ClientChoice::Handoff => {}
         }
     }
 

@@ -185,6 +185,8 @@ impl System {
                             0
                         },
                     }),
+                // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
+                session: scenario.session && topology.share_partition.is_some(),
             }));
         }
         if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {
@@ -840,8 +842,19 @@ impl System {
                 if let Some(txn) = &p.txn {
                     let tag = txn.tag;
                     if !next.ghost.decisions.contains_key(&tag) {
+                        let session = (commit && p.session.is_some()).then(|| p.clone());
+                        let name = self.topology.name(id);
                         next.ghost.update(|g| {
                             g.decisions.insert(tag, commit);
+                            if let Some(client) = &session {
+                                let issued = g.writes.get(&tag).map_or((false, false), |w| {
+                                    (
+                                        w.iter().any(|tp| matches!(tp, TopicPartition::Output(_))),
+                                        w.contains(&TopicPartition::ShareGroupState),
+                                    )
+                                });
+                                g.session.observe_commit(&name, client, tag, issued);
+                            }
                         });
                     }
                 }

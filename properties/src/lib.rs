@@ -81,6 +81,12 @@ pub fn has_share_transactions(sys: &System) -> bool {
     has_transactions(sys) && has_share_group(sys)
 }
 
+/// The session properties apply where KIP-1289 clients run on a KIP-1310
+/// `TransactionSession`.
+pub fn has_sessions(sys: &System) -> bool {
+    sys.scenario.session && has_share_transactions(sys)
+}
+
 /// `legal_transitions` judges every table the scenario's actors have.
 pub fn always(_sys: &System) -> bool {
     true
@@ -268,6 +274,18 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_lost_record::check,
         witness: no_lost_record::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "flush_before_commit",
+        kind: Kind::Always,
+        guards: "KIP-1310 TransactionSession; TransactionManager.nextRequest (EndTxn after every batch)",
+        what: "a session decides a commit only after every produce and share ack of that transaction was answered",
+        twin: "flushed_commit",
+        twin_what: "a session commits after its produce and its share ack were both answered",
+        check: flush_before_commit::check,
+        witness: flush_before_commit::witness,
+        applies: has_sessions,
         twin_excluded: twin_scope::never,
     },
 ];

@@ -5,6 +5,7 @@ pub mod ack_owner;
 pub mod at_least_once;
 pub mod cache_agrees;
 pub mod delivery_limit;
+pub mod flush_before_commit;
 pub mod legal_transitions;
 pub mod marker_match;
 pub mod no_aborted_read;

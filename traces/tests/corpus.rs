@@ -35,6 +35,7 @@ fn the_corpus_covers_every_documented_violation() {
         [
             "cache_agrees--draft-ctp",
             "cache_agrees--seed-ctp",
+            "flush_before_commit--seed-session",
             "marker_match--seed-ctp",
             "no_aborted_read--consumer-offsets-tv1",
             "no_duplicate_processing--draft-ctp",
@@ -50,7 +51,9 @@ fn the_corpus_covers_every_documented_violation() {
             "pending_isolation--seed-ctp",
             "txn_atomicity--consumer-offsets-no-flush-before-end-txn",
             "txn_atomicity--consumer-offsets-tv1",
+            "txn_atomicity--proposed-session-async-handoff",
             "txn_atomicity--seed-ctp",
+            "txn_atomicity--seed-session",
         ]
     );
     for (name, path) in corpus() {
