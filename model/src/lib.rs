@@ -66,6 +66,7 @@ pub mod txn_acks;
 pub mod txn_coordinator;
 pub mod txn_share_msg;
 pub mod txn_state;
+pub mod width;
 
 pub use design::Design;
 pub use scenario::Scenario;

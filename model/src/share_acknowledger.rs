@@ -26,6 +26,7 @@ use crate::producer::{Producer, ProducerState};
 use crate::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::share_msg::Acknowledgement;
 use crate::txn_state::TxnManagerState;
+use crate::width::Epoch;
 use stateright::actor::{Id, Out};
 
 /// The standalone acknowledger's configuration: its `TransactionManager`.
@@ -81,7 +82,7 @@ impl TransactionalShareAcknowledger {
     }
 
     /// `initTransactions()`: InitProducerId for the process's `incarnation`.
-    pub fn init_transactions(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
+    pub fn init_transactions(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
         self.producer.start(incarnation, o)
     }
 

@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, TimedAction, HEAL_DEADLINE};
 use crate::rng::SimRng;
 use crate::schedule::Schedule;
 use crate::scheduler::{Pick, Scheduler};
-use crate::swarm::Swarm;
+use crate::swarm::{Sizable, Swarm};
 use sharetxn_model::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
 use sharetxn_properties::{Kind, Violation, PROPERTIES};
@@ -18,11 +18,19 @@ use sharetxn_properties::{Kind, Violation, PROPERTIES};
 /// Runs seed `seed`: the swarm draws its choices, then the run follows them.
 pub fn run_seed(design: &Design, scenario: &Scenario, options: &SimOptions, seed: u64) -> Outcome {
     let mut rng = SimRng::new(seed);
-    let swarm = Swarm::draw(&mut rng, options, !scenario.crashable.is_empty());
+    let sizable = Sizable {
+        records: scenario.has_share_group(),
+        producers: scenario.producers > 0,
+        consumers: scenario.consumers > 0,
+    };
+    let swarm = Swarm::draw_sized(&mut rng, options, !scenario.crashable.is_empty(), sizable);
     let mut scenario = scenario.clone();
     scenario.inputs = swarm.inputs;
     scenario.txns = swarm.txns;
     scenario.partitions = swarm.partitions;
+    scenario.records = swarm.records.unwrap_or(scenario.records);
+    scenario.producers = swarm.producers.unwrap_or(scenario.producers);
+    scenario.consumers = swarm.consumers.unwrap_or(scenario.consumers);
     let plan = FaultPlan::Swarm(swarm.clone());
     simulate(
         design,
