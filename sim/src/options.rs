@@ -7,6 +7,7 @@ use crate::faults::FaultKind;
 use serde::{Deserialize, Serialize};
 use sharetxn_model::settings::{MAX_CLIENTS, MAX_RECORDS};
 use sharetxn_model::width::Offset;
+use sharetxn_properties::PROPERTIES;
 use std::ops::RangeInclusive;
 
 /// Every `--set` key the simulator accepts, with what it means.
@@ -27,6 +28,7 @@ pub const SIM_SETTINGS: &[(&str, &str)] = &[
     ("swarm_records", "sim: records in the share partition a seed draws from, LO..=HI up to 4096, for a scenario with a share group (default: the scenario's)"),
     ("swarm_producers", "sim: transactional producers (KIP-1289 clients in ctp) a seed draws from, LO..=HI up to 8, for a scenario with producers (default: the scenario's)"),
     ("swarm_consumers", "sim: share consumers a seed draws from, LO..=HI up to 8, for a scenario with share consumers (default: the scenario's)"),
+    ("properties", "sim: the properties a run judges, a comma list of names or 'all'; a run that judges one property goes on past the others' violations, so it finds that one's later, longer runs (default all)"),
     ("faults", "sim: fault kinds the swarm may turn on: all, none, or a comma list of loss, duplication, spike, partition, crash, stall (default all)"),
 ];
 
@@ -75,6 +77,9 @@ pub struct SimOptions {
     pub swarm_consumers: Option<RangeInclusive<u8>>,
     /// The fault kinds the swarm may turn on.
     pub faults: Vec<FaultKind>,
+    /// The properties a run judges (`None`: every one; left out of traces while `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<Vec<String>>,
 }
 
 /// Steps in a fault phase unless `--steps` says otherwise.
@@ -101,6 +106,7 @@ impl Default for SimOptions {
             swarm_producers: None,
             swarm_consumers: None,
             faults: FaultKind::ALL.to_vec(),
+            properties: None,
         }
     }
 }
@@ -158,6 +164,23 @@ fn fault_kinds(key: &str, value: &str) -> Result<Vec<FaultKind>, String> {
     Ok(kinds)
 }
 
+fn property_names(key: &str, value: &str) -> Result<Option<Vec<String>>, String> {
+    if value == "all" {
+        return Ok(None);
+    }
+    let mut names: Vec<String> = Vec::new();
+    for part in value.split(',').map(str::trim) {
+        let def = PROPERTIES
+            .iter()
+            .find(|p| p.name == part)
+            .ok_or_else(|| format!("--set {key}={value}: unknown property '{part}'"))?;
+        if !names.iter().any(|n| n == def.name) {
+            names.push(def.name.to_string());
+        }
+    }
+    Ok(Some(names))
+}
+
 impl SimOptions {
     /// Applies one `KEY=VALUE` if the key is the simulator's: `None` when it is not (so
     /// the caller hands it to the model's settings), else whether it was accepted.
@@ -189,6 +212,7 @@ impl SimOptions {
                 range(key, value, 1, MAX_CLIENTS).map(|v| self.swarm_consumers = Some(v))
             }
             "faults" => fault_kinds(key, value).map(|v| self.faults = v),
+            "properties" => property_names(key, value).map(|v| self.properties = v),
             _ => return None,
         };
         Some(result)
@@ -236,6 +260,11 @@ mod tests {
         assert!(o.apply("swarm_records=5000").unwrap().is_err());
         assert!(o.apply("swarm_consumers=9").unwrap().is_err());
         assert!(o.apply("swarm_txns=256").unwrap().is_err());
+        assert_eq!(o.apply("properties=txn_atomicity"), Some(Ok(())));
+        assert_eq!(o.properties, Some(vec!["txn_atomicity".to_string()]));
+        assert!(o.apply("properties=nope").unwrap().is_err());
+        assert_eq!(o.apply("properties=all"), Some(Ok(())));
+        assert_eq!(o.properties, None);
         assert!(o.apply("request_timeout_ms=0").unwrap().is_err());
         assert!(o.apply("faults=meteor").unwrap().is_err());
     }
@@ -244,7 +273,7 @@ mod tests {
     fn every_listed_key_is_accepted() {
         for (key, _) in SIM_SETTINGS {
             let value = match *key {
-                "faults" => "all",
+                "faults" | "properties" => "all",
                 _ => "1",
             };
             let mut o = SimOptions::default();

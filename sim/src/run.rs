@@ -82,22 +82,33 @@ fn generous(mut scenario: Scenario, options: &SimOptions) -> Scenario {
     scenario
 }
 
-/// The first safety property `state` violates.
-fn safety(sys: &System, state: &SystemState) -> Option<Violation> {
-    judge(sys, state, Kind::Always)
+/// The first safety property `state` violates, of those the run judges.
+fn safety(sys: &System, state: &SystemState, only: Option<&[String]>) -> Option<Violation> {
+    judge(sys, state, Kind::Always, only)
 }
 
-fn judge(sys: &System, state: &SystemState, kind: Kind) -> Option<Violation> {
-    PROPERTIES.iter().filter(|p| p.kind == kind).find_map(|p| {
-        (p.check)(sys, state).map(|message| Violation {
-            property: p.name.to_string(),
-            message,
+fn judge(
+    sys: &System,
+    state: &SystemState,
+    kind: Kind,
+    only: Option<&[String]>,
+) -> Option<Violation> {
+    let judged = |name: &str| only.is_none_or(|names| names.iter().any(|n| n == name));
+    PROPERTIES
+        .iter()
+        .filter(|p| p.kind == kind && judged(p.name))
+        .find_map(|p| {
+            (p.check)(sys, state).map(|message| Violation {
+                property: p.name.to_string(),
+                message,
+            })
         })
-    })
 }
 
 struct Run<'a> {
     sys: &'a System,
+    /// The properties judged (`None`: all).
+    only: Option<&'a [String]>,
     state: SystemState,
     trace: Vec<TimedAction>,
 }
@@ -111,7 +122,7 @@ impl Run<'_> {
             time_ms: sched.now(),
             action,
         });
-        safety(self.sys, &self.state)
+        safety(self.sys, &self.state, self.only)
     }
 
     /// A progress action the model enables that nothing scheduled (a guard against a
@@ -137,17 +148,19 @@ fn simulate(
     let mut sched = Scheduler::new(&sys, options, plan, rng, &init);
     let mut run = Run {
         sys: &sys,
+        only: options.properties.as_deref(),
         state: init,
         trace: Vec::new(),
     };
-    let (violation, heal_at_ms) =
-        match safety(&sys, &run.state).or_else(|| fault_phase(&mut run, &mut sched, options)) {
-            Some(v) => (Some(v), None),
-            None => {
-                let heal_at = sched.now();
-                (heal_phase(&mut run, &mut sched, options), Some(heal_at))
-            }
-        };
+    let (violation, heal_at_ms) = match safety(&sys, &run.state, run.only)
+        .or_else(|| fault_phase(&mut run, &mut sched, options))
+    {
+        Some(v) => (Some(v), None),
+        None => {
+            let heal_at = sched.now();
+            (heal_phase(&mut run, &mut sched, options), Some(heal_at))
+        }
+    };
     Outcome {
         seed,
         swarm,
@@ -214,11 +227,11 @@ fn heal_phase(
             Pick::Take(at, action) => (at, action),
             Pick::Idle | Pick::FaultPhaseOver => {
                 if run.sys.is_quiescent(&run.state) {
-                    return judge(run.sys, &run.state, Kind::Eventually);
+                    return judge(run.sys, &run.state, Kind::Eventually, run.only);
                 }
                 match run.unscheduled() {
                     Some(action) => (sched.now() + 1, action),
-                    None => return judge(run.sys, &run.state, Kind::Eventually),
+                    None => return judge(run.sys, &run.state, Kind::Eventually, run.only),
                 }
             }
         };
