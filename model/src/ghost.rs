@@ -7,6 +7,7 @@ use crate::msg::ProducerIdAndEpoch;
 use crate::session_ghost::SessionGhost;
 use crate::share_msg::DeliveryTag;
 use crate::source_reader::CheckpointId;
+use crate::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,16 +43,16 @@ pub struct Ghost {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShareGhost {
     /// Acquisitions (deliveries) of each offset so far, across leader failovers.
-    pub deliveries: BTreeMap<u8, u8>,
+    pub deliveries: BTreeMap<Offset, u8>,
     /// Share-partition leader restarts so far.
-    pub failovers: u8,
+    pub failovers: Epoch,
     /// Deliveries of each offset that the current leader cannot know of: at its load, the
     /// deliveries so far minus the persisted delivery count it started from (acquisitions
     /// are not persisted, and a lost state write loses the counts it carried).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub forgotten: BTreeMap<u8, u8>,
+    pub forgotten: BTreeMap<Offset, u8>,
     /// Offsets whose acquisition lock expired, with the member that held them.
-    pub expired: BTreeMap<u8, MemberId>,
+    pub expired: BTreeMap<Offset, MemberId>,
     /// A record whose lock expired was delivered to another member.
     pub lock_redelivered: bool,
     /// A record was archived at the delivery count limit.
@@ -74,7 +75,7 @@ pub struct ShareGhost {
     /// Flink source readers: for each input offset, the completed checkpoints that cover
     /// a processing of it, with the delivery processed (left out of traces while empty).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub processed: BTreeMap<u8, Vec<(CheckpointId, DeliveryTag)>>,
+    pub processed: BTreeMap<Offset, Vec<(CheckpointId, DeliveryTag)>>,
 }
 
 /// Ghost facts about transactional share acknowledgements (KIP-1289).
@@ -111,7 +112,7 @@ pub struct StagedAck {
     /// The producer id and epoch the acks were written with.
     pub producer: ProducerIdAndEpoch,
     /// The offsets acknowledged.
-    pub offsets: Vec<u8>,
+    pub offsets: Vec<Offset>,
 }
 
 /// A decision of the transaction coordinator.

@@ -17,6 +17,7 @@ use crate::leader::{LeaderState, LeaderStorage};
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
 use crate::partition_log::{AppendCheck, PartitionLog, Payload, RecordStatus};
+use crate::width::Offset;
 use stateright::actor::{Id, Out};
 
 /// The group coordinator's state.
@@ -32,7 +33,7 @@ pub struct GroupCoordinator {
 }
 
 /// The committed offset of the group: the latest committed offset record, else 0.
-pub fn committed_offset(log: &PartitionLog) -> u8 {
+pub fn committed_offset(log: &PartitionLog) -> Offset {
     log.data()
         .filter(|(_, _, _, s)| *s == RecordStatus::Committed)
         .filter_map(|(_, _, p, _)| match p {

@@ -1,13 +1,17 @@
 //! Identifiers as small newtypes with short `Debug` forms, so traces and snapshots stay readable.
 
+use crate::width::Epoch;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 macro_rules! small_id {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        small_id!($(#[$doc])* $name, $prefix, u8);
+    };
+    ($(#[$doc:meta])* $name:ident, $prefix:literal, $width:ty) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        pub struct $name(pub u8);
+        pub struct $name(pub $width);
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, concat!($prefix, "{}"), self.0)
@@ -30,12 +34,13 @@ small_id!(
     ProducerId, "pid"
 );
 small_id!(
-    /// A producer epoch. Exhaustion (32767) is outside the bounds the model explores.
-    ProducerEpoch, "e"
+    /// A producer epoch (Kafka's is an int16): bumped by InitProducerId, fencing and, under
+    /// TV2, every transaction, so hundreds of transactions need more than 8 bits.
+    ProducerEpoch, "e", Epoch
 );
 small_id!(
     /// The leader epoch of `__transaction_state`: bumped by every coordinator load.
-    CoordinatorEpoch, "ce"
+    CoordinatorEpoch, "ce", Epoch
 );
 small_id!(
     /// A share-group member id (Kafka's is a UUID; here the consumer's index).
@@ -47,8 +52,20 @@ small_id!(
 );
 
 impl ProducerEpoch {
+    /// The largest epoch Kafka's int16 holds (`Short.MAX_VALUE`).
+    pub const MAX: ProducerEpoch = ProducerEpoch(i16::MAX as Epoch);
+
     /// The next epoch (InitProducerId, fencing, and TV2's per-transaction bump).
+    ///
+    /// Kafka's coordinator rotates to a new producer id with epoch 0 when the epoch is
+    /// exhausted. The model does not rotate: no run the checker or the simulator allows
+    /// comes near (the simulator's workloads stay below a thousand transactions per
+    /// producer). Rather than wrap silently past Kafka's range, the model stops loudly.
     pub fn bump(self) -> Self {
+        assert!(
+            self < ProducerEpoch::MAX,
+            "producer epoch exhausted at {self:?}: Kafka would rotate the producer id, which the model does not"
+        );
         ProducerEpoch(self.0 + 1)
     }
 }
@@ -89,7 +106,7 @@ pub struct TxnTag {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub client: u8,
     /// Which start of the client process (0 for the first).
-    pub incarnation: u8,
+    pub incarnation: Epoch,
     /// Which transaction of that incarnation (0 for the first).
     pub attempt: u8,
 }

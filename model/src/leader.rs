@@ -5,6 +5,7 @@
 use crate::ids::ProducerId;
 use crate::msg::{ProducerIdAndEpoch, VerificationGuard};
 use crate::partition_log::{LogEntry, PartitionLog};
+use crate::width::{Counter, Epoch};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 use std::collections::BTreeMap;
@@ -30,7 +31,7 @@ pub struct Parked<R> {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LeaderStorage {
     /// Incarnations so far.
-    pub generation: u8,
+    pub generation: Epoch,
     /// The log.
     pub entries: Vec<LogEntry>,
 }
@@ -39,7 +40,7 @@ pub struct LeaderStorage {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LeaderState<R> {
     /// This incarnation's generation.
-    pub generation: u8,
+    pub generation: Epoch,
     /// The log and its producer state.
     pub log: PartitionLog,
     /// Verifications in progress, one per producer id (a newer one replaces the older).
@@ -95,7 +96,8 @@ impl<R: Clone> LeaderState<R> {
         let pid = producer.pid;
         let guard = VerificationGuard {
             generation: self.generation,
-            counter: self.log.entries.len() as u8,
+            counter: Counter::try_from(self.log.entries.len())
+                .expect("a log shorter than 2^32 entries"),
         };
         let displaced = self.verifying.insert(
             pid,

@@ -73,6 +73,7 @@ pub mod txn_coordinator_2pc;
 pub mod txn_heartbeat_msg;
 pub mod txn_share_msg;
 pub mod txn_state;
+pub mod width;
 
 pub use design::Design;
 pub use scenario::Scenario;

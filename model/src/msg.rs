@@ -7,6 +7,7 @@ use crate::record_state::AckType;
 use crate::share_msg::*;
 use crate::txn_heartbeat_msg::*;
 use crate::txn_share_msg::*;
+use crate::width::{Counter, Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -30,7 +31,7 @@ impl fmt::Debug for ProducerIdAndEpoch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OutputRecord {
     /// The input record's offset this output was derived from.
-    pub input: u8,
+    pub input: Offset,
     /// Ghost: the client transaction attempt that wrote it.
     pub tag: TxnTag,
 }
@@ -40,9 +41,9 @@ pub struct OutputRecord {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct VerificationGuard {
     /// The leader incarnation (bumped by every restart).
-    pub generation: u8,
+    pub generation: Epoch,
     /// The verification's number within that incarnation.
-    pub counter: u8,
+    pub counter: Counter,
 }
 
 impl fmt::Debug for VerificationGuard {
@@ -194,7 +195,7 @@ pub struct ProduceRequest {
     /// The producer id and epoch of the batch.
     pub producer: ProducerIdAndEpoch,
     /// The batch's base sequence.
-    pub seq: u8,
+    pub seq: Counter,
     /// The partition written.
     pub partition: PartitionIndex,
     /// The record.
@@ -209,7 +210,7 @@ pub struct ProduceResponse {
     /// The producer id and epoch of the batch.
     pub producer: ProducerIdAndEpoch,
     /// The batch's base sequence.
-    pub seq: u8,
+    pub seq: Counter,
     /// The error, `None` on success (a duplicate batch is a success).
     pub error: ErrorCode,
 }
@@ -222,7 +223,7 @@ pub struct TxnOffsetCommitRequest {
     /// The producer id and epoch.
     pub producer: ProducerIdAndEpoch,
     /// The committed offset: the next input record to process.
-    pub offset: u8,
+    pub offset: Offset,
     /// Ghost: the client transaction attempt that wrote it.
     pub tag: TxnTag,
 }
@@ -233,7 +234,7 @@ pub struct TxnOffsetCommitResponse {
     /// The producer id and epoch of the request.
     pub producer: ProducerIdAndEpoch,
     /// The offset of the request.
-    pub offset: u8,
+    pub offset: Offset,
     /// The error, `None` on success.
     pub error: ErrorCode,
 }
@@ -251,7 +252,7 @@ pub struct OffsetFetchResponse {
     /// The error, `None` on success.
     pub error: ErrorCode,
     /// The committed offset (0 when none was committed).
-    pub offset: u8,
+    pub offset: Offset,
 }
 
 /// EndTxn (26) request.
@@ -435,10 +436,10 @@ pub enum Timer {
     MarkerRetry(TransactionalId),
     /// A share-partition leader's acquisition lock on one offset
     /// (`group.share.record.lock.duration.ms`).
-    AcquisitionLock(u8),
+    AcquisitionLock(Offset),
     /// A share-partition leader's persister request (a write, by its number) unanswered:
     /// the persister retries it.
-    PersisterTimeout(u8),
+    PersisterTimeout(Counter),
     /// A share-partition leader's ReadShareGroupState unanswered: it is sent again.
     ReadStateTimeout,
     /// KIP-1289: a share-partition leader's staging of transactional acknowledgements at
@@ -481,7 +482,7 @@ pub enum ClientChoice {
     /// A share consumer's `acknowledge(record, type)` in explicit mode.
     Ack {
         /// The record's offset.
-        offset: u8,
+        offset: Offset,
         /// The type chosen.
         ack: AckType,
     },

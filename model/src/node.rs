@@ -11,6 +11,7 @@ use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRec
 use crate::share_partition::{ShareEvent, SharePartition, SharePartitionState};
 use crate::source_reader::{Processed, ReaderStorage, SourceReader, SourceReaderState};
 use crate::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
+use crate::width::Epoch;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Id, Out};
 use std::borrow::Cow;
@@ -53,12 +54,12 @@ pub enum NodeStorage {
     /// A client's incarnation number (a modelling device; clients are volatile).
     Producer {
         /// Which start of the process.
-        incarnation: u8,
+        incarnation: Epoch,
     },
     /// The share-partition leader's leader epoch (the partition's metadata, durable).
     SharePartition {
         /// The last leader epoch.
-        leader_epoch: u8,
+        leader_epoch: Epoch,
     },
     /// The `__share_group_state` log for the share partition's key.
     ShareCoordinator(Vec<ShareRecord>),

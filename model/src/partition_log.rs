@@ -8,6 +8,7 @@ use crate::design::TransactionVersion;
 use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
+use crate::width::{Counter, Offset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ pub enum Payload {
     /// An `OffsetCommit` record (the group coordinator): the next input to process.
     Offset {
         /// The committed offset.
-        offset: u8,
+        offset: Offset,
         /// Ghost: the client transaction attempt that wrote it.
         tag: TxnTag,
     },
@@ -43,7 +44,7 @@ pub enum LogEntry {
         /// Producer id and epoch of the batch.
         producer: ProducerIdAndEpoch,
         /// Base sequence (`None` for coordinator writes, which are not idempotent).
-        seq: Option<u8>,
+        seq: Option<Counter>,
         /// The record.
         payload: Payload,
     },
@@ -64,7 +65,7 @@ pub struct ProducerStateEntry {
     /// The highest epoch seen (data or marker).
     pub epoch: ProducerEpoch,
     /// The last sequence appended in this epoch.
-    pub last_seq: Option<u8>,
+    pub last_seq: Option<Counter>,
     /// `currentTxnFirstOffset`: where the open transaction of this producer starts.
     pub ongoing_first_offset: Option<usize>,
     /// The highest coordinator epoch of a marker for this producer.
@@ -126,7 +127,7 @@ impl PartitionLog {
     pub fn check_append(
         &self,
         producer: ProducerIdAndEpoch,
-        seq: Option<u8>,
+        seq: Option<Counter>,
         tv: TransactionVersion,
         verification: bool,
         verified: bool,
@@ -173,7 +174,7 @@ impl PartitionLog {
     pub fn append(
         &mut self,
         producer: ProducerIdAndEpoch,
-        seq: Option<u8>,
+        seq: Option<Counter>,
         payload: Payload,
     ) -> usize {
         let offset = self.entries.len();
@@ -319,7 +320,7 @@ mod tests {
     fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
         ProducerIdAndEpoch {
             pid: ProducerId(pid),
-            epoch: ProducerEpoch(epoch),
+            epoch: ProducerEpoch(epoch.into()),
         }
     }
 

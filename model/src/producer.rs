@@ -27,6 +27,7 @@ use crate::node::{Node, NodeStorage};
 use crate::producer_share::{ShareClientState, ShareSource, STALL};
 use crate::transaction_session::SessionProducerState;
 use crate::txn_state::TxnManagerState;
+use crate::width::{Counter, Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ pub struct CurrentTxn {
     /// Ghost: which attempt this is.
     pub tag: TxnTag,
     /// The input record it processes.
-    pub input: u8,
+    pub input: Offset,
     /// A write failed: the transaction can only abort.
     pub failed: bool,
     /// The application decided (commit = true).
@@ -68,11 +69,11 @@ pub struct ProducerState {
     /// `TransactionManager` state.
     pub tm: TxnManagerState,
     /// Which start of the process this is.
-    pub incarnation: u8,
+    pub incarnation: Epoch,
     /// The producer id and epoch in use.
     pub identity: Option<ProducerIdAndEpoch>,
     /// The next input record to process (from the committed offset).
-    pub next_input: u8,
+    pub next_input: Offset,
     /// Transactions begun by this incarnation.
     pub attempts: u8,
     /// The transaction in progress.
@@ -82,7 +83,7 @@ pub struct ProducerState {
     /// In-flight writes and the OffsetFetch, by key.
     pub requests: BTreeMap<RequestKey, Outstanding>,
     /// Next sequence per partition for the current epoch.
-    pub seqs: BTreeMap<PartitionIndex, u8>,
+    pub seqs: BTreeMap<PartitionIndex, Counter>,
     /// All work is done (every input processed, or the attempt bound reached).
     pub done: bool,
     /// The `TransactionManager` moves the current handler made, in order; drained by the
@@ -117,7 +118,7 @@ pub struct Producer {
     /// The design.
     pub design: Design,
     /// Input records.
-    pub inputs: u8,
+    pub inputs: Offset,
     /// Transactions per incarnation.
     pub txns: u8,
     /// Resends after a request timeout.
@@ -131,7 +132,7 @@ pub struct Producer {
 
 impl Producer {
     /// Starts an incarnation: `initTransactions()`.
-    pub fn on_start(&self, incarnation: Option<u8>, o: &mut Out<Node>) -> ProducerState {
+    pub fn on_start(&self, incarnation: Option<Epoch>, o: &mut Out<Node>) -> ProducerState {
         let incarnation = incarnation.map_or(0, |i| i + 1);
         o.save(NodeStorage::Producer { incarnation });
         self.start(incarnation, o)
@@ -139,7 +140,7 @@ impl Producer {
 
     /// `initTransactions()` for incarnation `incarnation`, whoever keeps the number (the
     /// producer's own storage, or the process that embeds this `TransactionManager`).
-    pub(crate) fn start(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
+    pub(crate) fn start(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
         self.start_with(incarnation, InitProducerIdRequest::plain(self.txn), o)
     }
 
@@ -147,7 +148,7 @@ impl Producer {
     /// `KeepPreparedTxn` set by the caller).
     pub(crate) fn start_with(
         &self,
-        incarnation: u8,
+        incarnation: Epoch,
         init: InitProducerIdRequest,
         o: &mut Out<Node>,
     ) -> ProducerState {
@@ -448,7 +449,7 @@ impl Producer {
     }
 
     /// `beginTransaction()` and the writes of the transaction processing `input`.
-    pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: u8, o: &mut Out<Node>) {
+    pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: Offset, o: &mut Out<Node>) {
         let tag = TxnTag {
             client: self.txn.0,
             incarnation: state.incarnation,

@@ -13,7 +13,7 @@ impl Producer {
     /// `initTransactions(keepPreparedTxn)` for a client with 2PC enabled or not.
     pub(crate) fn init_transactions_2pc(
         &self,
-        incarnation: u8,
+        incarnation: crate::width::Epoch,
         enable_2pc: bool,
         keep_prepared_txn: bool,
         o: &mut Out<Node>,

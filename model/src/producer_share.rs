@@ -21,6 +21,7 @@ use crate::producer::{Producer, ProducerState};
 use crate::record_state::AckType;
 use crate::share_msg::*;
 use crate::txn_share_msg::*;
+use crate::width::Counter;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -54,7 +55,7 @@ pub const NOT_A_MEMBER: MemberId = MemberId(u8::MAX);
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShareClientState {
     /// The share session epoch the next ShareFetch carries.
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// The record acquired for the current transaction.
     pub fetched: Option<AcquiredRecord>,
     /// The acknowledgements the standalone acknowledger was handed for the current

@@ -2,6 +2,7 @@
 //! bound means what it says: totals for the whole run.
 
 use crate::record_state::AckType;
+use crate::width::Offset;
 use serde::{Deserialize, Serialize};
 
 /// A kind of actor, as scenarios name them (for the crash set).
@@ -96,7 +97,7 @@ pub struct Scenario {
     pub producers: u8,
     /// Records in the share partition's input log (0: no share group, no share actors).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub records: u8,
+    pub records: Offset,
     /// Share consumers (members of the share group).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub consumers: u8,
@@ -164,8 +165,8 @@ fn one() -> u8 {
 fn five() -> u8 {
     5
 }
-fn is_zero(n: &u8) -> bool {
-    *n == 0
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 fn is_one(n: &u8) -> bool {
     *n == 1

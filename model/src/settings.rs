@@ -9,9 +9,11 @@ use crate::session_knobs::EpochHandoff;
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
 use serde_json::{json, Value};
 
-/// Every key `apply` accepts, with what it means and its range. The ranges are what the
-/// model represents (its counters are 8-bit), shared by the checker, the simulator and
-/// trace loading; an exhaustive check with large bounds stops at `--max-states` instead.
+/// Every key `apply` accepts, with what it means and its range. The ranges are the
+/// exhaustive checker's: they keep a check within what it can explore (one past them and a
+/// check passes millions of states), and they are shared by the simulator and trace
+/// loading. The simulator draws larger workloads with its own `swarm_*` keys, up to what
+/// the model represents (see [`crate::width`]).
 pub const SETTINGS: &[(&str, &str)] = &[
     ("tv", "design: transaction.version, 0..=2"),
     ("verification", "design: KIP-890 partition verification, true|false"),
@@ -78,8 +80,11 @@ fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
     }
 }
 
-fn parse_range(key: &str, value: &str, lo: u8, hi: u8) -> Result<u8, String> {
-    match value.parse::<u8>() {
+fn parse_range<T>(key: &str, value: &str, lo: T, hi: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    match value.parse::<T>() {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
         _ => Err(format!(
             "--set {key}={value}: expected a whole number from {lo} to {hi}"
@@ -106,8 +111,41 @@ fn parse_roles(key: &str, value: &str) -> Result<Vec<Role>, String> {
     Ok(roles)
 }
 
-/// Applies one `KEY=VALUE` to a design and scenario.
+/// Whose limits a setting is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bounds {
+    /// The exhaustive checker's: the ranges [`SETTINGS`] lists.
+    Checker,
+    /// What the model represents: the simulator's workloads (up to [`MAX_RECORDS`]
+    /// records, [`MAX_CLIENTS`] producers and consumers, 255 transactions per producer
+    /// incarnation) and the traces it writes.
+    Model,
+}
+
+/// The most records the model's share partition holds (see [`crate::width::Offset`]);
+/// enough for production-sized runs while a state stays small enough to step quickly.
+pub const MAX_RECORDS: crate::width::Offset = 4096;
+
+/// The most producers, and the most share consumers, in one scenario: with the other
+/// actors they stay within the 32 actors a simulated network partition can split.
+pub const MAX_CLIENTS: u8 = 8;
+
+/// Applies one `KEY=VALUE` to a design and scenario, within the exhaustive checker's
+/// ranges.
 pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Result<(), String> {
+    apply_within(Bounds::Checker, design, scenario, setting)
+}
+
+/// Applies one `KEY=VALUE` to a design and scenario, within `bounds`: the workload's sizes
+/// (`inputs`, `txns`, `records`, `producers`, `consumers`) may go up to what the model
+/// represents under [`Bounds::Model`]; every other key has one range.
+pub fn apply_within(
+    bounds: Bounds,
+    design: &mut Design,
+    scenario: &mut Scenario,
+    setting: &str,
+) -> Result<(), String> {
+    let model = bounds == Bounds::Model;
     let (key, value) = setting
         .split_once('=')
         .ok_or_else(|| format!("--set {setting}: expected KEY=VALUE"))?;
@@ -116,8 +154,8 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
         "tv" => design.tv = TransactionVersion(parse_range(key, value, 0, 2)?),
         "verification" => design.verification = parse_bool(key, value)?,
         "flush_before_end_txn" => design.flush_before_end_txn = parse_bool(key, value)?,
-        "inputs" => scenario.inputs = parse_range(key, value, 1, 64)?,
-        "txns" => scenario.txns = parse_range(key, value, 1, 64)?,
+        "inputs" => scenario.inputs = parse_range(key, value, 1, if model { u8::MAX } else { 64 })?,
+        "txns" => scenario.txns = parse_range(key, value, 1, if model { u8::MAX } else { 64 })?,
         "partitions" => scenario.partitions = parse_range(key, value, 0, 3)?,
         "drops" => scenario.budget.drops = parse_range(key, value, 0, 255)?,
         "duplicates" => scenario.budget.duplicates = parse_range(key, value, 0, 255)?,
@@ -159,9 +197,15 @@ pub fn apply(design: &mut Design, scenario: &mut Scenario, setting: &str) -> Res
                 AcknowledgerCommit::name,
             )?
         }
-        "producers" => scenario.producers = parse_range(key, value, 0, 2)?,
-        "records" => scenario.records = parse_range(key, value, 0, 8)?,
-        "consumers" => scenario.consumers = parse_range(key, value, 0, 3)?,
+        "producers" => {
+            scenario.producers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 2 })?
+        }
+        "records" => {
+            scenario.records = parse_range(key, value, 0, if model { MAX_RECORDS } else { 8 })?
+        }
+        "consumers" => {
+            scenario.consumers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 3 })?
+        }
         "delivery_limit" => scenario.delivery_limit = parse_range(key, value, 2, 10)?,
         "ack_mode" => {
             scenario.ack_mode = match value {

@@ -26,6 +26,7 @@ use crate::producer::{Producer, ProducerState};
 use crate::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::share_msg::Acknowledgement;
 use crate::txn_state::TxnManagerState;
+use crate::width::Epoch;
 use stateright::actor::{Id, Out};
 
 /// The standalone acknowledger's configuration: its `TransactionManager`.
@@ -82,7 +83,7 @@ impl TransactionalShareAcknowledger {
     }
 
     /// `initTransactions()`: InitProducerId for the process's `incarnation`.
-    pub fn init_transactions(&self, incarnation: u8, o: &mut Out<Node>) -> ProducerState {
+    pub fn init_transactions(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
         self.producer.start(incarnation, o)
     }
 
@@ -134,7 +135,7 @@ impl TransactionalShareAcknowledger {
     /// a transaction a previous incarnation prepared is kept for `complete_transaction`.
     pub fn init_transactions_keep_prepared(
         &self,
-        incarnation: u8,
+        incarnation: crate::width::Epoch,
         o: &mut Out<Node>,
     ) -> ProducerState {
         let two_phase = self.producer.design.two_phase_commit;

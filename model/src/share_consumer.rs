@@ -27,6 +27,7 @@ use crate::node::Node;
 use crate::record_state::AckType;
 use crate::scenario::AckMode;
 use crate::share_msg::*;
+use crate::width::{Counter, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -35,7 +36,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Delivery {
     /// The offset.
-    pub offset: u8,
+    pub offset: Offset,
     /// Its delivery count.
     pub delivery_count: u8,
     /// The application's acknowledgement, once it chose.
@@ -46,7 +47,7 @@ pub struct Delivery {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShareConsumerState {
     /// The epoch the next request carries (0 opens a session).
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// The request in flight.
     pub in_flight: Option<Msg>,
     /// Records delivered and not yet acknowledged.
@@ -248,7 +249,7 @@ impl ShareConsumer {
 }
 
 /// The choice key of the acknowledgement of `offset`.
-fn ack_key(offset: u8) -> String {
+fn ack_key(offset: Offset) -> String {
     format!("ack-{offset}")
 }
 

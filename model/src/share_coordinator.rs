@@ -22,6 +22,7 @@ use crate::node::{Node, NodeStorage};
 use crate::share_coordinator_txn::{ParkedStaging, PendingAcks, ReplayMode, Resolution};
 use crate::share_msg::*;
 use crate::share_state::{ShareState, StateBatch};
+use crate::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -34,9 +35,9 @@ pub enum ShareRecord {
     /// `ShareUpdate`: a leader epoch and a delta merged into the state.
     Update {
         /// The writer's (or reader's) leader epoch.
-        leader_epoch: u8,
+        leader_epoch: Epoch,
         /// The writer's start offset.
-        start_offset: u8,
+        start_offset: Offset,
         /// The changed offsets.
         batches: Vec<StateBatch>,
     },

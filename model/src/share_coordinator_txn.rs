@@ -31,6 +31,7 @@ use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRec
 use crate::share_msg::Acknowledgement;
 use crate::share_state::StateBatch;
 use crate::txn_share_msg::{TxnShareAcknowledgeRequest, TxnShareAcknowledgeResponse};
+use crate::width::Counter;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -190,7 +191,7 @@ impl ShareCoordinator {
             // verification and append (which moves the log end) voids it.
             let guard = VerificationGuard {
                 generation: 0,
-                counter: s.log.len() as u8,
+                counter: Counter::try_from(s.log.len()).expect("a log shorter than 2^32 entries"),
             };
             let displaced = s.verifying.insert(
                 req.producer.pid,

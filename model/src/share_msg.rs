@@ -7,6 +7,7 @@ use crate::error::ErrorCode;
 use crate::ids::MemberId;
 use crate::record_state::AckType;
 use crate::share_state::{ShareState, StateBatch};
+use crate::width::{Counter, Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -31,7 +32,7 @@ impl fmt::Debug for DeliveryTag {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Acknowledgement {
     /// The offset acknowledged.
-    pub offset: u8,
+    pub offset: Offset,
     /// The acknowledgement type.
     pub ack: AckType,
     /// Ghost: the delivery it was made for.
@@ -48,7 +49,7 @@ impl fmt::Debug for Acknowledgement {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct AcquiredRecord {
     /// The offset.
-    pub offset: u8,
+    pub offset: Offset,
     /// Its delivery count, this delivery included.
     pub delivery_count: u8,
 }
@@ -65,7 +66,7 @@ pub struct ShareFetchRequest {
     /// `MemberId`.
     pub member: MemberId,
     /// `ShareSessionEpoch`: 0 opens a session, then +1 per request.
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// `MaxRecords`.
     pub max_records: u8,
     /// `AcknowledgementBatches`.
@@ -78,7 +79,7 @@ pub struct ShareFetchResponse {
     /// The member of the request.
     pub member: MemberId,
     /// The session epoch of the request (the client matches responses by it).
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// The top-level or partition error (session errors, NOT_LEADER_OR_FOLLOWER).
     pub error: ErrorCode,
     /// `AcknowledgeErrorCode`: the outcome of the piggybacked acknowledgements.
@@ -93,7 +94,7 @@ pub struct ShareAcknowledgeRequest {
     /// `MemberId`.
     pub member: MemberId,
     /// `ShareSessionEpoch` (never 0: acknowledgements need an open session).
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// `AcknowledgementBatches`.
     pub acks: Vec<Acknowledgement>,
 }
@@ -104,7 +105,7 @@ pub struct ShareAcknowledgeResponse {
     /// The member of the request.
     pub member: MemberId,
     /// The session epoch of the request.
-    pub session_epoch: u8,
+    pub session_epoch: Counter,
     /// The session error, or the acknowledgements' error.
     pub error: ErrorCode,
 }
@@ -113,7 +114,7 @@ pub struct ShareAcknowledgeResponse {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ReadShareGroupStateRequest {
     /// The reader's leader epoch (a higher one fences older leaders' writes).
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// KIP-1289 `rebuild_pending`: the leader asks for the pending transactional acks too.
     #[serde(default, skip_serializing_if = "is_false")]
     pub pending: bool,
@@ -127,7 +128,7 @@ fn is_false(b: &bool) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ReadShareGroupStateResponse {
     /// The leader epoch of the request.
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// FENCED_LEADER_EPOCH, or `None`.
     pub error: ErrorCode,
     /// The persisted state, on success.
@@ -141,13 +142,13 @@ pub struct ReadShareGroupStateResponse {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct WriteShareGroupStateRequest {
     /// The writer's leader epoch.
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// The writer's state epoch.
-    pub state_epoch: u8,
+    pub state_epoch: Epoch,
     /// Which write of this leader (the model's stand-in for the correlation id).
-    pub write: u8,
+    pub write: Counter,
     /// The writer's share-partition start offset.
-    pub start_offset: u8,
+    pub start_offset: Offset,
     /// The changed offsets.
     pub batches: Vec<StateBatch>,
 }
@@ -156,9 +157,9 @@ pub struct WriteShareGroupStateRequest {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct WriteShareGroupStateResponse {
     /// The leader epoch of the request.
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// The write of the request.
-    pub write: u8,
+    pub write: Counter,
     /// FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH, or `None`.
     pub error: ErrorCode,
 }

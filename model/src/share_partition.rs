@@ -32,6 +32,7 @@ use crate::share_coordinator_txn::PendingAcks;
 use crate::share_msg::*;
 use crate::share_partition_txn::Staged;
 use crate::share_state::{ShareState, StateBatch};
+use crate::width::{Counter, Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -45,7 +46,7 @@ pub struct Ongoing {
     /// The state it moves to when the write succeeds.
     pub target: RecordState,
     /// The write it waits for.
-    pub write: u8,
+    pub write: Counter,
     /// The acquisition lock expired meanwhile: a rollback releases the record.
     pub lock_expired: bool,
 }
@@ -73,21 +74,21 @@ pub enum ShareEvent {
     /// A record was acquired: a delivery.
     Acquired {
         /// The offset.
-        offset: u8,
+        offset: Offset,
         /// The delivery.
         tag: DeliveryTag,
     },
     /// An acquisition lock expired on an ACQUIRED record held by `member`.
     LockExpired {
         /// The offset.
-        offset: u8,
+        offset: Offset,
         /// The member that held it.
         member: MemberId,
     },
     /// An acknowledgement was applied to an acquisition.
     AckApplied {
         /// The offset.
-        offset: u8,
+        offset: Offset,
         /// The delivery the acknowledgement was made for.
         ack: DeliveryTag,
         /// The acquisition it was applied to.
@@ -103,7 +104,7 @@ pub enum ShareEvent {
         /// The loaded state had a terminal record.
         terminal: bool,
         /// The delivery count the leader starts from, per offset it will deliver.
-        counts: Vec<(u8, u8)>,
+        counts: Vec<(Offset, u8)>,
     },
 }
 
@@ -129,23 +130,23 @@ pub struct PendingWrite {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SharePartitionState {
     /// This leader's epoch (durable; bumped by every start).
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// The state has been read from the share coordinator.
     pub loaded: bool,
     /// The share-partition start offset.
-    pub start_offset: u8,
+    pub start_offset: Offset,
     /// In-flight records from the start offset to the log end, by offset.
-    pub records: BTreeMap<u8, InFlightRecord>,
+    pub records: BTreeMap<Offset, InFlightRecord>,
     /// Open share sessions: the epoch each member's next request must carry.
-    pub sessions: BTreeMap<MemberId, u8>,
+    pub sessions: BTreeMap<MemberId, Counter>,
     /// Requests that arrived before the state was loaded.
     pub loading: Vec<(Id, Msg)>,
     /// ShareFetches waiting for records (long poll), with their acknowledgements' error.
     pub parked: Vec<(Id, ShareFetchRequest, ErrorCode)>,
     /// Writes in flight, by number.
-    pub writes: BTreeMap<u8, PendingWrite>,
+    pub writes: BTreeMap<Counter, PendingWrite>,
     /// The next write's number.
-    pub next_write: u8,
+    pub next_write: Counter,
     /// KIP-1289 `refresh`: a re-read of the persisted state is in flight.
     #[serde(default, skip_serializing_if = "is_false")]
     pub refreshing: bool,
@@ -166,14 +167,14 @@ pub struct SharePartition {
     /// The share coordinator.
     pub share_coordinator: Id,
     /// Records in the input log.
-    pub records: u8,
+    pub records: Offset,
     /// `group.share.delivery.count.limit`.
     pub delivery_limit: u8,
 }
 
 impl SharePartition {
     /// Becomes leader: bumps the leader epoch and reads the share state.
-    pub fn on_start(&self, leader_epoch: Option<u8>, o: &mut Out<Node>) -> SharePartitionState {
+    pub fn on_start(&self, leader_epoch: Option<Epoch>, o: &mut Out<Node>) -> SharePartitionState {
         let leader_epoch = leader_epoch.map_or(1, |e| e + 1);
         o.save(NodeStorage::SharePartition { leader_epoch });
         self.read(leader_epoch, o);
@@ -193,12 +194,12 @@ impl SharePartition {
         }
     }
 
-    fn read(&self, leader_epoch: u8, o: &mut Out<Node>) {
+    fn read(&self, leader_epoch: Epoch, o: &mut Out<Node>) {
         self.read_state(leader_epoch, self.design.rebuild_pending, o);
         o.set_timer(Timer::ReadStateTimeout, timeout());
     }
 
-    pub(crate) fn read_state(&self, leader_epoch: u8, pending: bool, o: &mut Out<Node>) {
+    pub(crate) fn read_state(&self, leader_epoch: Epoch, pending: bool, o: &mut Out<Node>) {
         o.send(
             self.share_coordinator,
             Msg::ReadShareGroupState(ReadShareGroupStateRequest {
@@ -312,7 +313,7 @@ impl SharePartition {
     }
 
     /// Checks the request's share session epoch and moves the session on.
-    fn session(&self, s: &mut SharePartitionState, member: MemberId, epoch: u8) -> ErrorCode {
+    fn session(&self, s: &mut SharePartitionState, member: MemberId, epoch: Counter) -> ErrorCode {
         if epoch == 0 {
             s.sessions.insert(member, 1);
             return ErrorCode::None;
@@ -476,7 +477,7 @@ impl SharePartition {
         };
         o.cancel_timer(Timer::PersisterTimeout(r.write));
         let ok = r.error == ErrorCode::None;
-        let offsets: Vec<u8> = s
+        let offsets: Vec<Offset> = s
             .records
             .iter()
             .filter(|(_, rec)| rec.ongoing.is_some_and(|g| g.write == r.write))
@@ -527,7 +528,7 @@ impl SharePartition {
         self.wake(s, o);
     }
 
-    fn on_lock_expired(&self, s: &mut SharePartitionState, offset: u8, o: &mut Out<Node>) {
+    fn on_lock_expired(&self, s: &mut SharePartitionState, offset: Offset, o: &mut Out<Node>) {
         let Some(rec) = s.records.get_mut(&offset) else {
             return;
         };

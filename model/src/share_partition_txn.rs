@@ -27,6 +27,7 @@ use crate::share_partition::{InFlightRecord, ShareEvent, SharePartition, SharePa
 use crate::share_state::StateBatch;
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::txn_share_msg::*;
+use crate::width::Offset;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -137,7 +138,12 @@ impl SharePartition {
         o.set_timer(Timer::StageRetry, immediate());
     }
 
-    fn owner_ok(&self, r: &InFlightRecord, req: &TxnShareAcknowledgeRequest, offset: u8) -> bool {
+    fn owner_ok(
+        &self,
+        r: &InFlightRecord,
+        req: &TxnShareAcknowledgeRequest,
+        offset: Offset,
+    ) -> bool {
         match self.design.stage_owner_check {
             StageOwnerCheck::None => true,
             StageOwnerCheck::MemberEpoch => r.member == Some(req.member),
@@ -158,7 +164,7 @@ impl SharePartition {
         r: TxnShareAcknowledgeResponse,
         o: &mut Out<Node>,
     ) {
-        let offsets: Vec<u8> = s
+        let offsets: Vec<Offset> = s
             .records
             .iter()
             .filter(|(_, rec)| {
@@ -206,7 +212,7 @@ impl SharePartition {
         r: TxnShareAcksResolvedRequest,
         o: &mut Out<Node>,
     ) {
-        let offsets: Vec<u8> = r
+        let offsets: Vec<Offset> = r
             .offsets
             .iter()
             .copied()
@@ -277,7 +283,7 @@ impl SharePartition {
             return;
         };
         s.refreshing = false;
-        let durable: Vec<u8> = s
+        let durable: Vec<Offset> = s
             .records
             .iter()
             .filter(|(_, rec)| {
@@ -286,7 +292,7 @@ impl SharePartition {
             })
             .map(|(offset, _)| *offset)
             .collect();
-        let (committed, aborted): (Vec<u8>, Vec<u8>) = durable
+        let (committed, aborted): (Vec<Offset>, Vec<Offset>) = durable
             .into_iter()
             .partition(|offset| state.is_terminal(*offset));
         self.resolve(s, &committed, true, o);
@@ -298,7 +304,7 @@ impl SharePartition {
     fn resolve(
         &self,
         s: &mut SharePartitionState,
-        offsets: &[u8],
+        offsets: &[Offset],
         commit: bool,
         o: &mut Out<Node>,
     ) {

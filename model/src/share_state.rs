@@ -7,6 +7,7 @@
 //! writes arrive in. The start offset never moves back, and batches below it are dropped.
 
 use crate::record_state::RecordState;
+use crate::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -16,7 +17,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct StateBatch {
     /// The offset.
-    pub offset: u8,
+    pub offset: Offset,
     /// Its delivery state (never ACQUIRED: acquisition is not persisted).
     pub state: RecordState,
     /// Its delivery count.
@@ -37,18 +38,18 @@ impl fmt::Debug for StateBatch {
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ShareState {
     /// The state epoch (bumped by offset resets, which the model does not do).
-    pub state_epoch: u8,
+    pub state_epoch: Epoch,
     /// The leader epoch of the last share-partition leader that read or wrote.
-    pub leader_epoch: u8,
+    pub leader_epoch: Epoch,
     /// The share-partition start offset: every offset below it is terminal.
-    pub start_offset: u8,
+    pub start_offset: Offset,
     /// Persisted offsets at or above the start offset, by offset.
-    pub batches: BTreeMap<u8, (RecordState, u8)>,
+    pub batches: BTreeMap<Offset, (RecordState, u8)>,
 }
 
 impl ShareState {
     /// `PersisterStateBatchCombiner`: merges a write's start offset and batches.
-    pub fn merge(&mut self, start_offset: u8, batches: &[StateBatch]) {
+    pub fn merge(&mut self, start_offset: Offset, batches: &[StateBatch]) {
         self.start_offset = self.start_offset.max(start_offset);
         for b in batches {
             let incoming = (b.delivery_count, b.state.id());
@@ -66,13 +67,13 @@ impl ShareState {
 
     /// The persisted state of `offset`: `None` when it was never written (AVAILABLE with
     /// no deliveries), terminal-by-position below the start offset.
-    pub fn state_of(&self, offset: u8) -> Option<(RecordState, u8)> {
+    pub fn state_of(&self, offset: Offset) -> Option<(RecordState, u8)> {
         self.batches.get(&offset).copied()
     }
 
     /// Whether `offset` is terminal in the persisted state (ACKNOWLEDGED or ARCHIVED, or
     /// below the start offset).
-    pub fn is_terminal(&self, offset: u8) -> bool {
+    pub fn is_terminal(&self, offset: Offset) -> bool {
         offset < self.start_offset || self.state_of(offset).is_some_and(|(s, _)| s.is_terminal())
     }
 
@@ -94,7 +95,7 @@ mod tests {
     use super::*;
     use RecordState::*;
 
-    fn b(offset: u8, state: RecordState, delivery_count: u8) -> StateBatch {
+    fn b(offset: Offset, state: RecordState, delivery_count: u8) -> StateBatch {
         StateBatch {
             offset,
             state,

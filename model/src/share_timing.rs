@@ -6,6 +6,7 @@ use crate::node::NodeState;
 use crate::share_msg::Acknowledgement;
 use crate::system::{System, SystemState};
 use crate::timing::talking;
+use crate::width::{Counter, Offset};
 use stateright::actor::Id;
 
 /// An acquisition lock is due when no acknowledgement of that acquisition can still reach
@@ -14,7 +15,7 @@ use stateright::actor::Id;
 /// While the acknowledgement's write is in progress the lock is not due: that race is the
 /// write's timing against a 30 s lock. A lock on a record that is no longer ACQUIRED (the
 /// KAFKA-19476 timer that was not cancelled) is due: nothing stops it.
-pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8) -> bool {
+pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: Offset) -> bool {
     let NodeState::SharePartition(s) = state.node(spl) else {
         return true;
     };
@@ -82,7 +83,7 @@ pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8) -> bo
 /// A persister write is lost when the share coordinator is up and neither the write nor
 /// its answer is in flight. While the coordinator is down the write waits for its restart
 /// (the persister finds the new coordinator).
-pub fn write_is_lost(sys: &System, state: &SystemState, spl: Id, write: u8) -> bool {
+pub fn write_is_lost(sys: &System, state: &SystemState, spl: Id, write: Counter) -> bool {
     let NodeState::SharePartition(s) = state.node(spl) else {
         return true;
     };
@@ -155,7 +156,7 @@ pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) ->
 /// way), the lock expiring is early (the client is slow: a `timeouts` fault); once the
 /// transaction ended, the client stalled past the lock (a `stalls` choice), or it crashed
 /// or gave up, nothing will acknowledge at the leader in time and expiry is due.
-fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: u8, count: u8) -> bool {
+fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: Offset, count: u8) -> bool {
     let record = crate::share_msg::AcquiredRecord {
         offset,
         delivery_count: count,

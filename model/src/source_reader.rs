@@ -37,6 +37,7 @@ use crate::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::share_msg::{Acknowledgement, AcquiredRecord, DeliveryTag};
 use crate::system::{System, SystemState};
 use crate::txn_state::TxnManagerState;
+use crate::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::fmt;
@@ -45,7 +46,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CheckpointId {
     /// Which start of the reader.
-    pub incarnation: u8,
+    pub incarnation: Epoch,
     /// Which checkpoint of that incarnation (0 for the first).
     pub checkpoint: u8,
 }
@@ -61,7 +62,7 @@ impl fmt::Debug for CheckpointId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Processed {
     /// The input record's offset.
-    pub offset: u8,
+    pub offset: Offset,
     /// The delivery that was processed.
     pub delivery: DeliveryTag,
     /// The checkpoint that covers it.
@@ -72,7 +73,7 @@ pub struct Processed {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ReaderStorage {
     /// Which start of the task this is (a modelling device, as for producers).
-    pub incarnation: u8,
+    pub incarnation: Epoch,
     /// The last completed checkpoint's state: its pending acknowledgements.
     pub checkpoint: Vec<Acknowledgement>,
     /// `acknowledger_commit=two-phase`: the last completed checkpoint's `PreparedTxnState`
@@ -85,7 +86,7 @@ pub struct ReaderStorage {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SourceReaderState {
     /// Which start of the task this is.
-    pub incarnation: u8,
+    pub incarnation: Epoch,
     /// The share consumer's state.
     pub consumer: ShareConsumerState,
     /// The acknowledger's `TransactionManager` state.

@@ -27,6 +27,7 @@ use crate::topology::Topology;
 use crate::txn_ack_ghost;
 use crate::txn_coordinator::TxnCoordinator;
 use crate::txn_state::{TransactionState, TxnManagerState};
+use crate::width::Offset;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Command, Id, Out};
 use stateright::Model;
@@ -164,7 +165,7 @@ impl System {
                 group_coordinator: topology.group_coordinator,
                 partitions: topology.partitions.clone(),
                 design: design.clone(),
-                inputs: scenario.inputs,
+                inputs: Offset::from(scenario.inputs),
                 txns: scenario.txns,
                 request_retries: scenario.request_retries,
                 // A scenario with both a producer and a share group runs KIP-1289's loop.

@@ -9,6 +9,7 @@ use crate::node::NodeState;
 use crate::system::{System, SystemState};
 use crate::txn_acks::PendingAck;
 use crate::txn_share_msg::TxnShareAcknowledgeRequest;
+use crate::width::Offset;
 use stateright::actor::Id;
 use std::collections::BTreeSet;
 
@@ -168,7 +169,7 @@ pub fn observe_restart(before: &NodeState, after: &NodeState, next: &mut SystemS
 }
 
 /// The share-partition leader delivered `offset` again: was its acknowledgement aborted?
-pub fn observe_acquired(next: &mut SystemState, offset: u8) {
+pub fn observe_acquired(next: &mut SystemState, offset: Offset) {
     let acks = &next.ghost.share.txn_acks;
     if acks.redelivered_after_abort {
         return;

@@ -9,6 +9,7 @@ use crate::ids::TxnTag;
 use crate::msg::ProducerIdAndEpoch;
 use crate::node::NodeState;
 use crate::system::{System, SystemState};
+use crate::width::Offset;
 use stateright::actor::Id;
 
 /// One staged, unresolved acknowledgement of one record.
@@ -19,7 +20,7 @@ pub struct PendingAck {
     /// Ghost: the client attempt that staged it.
     pub tag: TxnTag,
     /// The record's offset.
-    pub offset: u8,
+    pub offset: Offset,
     /// The delivery it acknowledges.
     pub delivery_count: u8,
 }

@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::ids::{MemberId, TransactionalId, TxnTag};
 use crate::msg::ProducerIdAndEpoch;
 use crate::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::width::Offset;
 use serde::{Deserialize, Serialize};
 
 /// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
@@ -67,7 +68,7 @@ pub struct TxnShareAcksResolvedRequest {
     /// COMMIT (apply) or ABORT (discard).
     pub commit: bool,
     /// The offsets resolved.
-    pub offsets: Vec<u8>,
+    pub offsets: Vec<Offset>,
 }
 
 /// TxnShareAcksResolvedResponse: the leader applied the outcome (or had nothing staged).

@@ -90,7 +90,7 @@ fn r(state: &NodeState) -> &SourceReaderState {
 fn pe(epoch: u8) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
+        epoch: ProducerEpoch(epoch.into()),
     }
 }
 

@@ -35,7 +35,7 @@ fn same(a: &Cmd, b: &Cmd) -> bool {
 fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(pid),
-        epoch: ProducerEpoch(epoch),
+        epoch: ProducerEpoch(epoch.into()),
     }
 }
 

@@ -63,7 +63,7 @@ fn loaded_spl(sys: &System) -> NodeState {
     state
 }
 
-fn fetch(member: u8, session_epoch: u8, acks: Vec<Acknowledgement>) -> Msg {
+fn fetch(member: u8, session_epoch: u32, acks: Vec<Acknowledgement>) -> Msg {
     Msg::ShareFetch(ShareFetchRequest {
         member: MemberId(member),
         session_epoch,
@@ -72,7 +72,7 @@ fn fetch(member: u8, session_epoch: u8, acks: Vec<Acknowledgement>) -> Msg {
     })
 }
 
-fn accept(offset: u8, member: u8, delivery_count: u8) -> Acknowledgement {
+fn accept(offset: u16, member: u8, delivery_count: u8) -> Acknowledgement {
     Acknowledgement {
         offset,
         ack: AckType::Accept,
@@ -83,7 +83,7 @@ fn accept(offset: u8, member: u8, delivery_count: u8) -> Acknowledgement {
     }
 }
 
-fn fetch_response(member: u8, epoch: u8, ack_error: ErrorCode, acquired: Vec<(u8, u8)>) -> Msg {
+fn fetch_response(member: u8, epoch: u32, ack_error: ErrorCode, acquired: Vec<(u16, u8)>) -> Msg {
     Msg::ShareFetchResponse(ShareFetchResponse {
         member: MemberId(member),
         session_epoch: epoch,
@@ -99,14 +99,14 @@ fn fetch_response(member: u8, epoch: u8, ack_error: ErrorCode, acquired: Vec<(u8
     })
 }
 
-fn lock(offset: u8) -> Cmd {
+fn lock(offset: u16) -> Cmd {
     Command::SetTimer(
         Timer::AcquisitionLock(offset),
         std::time::Duration::ZERO..std::time::Duration::ZERO,
     )
 }
 
-fn persister(write: u8) -> Cmd {
+fn persister(write: u32) -> Cmd {
     Command::SetTimer(
         Timer::PersisterTimeout(write),
         std::time::Duration::ZERO..std::time::Duration::ZERO,

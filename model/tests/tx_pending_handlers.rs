@@ -49,7 +49,7 @@ fn sent(cmds: &[Cmd]) -> Vec<(Id, Msg)> {
 fn pe(epoch: u8) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
+        epoch: ProducerEpoch(epoch.into()),
     }
 }
 

@@ -68,7 +68,7 @@ fn saved(cmds: &[Cmd]) -> Option<NodeStorage> {
 fn pe(epoch: u8) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
+        epoch: ProducerEpoch(epoch.into()),
     }
 }
 

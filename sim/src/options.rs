@@ -5,6 +5,9 @@
 
 use crate::faults::FaultKind;
 use serde::{Deserialize, Serialize};
+use sharetxn_model::settings::{MAX_CLIENTS, MAX_RECORDS};
+use sharetxn_model::width::Offset;
+use sharetxn_properties::PROPERTIES;
 use std::ops::RangeInclusive;
 
 /// Every `--set` key the simulator accepts, with what it means.
@@ -22,6 +25,10 @@ pub const SIM_SETTINGS: &[(&str, &str)] = &[
     ("swarm_inputs", "sim: input records a seed draws from, LO..=HI (default 1..=8)"),
     ("swarm_txns", "sim: transactions per producer incarnation a seed draws from, LO..=HI (default 1..=8)"),
     ("swarm_partitions", "sim: output partitions a seed draws from, LO..=HI (default 1..=2)"),
+    ("swarm_records", "sim: records in the share partition a seed draws from, LO..=HI up to 4096, for a scenario with a share group (default: the scenario's)"),
+    ("swarm_producers", "sim: transactional producers (KIP-1289 clients in ctp) a seed draws from, LO..=HI up to 8, for a scenario with producers (default: the scenario's)"),
+    ("swarm_consumers", "sim: share consumers a seed draws from, LO..=HI up to 8, for a scenario with share consumers (default: the scenario's)"),
+    ("properties", "sim: the properties a run judges, a comma list of names or 'all'; a run that judges one property goes on past the others' violations, so it finds that one's later, longer runs (default all)"),
     ("faults", "sim: fault kinds the swarm may turn on: all, none, or a comma list of loss, duplication, spike, partition, crash, stall (default all)"),
 ];
 
@@ -57,8 +64,22 @@ pub struct SimOptions {
     pub swarm_txns: RangeInclusive<u8>,
     /// Output partitions a seed draws from.
     pub swarm_partitions: RangeInclusive<u8>,
+    /// Records in the share partition a seed draws from (`None`: the scenario's). Left
+    /// out of traces while `None`, as are the two below, so traces written before these
+    /// existed read and write back byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm_records: Option<RangeInclusive<Offset>>,
+    /// Transactional producers a seed draws from (`None`: the scenario's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm_producers: Option<RangeInclusive<u8>>,
+    /// Share consumers a seed draws from (`None`: the scenario's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swarm_consumers: Option<RangeInclusive<u8>>,
     /// The fault kinds the swarm may turn on.
     pub faults: Vec<FaultKind>,
+    /// The properties a run judges (`None`: every one; left out of traces while `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<Vec<String>>,
 }
 
 /// Steps in a fault phase unless `--steps` says otherwise.
@@ -81,7 +102,11 @@ impl Default for SimOptions {
             swarm_inputs: 1..=8,
             swarm_txns: 1..=8,
             swarm_partitions: 1..=2,
+            swarm_records: None,
+            swarm_producers: None,
+            swarm_consumers: None,
             faults: FaultKind::ALL.to_vec(),
+            properties: None,
         }
     }
 }
@@ -98,14 +123,17 @@ fn millis(key: &str, value: &str, lo: u64) -> Result<u64, String> {
     }
 }
 
-fn range(key: &str, value: &str, lo: u8, hi: u8) -> Result<RangeInclusive<u8>, String> {
+fn range<T>(key: &str, value: &str, lo: T, hi: T) -> Result<RangeInclusive<T>, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
     let bad =
         || format!("--set {key}={value}: expected N or LO..=HI with {lo} <= LO <= HI <= {hi}");
     let (a, b) = match value.split_once("..=") {
         Some((a, b)) => (a, b),
         None => (value, value),
     };
-    let (a, b): (u8, u8) = (
+    let (a, b): (T, T) = (
         a.trim().parse().map_err(|_| bad())?,
         b.trim().parse().map_err(|_| bad())?,
     );
@@ -136,6 +164,23 @@ fn fault_kinds(key: &str, value: &str) -> Result<Vec<FaultKind>, String> {
     Ok(kinds)
 }
 
+fn property_names(key: &str, value: &str) -> Result<Option<Vec<String>>, String> {
+    if value == "all" {
+        return Ok(None);
+    }
+    let mut names: Vec<String> = Vec::new();
+    for part in value.split(',').map(str::trim) {
+        let def = PROPERTIES
+            .iter()
+            .find(|p| p.name == part)
+            .ok_or_else(|| format!("--set {key}={value}: unknown property '{part}'"))?;
+        if !names.iter().any(|n| n == def.name) {
+            names.push(def.name.to_string());
+        }
+    }
+    Ok(Some(names))
+}
+
 impl SimOptions {
     /// Applies one `KEY=VALUE` if the key is the simulator's: `None` when it is not (so
     /// the caller hands it to the model's settings), else whether it was accepted.
@@ -153,12 +198,21 @@ impl SimOptions {
             "think_ms" => millis(key, value, 0).map(|v| self.think_ms = v),
             "fault_ms" => millis(key, value, 0).map(|v| self.fault_ms = v),
             "heal_deadline_ms" => millis(key, value, 1).map(|v| self.heal_deadline_ms = v),
-            // The model's counters are bytes: these bounds keep epochs, sequences and
-            // verification guards of one run far from wrapping.
-            "swarm_inputs" => range(key, value, 1, 32).map(|v| self.swarm_inputs = v),
-            "swarm_txns" => range(key, value, 1, 32).map(|v| self.swarm_txns = v),
+            // Up to what the model represents (`settings::Bounds::Model`).
+            "swarm_inputs" => range(key, value, 1, u8::MAX).map(|v| self.swarm_inputs = v),
+            "swarm_txns" => range(key, value, 1, u8::MAX).map(|v| self.swarm_txns = v),
             "swarm_partitions" => range(key, value, 1, 3).map(|v| self.swarm_partitions = v),
+            "swarm_records" => {
+                range(key, value, 1, MAX_RECORDS).map(|v| self.swarm_records = Some(v))
+            }
+            "swarm_producers" => {
+                range(key, value, 1, MAX_CLIENTS).map(|v| self.swarm_producers = Some(v))
+            }
+            "swarm_consumers" => {
+                range(key, value, 1, MAX_CLIENTS).map(|v| self.swarm_consumers = Some(v))
+            }
             "faults" => fault_kinds(key, value).map(|v| self.faults = v),
+            "properties" => property_names(key, value).map(|v| self.properties = v),
             _ => return None,
         };
         Some(result)
@@ -199,6 +253,18 @@ mod tests {
         assert_eq!(o.faults, vec![FaultKind::Loss, FaultKind::Crash]);
         assert!(o.apply("swarm_inputs=4..=2").unwrap().is_err());
         assert!(o.apply("swarm_partitions=9").unwrap().is_err());
+        assert_eq!(o.apply("swarm_records=1000"), Some(Ok(())));
+        assert_eq!(o.swarm_records, Some(1000..=1000));
+        assert_eq!(o.apply("swarm_producers=2..=4"), Some(Ok(())));
+        assert_eq!(o.swarm_producers, Some(2..=4));
+        assert!(o.apply("swarm_records=5000").unwrap().is_err());
+        assert!(o.apply("swarm_consumers=9").unwrap().is_err());
+        assert!(o.apply("swarm_txns=256").unwrap().is_err());
+        assert_eq!(o.apply("properties=txn_atomicity"), Some(Ok(())));
+        assert_eq!(o.properties, Some(vec!["txn_atomicity".to_string()]));
+        assert!(o.apply("properties=nope").unwrap().is_err());
+        assert_eq!(o.apply("properties=all"), Some(Ok(())));
+        assert_eq!(o.properties, None);
         assert!(o.apply("request_timeout_ms=0").unwrap().is_err());
         assert!(o.apply("faults=meteor").unwrap().is_err());
     }
@@ -207,7 +273,7 @@ mod tests {
     fn every_listed_key_is_accepted() {
         for (key, _) in SIM_SETTINGS {
             let value = match *key {
-                "faults" => "all",
+                "faults" | "properties" => "all",
                 _ => "1",
             };
             let mut o = SimOptions::default();

@@ -10,7 +10,7 @@ use crate::outcome::{Outcome, TimedAction, HEAL_DEADLINE};
 use crate::rng::SimRng;
 use crate::schedule::Schedule;
 use crate::scheduler::{Pick, Scheduler};
-use crate::swarm::Swarm;
+use crate::swarm::{Sizable, Swarm};
 use sharetxn_model::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
 use sharetxn_properties::{Kind, Violation, PROPERTIES};
@@ -18,11 +18,19 @@ use sharetxn_properties::{Kind, Violation, PROPERTIES};
 /// Runs seed `seed`: the swarm draws its choices, then the run follows them.
 pub fn run_seed(design: &Design, scenario: &Scenario, options: &SimOptions, seed: u64) -> Outcome {
     let mut rng = SimRng::new(seed);
-    let swarm = Swarm::draw(&mut rng, options, !scenario.crashable.is_empty());
+    let sizable = Sizable {
+        records: scenario.has_share_group(),
+        producers: scenario.producers > 0,
+        consumers: scenario.consumers > 0,
+    };
+    let swarm = Swarm::draw_sized(&mut rng, options, !scenario.crashable.is_empty(), sizable);
     let mut scenario = scenario.clone();
     scenario.inputs = swarm.inputs;
     scenario.txns = swarm.txns;
     scenario.partitions = swarm.partitions;
+    scenario.records = swarm.records.unwrap_or(scenario.records);
+    scenario.producers = swarm.producers.unwrap_or(scenario.producers);
+    scenario.consumers = swarm.consumers.unwrap_or(scenario.consumers);
     let plan = FaultPlan::Swarm(swarm.clone());
     simulate(
         design,
@@ -74,22 +82,33 @@ fn generous(mut scenario: Scenario, options: &SimOptions) -> Scenario {
     scenario
 }
 
-/// The first safety property `state` violates.
-fn safety(sys: &System, state: &SystemState) -> Option<Violation> {
-    judge(sys, state, Kind::Always)
+/// The first safety property `state` violates, of those the run judges.
+fn safety(sys: &System, state: &SystemState, only: Option<&[String]>) -> Option<Violation> {
+    judge(sys, state, Kind::Always, only)
 }
 
-fn judge(sys: &System, state: &SystemState, kind: Kind) -> Option<Violation> {
-    PROPERTIES.iter().filter(|p| p.kind == kind).find_map(|p| {
-        (p.check)(sys, state).map(|message| Violation {
-            property: p.name.to_string(),
-            message,
+fn judge(
+    sys: &System,
+    state: &SystemState,
+    kind: Kind,
+    only: Option<&[String]>,
+) -> Option<Violation> {
+    let judged = |name: &str| only.is_none_or(|names| names.iter().any(|n| n == name));
+    PROPERTIES
+        .iter()
+        .filter(|p| p.kind == kind && judged(p.name))
+        .find_map(|p| {
+            (p.check)(sys, state).map(|message| Violation {
+                property: p.name.to_string(),
+                message,
+            })
         })
-    })
 }
 
 struct Run<'a> {
     sys: &'a System,
+    /// The properties judged (`None`: all).
+    only: Option<&'a [String]>,
     state: SystemState,
     trace: Vec<TimedAction>,
 }
@@ -103,7 +122,7 @@ impl Run<'_> {
             time_ms: sched.now(),
             action,
         });
-        safety(self.sys, &self.state)
+        safety(self.sys, &self.state, self.only)
     }
 
     /// A progress action the model enables that nothing scheduled (a guard against a
@@ -129,17 +148,19 @@ fn simulate(
     let mut sched = Scheduler::new(&sys, options, plan, rng, &init);
     let mut run = Run {
         sys: &sys,
+        only: options.properties.as_deref(),
         state: init,
         trace: Vec::new(),
     };
-    let (violation, heal_at_ms) =
-        match safety(&sys, &run.state).or_else(|| fault_phase(&mut run, &mut sched, options)) {
-            Some(v) => (Some(v), None),
-            None => {
-                let heal_at = sched.now();
-                (heal_phase(&mut run, &mut sched, options), Some(heal_at))
-            }
-        };
+    let (violation, heal_at_ms) = match safety(&sys, &run.state, run.only)
+        .or_else(|| fault_phase(&mut run, &mut sched, options))
+    {
+        Some(v) => (Some(v), None),
+        None => {
+            let heal_at = sched.now();
+            (heal_phase(&mut run, &mut sched, options), Some(heal_at))
+        }
+    };
     Outcome {
         seed,
         swarm,
@@ -206,11 +227,11 @@ fn heal_phase(
             Pick::Take(at, action) => (at, action),
             Pick::Idle | Pick::FaultPhaseOver => {
                 if run.sys.is_quiescent(&run.state) {
-                    return judge(run.sys, &run.state, Kind::Eventually);
+                    return judge(run.sys, &run.state, Kind::Eventually, run.only);
                 }
                 match run.unscheduled() {
                     Some(action) => (sched.now() + 1, action),
-                    None => return judge(run.sys, &run.state, Kind::Eventually),
+                    None => return judge(run.sys, &run.state, Kind::Eventually, run.only),
                 }
             }
         };

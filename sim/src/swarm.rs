@@ -10,6 +10,7 @@ use crate::ratio::Ratio;
 use crate::rng::SimRng;
 use crate::schedule::{FaultEvent, Timed};
 use serde::{Deserialize, Serialize};
+use sharetxn_model::width::Offset;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -22,6 +23,16 @@ pub struct Swarm {
     pub txns: u8,
     /// Output partitions.
     pub partitions: u8,
+    /// Records in the share partition, when `swarm_records` is set and the scenario has a
+    /// share group (left out of the output otherwise, as before these were drawn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<Offset>,
+    /// Transactional producers, when `swarm_producers` is set and the scenario has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producers: Option<u8>,
+    /// Share consumers, when `swarm_consumers` is set and the scenario has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consumers: Option<u8>,
     /// How likely a client is to abort rather than commit.
     pub abort: Ratio,
     /// Chance a message is lost.
@@ -50,19 +61,60 @@ fn draw_in(rng: &mut SimRng, range: &RangeInclusive<u8>) -> u8 {
     rng.between(u64::from(*range.start()), u64::from(*range.end())) as u8
 }
 
+fn draw_records(rng: &mut SimRng, range: &RangeInclusive<Offset>) -> Offset {
+    rng.between(u64::from(*range.start()), u64::from(*range.end())) as Offset
+}
+
+/// Which of the workload's sizes a scenario lets the swarm draw: the swarm sizes the
+/// scenario's own actors and never adds a role it does not have (no share group in
+/// `txn-basic`, no plain share consumers in `ctp`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sizable {
+    /// The scenario has a share group (`records`).
+    pub records: bool,
+    /// The scenario has transactional producers.
+    pub producers: bool,
+    /// The scenario has share consumers.
+    pub consumers: bool,
+}
+
 impl Swarm {
     /// The choices of one seed. `crashable` says whether the scenario lets any actor crash
     /// (otherwise crashes stay off whatever the draw).
     pub fn draw(rng: &mut SimRng, options: &SimOptions, crashable: bool) -> Swarm {
+        Swarm::draw_sized(rng, options, crashable, Sizable::default())
+    }
+
+    /// The choices of one seed, drawing the sizes `sizable` allows when their `swarm_*`
+    /// range is set. A size that is not drawn takes nothing from `rng`, so the seeds of
+    /// runs without these ranges draw what they drew before.
+    pub fn draw_sized(
+        rng: &mut SimRng,
+        options: &SimOptions,
+        crashable: bool,
+        sizable: Sizable,
+    ) -> Swarm {
         let on = |rng: &mut SimRng, kind: FaultKind| options.faults.contains(&kind) && rng.coin();
         let inputs = draw_in(rng, &options.swarm_inputs);
         let txns = draw_in(rng, &options.swarm_txns);
         let partitions = draw_in(rng, &options.swarm_partitions);
+        let records = (options.swarm_records.as_ref())
+            .filter(|_| sizable.records)
+            .map(|r| draw_records(rng, r));
+        let producers = (options.swarm_producers.as_ref())
+            .filter(|_| sizable.producers)
+            .map(|r| draw_in(rng, r));
+        let consumers = (options.swarm_consumers.as_ref())
+            .filter(|_| sizable.consumers)
+            .map(|r| draw_in(rng, r));
         let abort = Ratio::new(rng.between(0, 50) as u32, 100);
         let mut s = Swarm {
             inputs,
             txns,
             partitions,
+            records,
+            producers,
+            consumers,
             abort,
             loss: Ratio::NEVER,
             duplication: Ratio::NEVER,
@@ -176,9 +228,19 @@ impl fmt::Display for Swarm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "inputs={} txns={} partitions={} abort={}",
-            self.inputs, self.txns, self.partitions, self.abort
+            "inputs={} txns={} partitions={}",
+            self.inputs, self.txns, self.partitions
         )?;
+        for (name, size) in [
+            ("records", self.records.map(u64::from)),
+            ("producers", self.producers.map(u64::from)),
+            ("consumers", self.consumers.map(u64::from)),
+        ] {
+            if let Some(n) = size {
+                write!(f, " {name}={n}")?;
+            }
+        }
+        write!(f, " abort={}", self.abort)?;
         let off = |f: &mut fmt::Formatter<'_>, name: &str| write!(f, " {name}=off");
         if self.loss.is_never() {
             off(f, "loss")?;

@@ -84,7 +84,7 @@ pub fn validate(trace: &Trace) -> Result<(), String> {
     let mut design = Design::by_name(&trace.design.name)?;
     let mut scenario = Scenario::by_name(&trace.scenario.name)?;
     // The model's own `--set` validation judges the recorded knobs, so a trace cannot
-    // build a world the command line could not.
+    // build a world the command line (or the simulator's workload sizes) could not.
     if let Value::Object(knobs) = settings::as_json(&trace.design, &trace.scenario) {
         for (key, value) in knobs {
             let value = match value {
@@ -92,8 +92,13 @@ pub fn validate(trace: &Trace) -> Result<(), String> {
                 Value::String(s) => s,
                 other => other.to_string(),
             };
-            settings::apply(&mut design, &mut scenario, &format!("{key}={value}"))
-                .map_err(|e| format!("design or scenario out of range: {e}"))?;
+            settings::apply_within(
+                settings::Bounds::Model,
+                &mut design,
+                &mut scenario,
+                &format!("{key}={value}"),
+            )
+            .map_err(|e| format!("design or scenario out of range: {e}"))?;
         }
     }
     if let Some(problem) = judge::unknown(&trace.outcome) {

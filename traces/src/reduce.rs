@@ -93,7 +93,8 @@ pub fn reduce(
             };
             for lower in lower_values(now) {
                 let (mut d, mut s) = (design.clone(), current.0.clone());
-                if settings::apply(&mut d, &mut s, &format!("{field}={lower}")).is_err() {
+                let set = format!("{field}={lower}");
+                if settings::apply_within(settings::Bounds::Model, &mut d, &mut s, &set).is_err() {
                     continue;
                 }
                 if let Some(next) = attempt(s, &current) {

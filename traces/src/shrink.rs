@@ -38,6 +38,9 @@ pub struct ShrinkOptions {
 /// The default search bound, per rung of the ladder: a few seconds a rung on `ctp`.
 pub const DEFAULT_SEARCH_STATES: u64 = 100_000;
 
+/// Runs longer than this are reduced to a smaller scenario before the first ddmin.
+pub const LONG_RUN: usize = 200;
+
 impl Default for ShrinkOptions {
     fn default() -> Self {
         ShrinkOptions {
@@ -117,8 +120,23 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
     if start.len() < trace.steps.len() {
         note(&mut passes, "cut", start.len(), String::new());
     }
+    let mut candidates = 0;
+    // A long run (the simulator's, at production sizes) first goes to a smaller world: a
+    // scenario candidate costs one run where ddmin's first rounds cost hundreds, and the
+    // actions on records and transactions the outcome does not need stop being enabled,
+    // so the carried run is already short when ddmin starts.
+    let mut start = start;
+    if options.reduce_scenario && start.len() > LONG_RUN {
+        if let Some(r) = reduce(design, &scenario, &start, def, &trace.outcome) {
+            candidates += r.runs;
+            scenario = r.scenario;
+            start = r.actions;
+            oracle = Oracle::new(design, &scenario, def, &trace.outcome);
+            note(&mut passes, "scenario", start.len(), r.changes.join(", "));
+        }
+    }
     let mut current = ddmin(&mut oracle, start.clone(), Matching::Exact);
-    let mut candidates = oracle.runs;
+    candidates += oracle.runs;
     if current.len() < start.len() {
         note(&mut passes, "ddmin", current.len(), String::new());
     }

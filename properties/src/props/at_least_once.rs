@@ -14,6 +14,7 @@
 
 use crate::view::{share_coordinator_state, share_partition_state};
 use sharetxn_model::record_state::RecordState;
+use sharetxn_model::width::Offset;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
@@ -22,7 +23,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
         return None;
     }
     let persisted = share_coordinator_state(sys, state)?;
-    let left_available = |o: u8| {
+    let left_available = |o: Offset| {
         sys.scenario.has_share_transactions()
             && matches!(
                 persisted.state_of(o),

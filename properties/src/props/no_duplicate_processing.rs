@@ -19,6 +19,7 @@
 use crate::view::share_coordinator_txn_state;
 use sharetxn_model::ids::{PartitionIndex, TopicPartition, TxnTag};
 use sharetxn_model::partition_log::{Payload, RecordStatus};
+use sharetxn_model::width::Offset;
 use sharetxn_model::{System, SystemState};
 use std::collections::BTreeMap;
 
@@ -27,7 +28,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     for (i, _) in sys.topology.partitions.iter().enumerate() {
         let tp = TopicPartition::Output(PartitionIndex(i as u8));
         let log = crate::view::log_of(sys, state, tp)?;
-        let mut first: BTreeMap<u8, TxnTag> = BTreeMap::new();
+        let mut first: BTreeMap<Offset, TxnTag> = BTreeMap::new();
         for (_, _, payload, status) in log.data() {
             let Payload::Output(record) = payload else {
                 continue;
