@@ -9,11 +9,12 @@ use sharetxn_properties::PROPERTIES;
 use sharetxn_sim::{run_seed, Outcome, SimOptions};
 use sharetxn_traces::{replay, shrink, Origin, Outcome as TraceOutcome, Trace, Verdict};
 
-/// 1,000 records, 4 clients, 50 transactions each, a fault phase long enough for all of
+/// 1,000 records, 4 clients, up to 64 transactions each (at 50 each, 193 of the 200 end by
+/// a commit or abort choice), a fault phase long enough for all of
 /// them.
 fn production() -> SimOptions {
     let mut options = SimOptions::default();
-    for set in ["swarm_records=1000", "swarm_producers=4", "swarm_txns=50"] {
+    for set in ["swarm_records=1000", "swarm_producers=4", "swarm_txns=64"] {
         options
             .apply(set)
             .expect("a simulator key")
@@ -48,7 +49,7 @@ fn a_thousand_records_four_clients_two_hundred_transactions() {
     let first = run_seed(&design, &scenario, &options, 0);
     assert_eq!(first.scenario.records, 1000);
     assert_eq!(first.scenario.producers, 4);
-    assert_eq!(first.scenario.txns, 50);
+    assert_eq!(first.scenario.txns, 64);
     assert!(first.passed(), "{:?}", first.violation);
     assert!(
         transactions(&first) >= 200,
