@@ -65,7 +65,7 @@ fn shown(cmds: &[Cmd]) -> Vec<String> {
     cmds.iter().map(|c| format!("{c:?}")).collect()
 }
 
-fn pe(epoch: u8) -> ProducerIdAndEpoch {
+fn pe(epoch: u16) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(0),
         epoch: ProducerEpoch(epoch),
@@ -93,7 +93,7 @@ fn init_response(
     })
 }
 
-fn add_output(epoch: u8) -> Msg {
+fn add_output(epoch: u16) -> Msg {
     Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
         txn: TXN,
         producer: pe(epoch),
@@ -102,7 +102,7 @@ fn add_output(epoch: u8) -> Msg {
     })
 }
 
-fn add_response(epoch: u8, error: ErrorCode) -> Msg {
+fn add_response(epoch: u16, error: ErrorCode) -> Msg {
     Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
         txn: TXN,
         producer: pe(epoch),
@@ -112,14 +112,14 @@ fn add_response(epoch: u8, error: ErrorCode) -> Msg {
     })
 }
 
-fn heartbeat(epoch: u8) -> Msg {
+fn heartbeat(epoch: u16) -> Msg {
     Msg::TxnHeartbeat(TxnHeartbeatRequest {
         txn: TXN,
         producer: pe(epoch),
     })
 }
 
-fn heartbeat_response(epoch: u8, error: ErrorCode) -> Msg {
+fn heartbeat_response(epoch: u16, error: ErrorCode) -> Msg {
     Msg::TxnHeartbeatResponse(TxnHeartbeatResponse {
         txn: TXN,
         producer: pe(epoch),
@@ -279,7 +279,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
         shown(&cmds),
         vec![send(p0(&sys), add_response(0, ErrorCode::ProducerFenced))]
     );
-    let end = |epoch: u8| {
+    let end = |epoch: u16| {
         Msg::EndTxn(EndTxnRequest {
             txn: TXN,
             producer: pe(epoch),

@@ -78,7 +78,7 @@ fn r(state: &NodeState) -> &SourceReaderState {
     }
 }
 
-fn pe(epoch: u8) -> ProducerIdAndEpoch {
+fn pe(epoch: u16) -> ProducerIdAndEpoch {
     ProducerIdAndEpoch {
         pid: ProducerId(0),
         epoch: ProducerEpoch(epoch),
