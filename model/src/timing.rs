@@ -72,10 +72,15 @@ fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -
         NodeState::GroupCoordinator(gc) => gc.waiting_fetches.contains(&id),
         // A ShareFetch waiting for the leader to load its state will be answered; a parked
         // one (no record available) is what `poll` timing out stands for.
+        // A parked poll is an answer to the poll only: counting it for a staging would
+        // hold the staging's timeout back while the poll waits for that very transaction
+        // to end (found by the simulator on `proposed`: a lost TxnShareAcknowledgeResponse
+        // next to a duplicated ShareFetch left the transaction open for ever).
         NodeState::SharePartition(sp) => {
             sp.loading.iter().any(|(s, _)| *s == id)
                 || crate::share_partition_txn::holds_reply(sp, id)
-                || crate::share_partition_txn::answers_parked(sp, id)
+                || (key != RequestKey::TxnShareAcknowledge
+                    && crate::share_partition_txn::answers_parked(sp, id))
         }
         _ => false,
     };
