@@ -19,7 +19,10 @@ fn a_parked_poll_does_not_hold_back_the_staging_timeout() {
         assert!(
             outcome.passed(),
             "seed {seed}: {:?}",
-            outcome.violation.as_ref().map(|v| (&v.property, &v.message))
+            outcome
+                .violation
+                .as_ref()
+                .map(|v| (&v.property, &v.message))
         );
     }
 }
