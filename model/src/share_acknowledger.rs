@@ -93,6 +93,27 @@ impl TransactionalShareAcknowledger {
         state.tm == TxnManagerState::Ready && state.txn.is_none() && state.coordinator.is_none()
     }
 
+    /// Begins a transaction carrying `acks` (AddShareAcksToTxn, then TxnShareAcknowledge):
+    /// false, and nothing done, unless idle with something to acknowledge (the Java calls
+    /// would throw or have nothing to send).
+    fn begin_with(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) -> bool {
+        let Some(first) = acks.first().map(|a| a.offset) else {
+            return false;
+        };
+        if !Self::is_idle(state) {
+            return false;
+        }
+        state.done = false;
+        state.share.get_or_insert_with(Default::default).acks = acks;
+        self.producer.begin_txn(state, first, o);
+        true
+    }
+
     /// `commitAcknowledgements(acks, groupId)`: begin, AddShareAcksToTxn, then
     /// TxnShareAcknowledge with `acks`, then EndTxn COMMIT once it is answered. Ignored
     /// unless idle (the Java call would throw) or when there is nothing to acknowledge.
@@ -102,15 +123,9 @@ impl TransactionalShareAcknowledger {
         acks: Vec<Acknowledgement>,
         o: &mut Out<Node>,
     ) {
-        let Some(first) = acks.first().map(|a| a.offset) else {
-            return;
-        };
-        if !Self::is_idle(state) {
+        if !self.begin_with(state, acks, o) {
             return;
         }
-        state.done = false;
-        state.share.get_or_insert_with(Default::default).acks = acks;
-        self.producer.begin_txn(state, first, o);
         if let Some(txn) = state.txn.as_mut() {
             txn.decision.get_or_insert(true);
         }
@@ -152,15 +167,9 @@ impl TransactionalShareAcknowledger {
         acks: Vec<Acknowledgement>,
         o: &mut Out<Node>,
     ) {
-        let Some(first) = acks.first().map(|a| a.offset) else {
-            return;
-        };
-        if !Self::is_idle(state) {
+        if !self.begin_with(state, acks, o) {
             return;
         }
-        state.done = false;
-        state.share.get_or_insert_with(Default::default).acks = acks;
-        self.producer.begin_txn(state, first, o);
         self.producer.prepare_transaction(state, o);
     }
 
