@@ -26,3 +26,23 @@ fn a_parked_poll_does_not_hold_back_the_staging_timeout() {
         );
     }
 }
+
+/// The share coordinator's KIP-890 verification of a staging is lost. Every resend of the
+/// staging joined the parked verification, and the coordinator had no inter-broker
+/// request timeout, so the share-partition leader resent every 30 virtual seconds for
+/// ever (`heal_deadline`). The verification now times out as `AddPartitionsToTxnManager`'s
+/// does: the staging is answered NETWORK_EXCEPTION and the client's retry verifies afresh
+/// (`model/src/parked_write.rs`).
+#[test]
+fn a_lost_verification_times_out() {
+    let design = Design::by_name("proposed").expect("proposed");
+    let outcome = run_seed(&design, &Scenario::ctp(), &SimOptions::default(), 82214);
+    assert!(
+        outcome.passed(),
+        "seed 82214: {:?}",
+        outcome
+            .violation
+            .as_ref()
+            .map(|v| (&v.property, &v.message))
+    );
+}
