@@ -78,7 +78,7 @@ fn verification(partition: TopicPartition) -> AddPartitionsToTxnRequest {
     }
 }
 
-fn parks(sys: &System, tc: Id, partition: TopicPartition, cmds: &[Cmd]) -> bool {
+fn parks(tc: Id, partition: TopicPartition, cmds: &[Cmd]) -> bool {
     let mut out: Out<sharetxn_model::node::Node> = Out::new();
     out.send(tc, Msg::AddPartitionsToTxn(verification(partition)));
     out.set_timer(
@@ -108,7 +108,7 @@ fn a_data_partition_answers_a_timed_out_verification_network_exception() {
     );
     let partition = TopicPartition::Output(PartitionIndex(0));
     let (parked, cmds) = deliver(&sys, d0, &start(&sys, d0), p0, Msg::Produce(produce()));
-    assert!(parks(&sys, tc, partition, &cmds), "{cmds:?}");
+    assert!(parks(tc, partition, &cmds), "{cmds:?}");
     // A retry joins the verification on its way: nothing is sent, no timer moves.
     let (joined, cmds) = deliver(&sys, d0, &parked, p0, Msg::Produce(produce()));
     assert!(cmds.is_empty(), "{cmds:?}");
@@ -127,7 +127,7 @@ fn a_data_partition_answers_a_timed_out_verification_network_exception() {
     assert_eq!(verifying_len(&after), 0, "the entry is dropped");
     // The client's retry (NETWORK_EXCEPTION is retriable) verifies afresh.
     let (_, cmds) = deliver(&sys, d0, &after, p0, Msg::Produce(produce()));
-    assert!(parks(&sys, tc, partition, &cmds), "{cmds:?}");
+    assert!(parks(tc, partition, &cmds), "{cmds:?}");
     // A late answer to the dropped verification finds nothing to resume.
     let late = Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
         txn: TransactionalId(0),
@@ -190,7 +190,7 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
     };
     let (parked, cmds) = deliver(&sys, gc, &start(&sys, gc), p0, Msg::TxnOffsetCommit(commit));
     assert!(
-        parks(&sys, tc, TopicPartition::ConsumerOffsets, &cmds),
+        parks(tc, TopicPartition::ConsumerOffsets, &cmds),
         "{cmds:?}"
     );
     let (after, cmds) = fire(&sys, gc, &parked, TIMEOUT);
@@ -239,7 +239,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
         Msg::TxnShareAcknowledge(staging()),
     );
     assert!(
-        parks(&sys, tc, TopicPartition::ShareGroupState, &cmds),
+        parks(tc, TopicPartition::ShareGroupState, &cmds),
         "{cmds:?}"
     );
     // A resend joins it (seed 82214: for ever, before the timeout).
@@ -258,7 +258,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
     assert_eq!(verifying_len(&after), 0);
     let (_, cmds) = deliver(&sys, sc, &after, p0, Msg::TxnShareAcknowledge(staging()));
     assert!(
-        parks(&sys, tc, TopicPartition::ShareGroupState, &cmds),
+        parks(tc, TopicPartition::ShareGroupState, &cmds),
         "the resend verifies afresh: {cmds:?}"
     );
 }
