@@ -64,7 +64,10 @@ fn produce() -> ProduceRequest {
     }
 }
 
+/// The verification a leader sends; its guard is the log end (1 at the share
+/// coordinator, whose log starts with a snapshot).
 fn verification(partition: TopicPartition) -> AddPartitionsToTxnRequest {
+    let counter = u32::from(partition == TopicPartition::ShareGroupState);
     AddPartitionsToTxnRequest {
         txn: TransactionalId(0),
         producer: PRODUCER,
@@ -72,7 +75,7 @@ fn verification(partition: TopicPartition) -> AddPartitionsToTxnRequest {
         mode: AddPartitionsMode::BrokerAdd {
             guard: VerificationGuard {
                 generation: 0,
-                counter: 0,
+                counter,
             },
         },
     }
