@@ -123,4 +123,16 @@ mod tests {
         );
         assert_eq!(rungs[2], s);
     }
+
+    #[test]
+    fn the_ladder_narrows_the_share_group_to_one_record_first() {
+        let mut s = Scenario::ctp();
+        s.records = 3;
+        s.txns = 4;
+        let records: Vec<_> = ladder(&s).iter().map(|r| (r.records, r.txns)).collect();
+        assert_eq!(records, vec![(1, 1), (1, 2), (2, 3), (3, 4)]);
+        let mut plain = Scenario::txn_basic();
+        plain.txns = 2;
+        assert!(ladder(&plain).iter().all(|r| r.records == 0));
+    }
 }
