@@ -7,8 +7,9 @@ use crate::error::CliError;
 use crate::trace::{file_name, write_trace};
 use sharetxn_model::{Design, System};
 use sharetxn_properties::{Kind, PROPERTIES};
+use sharetxn_sim::outcome::HEAL_DEADLINE;
 use sharetxn_sim::{Outcome, SimOptions};
-use sharetxn_traces::{Origin, Outcome as TraceOutcome};
+use sharetxn_traces::{Heal, Origin, Outcome as TraceOutcome};
 use std::path::{Path, PathBuf};
 
 /// Writes the trace of `outcome`'s violation into `dir` and returns its path; `None` when
@@ -43,8 +44,9 @@ pub fn write_sim_trace(
     };
     let actions: Vec<_> = outcome.trace.iter().map(|t| t.action.clone()).collect();
     let times: Vec<_> = outcome.trace.iter().map(|t| Some(t.time_ms)).collect();
-    let trace = sharetxn_traces::record(&system, origin, result, &actions, &times)
+    let mut trace = sharetxn_traces::record(&system, origin, result, &actions, &times)
         .map_err(|e| CliError::new(format!("cannot record the simulator trace: {e}")))?;
+    trace.heal = heal_point(options, outcome);
     let name = file_name(
         &design.name,
         &outcome.scenario.name,
@@ -53,4 +55,16 @@ pub fn write_sim_trace(
     let path = dir.join(name);
     write_trace(&path, &trace)?;
     Ok(Some(path))
+}
+
+/// Where the heal began, for a verdict only the heal phase gives (replay needs it to tell
+/// the fault-free steps and, without a cycle, the deadline).
+pub fn heal_point(options: &SimOptions, outcome: &Outcome) -> Option<Heal> {
+    let violation = outcome.violation.as_ref()?;
+    (violation.property == HEAL_DEADLINE).then(|| Heal {
+        after_step: outcome.heal_at_step.unwrap_or(0) as usize,
+        at_ms: outcome.heal_at_ms,
+        deadline_ms: options.heal_deadline_ms,
+        next_due_ms: outcome.late_due_ms,
+    })
 }

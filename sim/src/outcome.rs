@@ -35,6 +35,15 @@ pub struct Outcome {
     pub virtual_ms: u64,
     /// When the heal phase began (`None` if the run stopped before it).
     pub heal_at_ms: Option<u64>,
+    /// How many actions the fault phase took: the heal began after this many (`None` if
+    /// the run stopped before it). A trace of a heal-phase verdict records it, so replay
+    /// knows which steps had to be fault-free.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heal_at_step: Option<u64>,
+    /// For a [`HEAL_DEADLINE`] verdict that the next action's time decided: when that
+    /// action was due (past the deadline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_due_ms: Option<u64>,
     /// The first property found violated.
     pub violation: Option<Violation>,
     /// Every action taken, in order.

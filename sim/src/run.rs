@@ -152,13 +152,15 @@ fn simulate(
         state: init,
         trace: Vec::new(),
     };
-    let (violation, heal_at_ms) = match safety(&sys, &run.state, run.only)
+    let mut late_due_ms = None;
+    let (violation, heal_at_ms, heal_at_step) = match safety(&sys, &run.state, run.only)
         .or_else(|| fault_phase(&mut run, &mut sched, options))
     {
-        Some(v) => (Some(v), None),
+        Some(v) => (Some(v), None, None),
         None => {
-            let heal_at = sched.now();
-            (heal_phase(&mut run, &mut sched, options), Some(heal_at))
+            let (heal_at, heal_step) = (sched.now(), run.trace.len() as u64);
+            let verdict = heal_phase(&mut run, &mut sched, options, &mut late_due_ms);
+            (verdict, Some(heal_at), Some(heal_step))
         }
     };
     Outcome {
@@ -168,6 +170,8 @@ fn simulate(
         steps: run.trace.len() as u64,
         virtual_ms: sched.now(),
         heal_at_ms,
+        heal_at_step,
+        late_due_ms,
         violation,
         trace: run.trace,
     }
@@ -209,6 +213,7 @@ fn heal_phase(
     run: &mut Run<'_>,
     sched: &mut Scheduler<'_>,
     options: &SimOptions,
+    late_due_ms: &mut Option<u64>,
 ) -> Option<Violation> {
     let start = sched.now();
     let deadline = start + options.heal_deadline_ms;
@@ -236,6 +241,7 @@ fn heal_phase(
             }
         };
         if at > deadline {
+            *late_due_ms = Some(at);
             return Some(late(sched, format!("the next action is due at {at}ms")));
         }
         steps += 1;

@@ -109,3 +109,13 @@ fn the_longest_simulator_trace_shrinks_under_40_steps_and_replays() {
     let text = shrunk.trace.to_json().unwrap();
     assert_eq!(sharetxn_traces::parse(&text).unwrap(), shrunk.trace);
 }
+
+#[test]
+fn the_heal_verdict_has_one_name_in_the_simulator_and_in_traces() {
+    // Traces judge the simulator's heal verdict by name (the traces crate cannot depend
+    // on the simulator), so the two must not drift apart.
+    assert_eq!(
+        sharetxn_sim::outcome::HEAL_DEADLINE,
+        sharetxn_traces::heal::HEAL_DEADLINE
+    );
+}

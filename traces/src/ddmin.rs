@@ -1,16 +1,17 @@
-//! Delta debugging (Zeller's ddmin) over a run's actions, against an [`Oracle`]: the result
+//! Delta debugging (Zeller's ddmin) over a run's actions, against a [`Test`] (the
+//! property table's [`crate::oracle::Oracle`], or the heal phase's): the result
 //! is 1-minimal (no single action can be removed and still show the outcome).
 
-use crate::oracle::Oracle;
+use crate::oracle::Test;
 use sharetxn_model::Action;
 
 /// How a candidate is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Matching {
-    /// Actions by value: one that is not enabled is skipped ([`Oracle::run`]).
+    /// Actions by value: one that is not enabled is skipped ([`Test::run`]).
     Exact,
     /// One that is not enabled is replaced by an enabled action of the same shape
-    /// ([`Oracle::run_carried`]): removing a whole transaction changes the epoch every
+    /// ([`Test::run_carried`]): removing a whole transaction changes the epoch every
     /// later message carries, and only this lets the rest of the run follow.
     Shape,
 }
@@ -18,7 +19,7 @@ pub enum Matching {
 /// ddmin: try removing each of `n` chunks (the complement of each chunk); on success keep
 /// the reduced run with one chunk fewer, otherwise split finer; at `n` = length every
 /// single removal has failed, which is 1-minimality. `current` must pass the oracle.
-pub fn ddmin(oracle: &mut Oracle<'_>, mut current: Vec<Action>, matching: Matching) -> Vec<Action> {
+pub fn ddmin(oracle: &mut impl Test, mut current: Vec<Action>, matching: Matching) -> Vec<Action> {
     let mut n = 2usize;
     while current.len() >= 2 {
         let len = current.len();

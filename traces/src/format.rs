@@ -51,6 +51,11 @@ pub struct Trace {
     pub origin: Origin,
     /// What the run shows.
     pub outcome: Outcome,
+    /// Where the simulator's heal phase began, for a verdict of the heal phase
+    /// ([`crate::heal::HEAL_DEADLINE`]); absent otherwise, and in every trace written
+    /// before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heal: Option<Heal>,
     /// The digests of the initial state.
     pub initial: StateDigest,
     /// The actions from the initial state.
@@ -83,6 +88,25 @@ pub enum Origin {
         /// The origin of the trace it was cut from.
         original: Box<Origin>,
     },
+}
+
+/// The heal phase of a simulator run: from this point on no fault happens, and the run
+/// had `deadline_ms` of virtual time to become quiescent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Heal {
+    /// Steps of the fault phase: the heal began after this step (0: before the first).
+    pub after_step: usize,
+    /// Virtual time the heal began, in milliseconds (`None` in a shrunk trace, which has
+    /// no honest timing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
+    /// The virtual time the run had, from the heal, to become quiescent.
+    pub deadline_ms: u64,
+    /// When the action the simulator would have taken next was due, if that time (past
+    /// `at_ms + deadline_ms`) is what ended the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_due_ms: Option<u64>,
 }
 
 /// What a run shows: a property violated, or a reachability twin witnessed.

@@ -17,8 +17,19 @@ pub fn definition(outcome: &Outcome) -> Option<&'static PropertyDef> {
 
 /// Why an outcome names nothing this build knows, if it does not.
 pub fn unknown(outcome: &Outcome) -> Option<String> {
+    if let Outcome::Violation { property, kind, .. } = outcome {
+        if property == crate::heal::HEAL_DEADLINE {
+            return (*kind != Kind::Eventually).then(|| {
+                format!(
+                    "'{property}' is a liveness verdict (eventually), not {}",
+                    kind_name(*kind)
+                )
+            });
+        }
+    }
     let Some(def) = definition(outcome) else {
-        let known: Vec<&str> = PROPERTIES.iter().flat_map(|p| [p.name, p.twin]).collect();
+        let mut known: Vec<&str> = PROPERTIES.iter().flat_map(|p| [p.name, p.twin]).collect();
+        known.push(crate::heal::HEAL_DEADLINE);
         return Some(format!(
             "unknown property '{}' (known: {})",
             outcome.property(),

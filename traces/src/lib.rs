@@ -19,6 +19,7 @@
 //! | [`ddmin`] | delta debugging to a 1-minimal run |
 //! | [`reduce`] | a smaller scenario that still shows the outcome |
 //! | [`search`] | a bounded breadth-first search for a shorter trace |
+//! | [`heal`] | the simulator's heal-phase verdict: confirmed, shrunk |
 //! | [`shrink`] | the shrinker's passes, and the shrunk trace |
 //! | [`render`] | text and Mermaid |
 
@@ -27,6 +28,7 @@ pub mod ddmin;
 pub mod diff;
 pub mod digest;
 pub mod format;
+pub mod heal;
 pub mod judge;
 pub mod load;
 pub mod oracle;
@@ -38,7 +40,7 @@ pub mod search;
 pub mod shrink;
 pub mod walk;
 
-pub use format::{Origin, Outcome, Step, Trace, FORMAT, VERSION};
+pub use format::{Heal, Origin, Outcome, Step, Trace, FORMAT, VERSION};
 pub use load::{load, parse, LoadError};
 pub use record::{from_report, record};
 pub use replay::{replay, Replay, Verdict};

@@ -104,6 +104,7 @@ pub fn validate(trace: &Trace) -> Result<(), String> {
     if let Some(problem) = judge::unknown(&trace.outcome) {
         return Err(problem);
     }
+    crate::heal::validate(trace)?;
     let topology = Topology::for_scenario(&trace.scenario);
     if !is_digest(&trace.initial.digest) {
         return Err(format!("initial: bad digest '{}'", trace.initial.digest));

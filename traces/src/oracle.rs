@@ -9,6 +9,25 @@ use crate::judge;
 use sharetxn_model::{Action, Design, Scenario, System};
 use sharetxn_properties::PropertyDef;
 
+/// What ddmin asks of a candidate: the runnable part of it up to the first state that
+/// shows the outcome, if one does; by value, or with not-enabled actions carried by shape.
+pub trait Test {
+    /// Actions by value; one that is not enabled is skipped.
+    fn run(&mut self, actions: &[Action]) -> Option<Vec<Action>>;
+    /// One that is not enabled is replaced by an enabled action of the same shape.
+    fn run_carried(&mut self, actions: &[Action]) -> Option<Vec<Action>>;
+}
+
+impl Test for Oracle<'_> {
+    fn run(&mut self, actions: &[Action]) -> Option<Vec<Action>> {
+        Oracle::run(self, actions)
+    }
+
+    fn run_carried(&mut self, actions: &[Action]) -> Option<Vec<Action>> {
+        Oracle::run_carried(self, actions)
+    }
+}
+
 /// Runs candidates against one outcome on one design and scenario.
 pub struct Oracle<'a> {
     /// The model the candidates run on.

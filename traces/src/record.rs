@@ -50,6 +50,7 @@ pub fn record(
         scenario: sys.scenario.clone(),
         origin,
         outcome,
+        heal: None,
         initial: digest(0)?,
         steps,
     })

@@ -52,6 +52,8 @@ pub enum Verdict {
     },
     /// Every action ran; the outcome did not show.
     NotReproduced,
+    /// Every action ran; a heal-phase verdict did not show, for this reason.
+    NotReproducedBecause(String),
     /// An action was not enabled: the model cannot run this trace any more.
     Blocked {
         /// The step.
@@ -74,16 +76,27 @@ pub struct Replay {
 
 /// Replays `trace` on the current model.
 pub fn replay(trace: &Trace) -> Result<Replay, String> {
-    let def = judge::definition(&trace.outcome)
-        .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
+    // A heal-phase verdict has no row in the table: it is judged once every step ran.
+    let heal = crate::heal::is_heal(&trace.outcome);
+    let def = match judge::definition(&trace.outcome) {
+        Some(def) => Some(def),
+        None if heal => None,
+        None => return Err(format!("unknown property '{}'", trace.outcome.property())),
+    };
     let sys = System::new(trace.design.clone(), trace.scenario.clone());
+    let shows =
+        |state: &SystemState| def.and_then(|d| judge::shows(d, &trace.outcome, &sys, state));
+    let mut states = Vec::new();
     let mut state = sys.init_state();
     let snapshot = |s: &SystemState| {
         Snapshot::of(&sys, s).map_err(|e| format!("a state has no canonical form: {e}"))
     };
     let mut before = snapshot(&state)?;
     let mut divergence = compare(0, &trace.initial, None, &before, None);
-    let mut reproduced = judge::shows(def, &trace.outcome, &sys, &state).map(|m| (0, m));
+    let mut reproduced = shows(&state).map(|m| (0, m));
+    if heal {
+        states.push(state.clone());
+    }
     let mut violated: Vec<String> = judge::violations(&sys, &state)
         .into_iter()
         .map(|(p, _)| p.to_string())
@@ -102,6 +115,9 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
             });
         }
         state = sys.step(&state, &step.action);
+        if heal {
+            states.push(state.clone());
+        }
         let after = snapshot(&state)?;
         let recorded = step.after();
         let now = after.digest();
@@ -122,7 +138,7 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
             }
         }
         if reproduced.is_none() {
-            reproduced = judge::shows(def, &trace.outcome, &sys, &state).map(|m| (step.step, m));
+            reproduced = shows(&state).map(|m| (step.step, m));
         }
         steps.push(ReplayedStep {
             step: step.step,
@@ -136,6 +152,13 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
     }
     let verdict = match reproduced {
         Some((step, message)) => Verdict::Reproduced { step, message },
+        None if heal => match crate::heal::confirm(&sys, trace, &states) {
+            Ok(message) => Verdict::Reproduced {
+                step: trace.steps.len(),
+                message,
+            },
+            Err(why) => Verdict::NotReproducedBecause(why),
+        },
         None => Verdict::NotReproduced,
     };
     Ok(Replay {
@@ -249,6 +272,10 @@ impl Replay {
             },
             Verdict::NotReproduced => format!(
                 "not reproduced: all {n} steps ran and {} no longer shows\n",
+                trace.outcome.property()
+            ),
+            Verdict::NotReproducedBecause(why) => format!(
+                "not reproduced: all {n} steps ran and {} no longer shows: {why}\n",
                 trace.outcome.property()
             ),
             Verdict::Blocked { problem, .. } => format!("cannot replay: {problem}\n"),

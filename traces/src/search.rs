@@ -6,8 +6,9 @@
 //!
 //! A scenario the reduction could not lower (the run uses its faults) may still hold a
 //! shorter trace in a smaller world: the search climbs a ladder of scenarios, each fault
-//! budget, retry count and transaction count capped at `k` (`k + 1` transactions) for
-//! `k` = 0, 1, 2, ..., up to the scenario itself, and keeps the first rung that shows
+//! budget, retry count and transaction count capped at `k` (`k + 1` transactions, and at
+//! most `k` records of the share group, at least one) for `k` = 0, 1, 2, ..., up to the
+//! scenario itself, and keeps the first rung that shows
 //! the outcome in fewer steps. Small rungs are exhausted in moments.
 
 use sharetxn_model::scenario::FaultBudget;
@@ -53,6 +54,9 @@ pub fn ladder(scenario: &Scenario) -> Vec<Scenario> {
         let b = scenario.budget;
         let rung = Scenario {
             txns: scenario.txns.min(k.saturating_add(1)),
+            // The share group's records are capped too (at least one is kept): a record
+            // the run needs only for a detour multiplies the space at every rung.
+            records: scenario.records.min(u16::from(k).max(1)),
             request_retries: cap(scenario.request_retries),
             marker_retries: cap(scenario.marker_retries),
             budget: FaultBudget {
@@ -118,5 +122,17 @@ mod tests {
             (2, 1, 1)
         );
         assert_eq!(rungs[2], s);
+    }
+
+    #[test]
+    fn the_ladder_narrows_the_share_group_to_one_record_first() {
+        let mut s = Scenario::ctp();
+        s.records = 3;
+        s.txns = 4;
+        let records: Vec<_> = ladder(&s).iter().map(|r| (r.records, r.txns)).collect();
+        assert_eq!(records, vec![(1, 1), (1, 2), (2, 3), (3, 4)]);
+        let mut plain = Scenario::txn_basic();
+        plain.txns = 2;
+        assert!(ladder(&plain).iter().all(|r| r.records == 0));
     }
 }

@@ -65,7 +65,8 @@ impl ShrinkOptions {
 /// What one pass did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pass {
-    /// `cut`, `ddmin`, `scenario` or `search`.
+    /// `cut`, `ddmin`, `scenario`, `search`, or `heal` (a heal-phase verdict's own
+    /// shrink).
     pub name: &'static str,
     /// Steps after it.
     pub steps: usize,
@@ -96,6 +97,24 @@ pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
 /// Shrinks `trace` to a 1-minimal trace with the same outcome, with the passes `options`
 /// turns on.
 pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, String> {
+    if crate::heal::is_heal(&trace.outcome) {
+        // The heal phase's verdict has its own test (a fair cycle after the last fault),
+        // which neither the scenario reduction nor the checker's search can ask.
+        let (shrunk, candidates) = crate::heal::shrink(trace)?;
+        let after = shrunk.steps.len();
+        let heal_after = shrunk.heal.as_ref().map_or(0, |h| h.after_step);
+        return Ok(Shrunk {
+            before: trace.steps.len(),
+            after,
+            candidates,
+            passes: vec![Pass {
+                name: "heal",
+                steps: after,
+                detail: format!("a fair cycle after the heal at step {heal_after}"),
+            }],
+            trace: shrunk,
+        });
+    }
     let def = judge::definition(&trace.outcome)
         .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
     let design = &trace.design;
@@ -135,7 +154,15 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
             note(&mut passes, "scenario", start.len(), r.changes.join(", "));
         }
     }
-    let mut current = ddmin(&mut oracle, start.clone(), Matching::Exact);
+    // On a long run, exact ddmin spends thousands of candidates of hundreds of steps to
+    // drop a handful (every later message carries the epochs and sequences of the
+    // transactions before it); matching by shape first drops whole transactions at once.
+    let first = if options.reduce_scenario && trace.steps.len() > LONG_RUN {
+        ddmin(&mut oracle, start.clone(), Matching::Shape)
+    } else {
+        start.clone()
+    };
+    let mut current = ddmin(&mut oracle, first, Matching::Exact);
     candidates += oracle.runs;
     if current.len() < start.len() {
         note(&mut passes, "ddmin", current.len(), String::new());
@@ -173,8 +200,9 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
                 String::new()
             } else {
                 format!(
-                    "txns={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
+                    "txns={} records={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
                     rung.txns,
+                    rung.records,
                     rung.request_retries,
                     rung.marker_retries,
                     rung.budget.drops,

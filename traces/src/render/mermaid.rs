@@ -15,7 +15,24 @@ pub fn render(trace: &Trace) -> Result<String, String> {
     for name in &names {
         out.push_str(&format!("    participant {name}\n"));
     }
-    for step in &trace.steps {
+    let span = match (names.first(), names.last()) {
+        (Some(first), Some(last)) if first != last => format!("{first},{last}"),
+        (Some(only), _) => only.clone(),
+        _ => return Err("a trace without actors cannot be drawn".into()),
+    };
+    let heal_note = trace.heal.as_ref().map(|h| {
+        (
+            h.after_step,
+            format!(
+                "    Note over {span}: heal begins ({})\n",
+                escape(&super::text::heal_line(h))
+            ),
+        )
+    });
+    for (i, step) in trace.steps.iter().enumerate() {
+        if let Some((_, note)) = heal_note.as_ref().filter(|(after, _)| *after == i) {
+            out.push_str(note);
+        }
         let c = columns(&walked.sys.topology, &step.action);
         let n = step.step;
         let label = escape(&c.label);
@@ -29,11 +46,12 @@ pub fn render(trace: &Trace) -> Result<String, String> {
         };
         out.push_str(&format!("    {line}\n"));
     }
-    let span = match (names.first(), names.last()) {
-        (Some(first), Some(last)) if first != last => format!("{first},{last}"),
-        (Some(only), _) => only.clone(),
-        _ => return Err("a trace without actors cannot be drawn".into()),
-    };
+    if let Some((_, note)) = heal_note
+        .as_ref()
+        .filter(|(after, _)| *after == trace.steps.len())
+    {
+        out.push_str(note);
+    }
     out.push_str(&format!(
         "    Note over {span}: {}\n",
         escape(&trace.outcome.describe())

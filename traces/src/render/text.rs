@@ -5,7 +5,7 @@
 use super::label::columns;
 use super::Walked;
 use crate::diff::{self, Change};
-use crate::format::{Origin, Trace};
+use crate::format::{Heal, Origin, Trace};
 use serde_json::Value;
 
 /// How many changed leaves a line names before it says how many more there are.
@@ -21,11 +21,18 @@ pub fn render(trace: &Trace) -> Result<String, String> {
     out.push_str(&format!("design    {}\n", trace.design.describe()));
     out.push_str(&format!("scenario  {}\n", scenario_line(trace)));
     out.push_str(&format!("origin    {}\n", origin_line(&trace.origin)));
+    if let Some(heal) = &trace.heal {
+        out.push_str(&format!("heal      {}\n", heal_line(heal)));
+    }
     out.push_str(&format!(
         "{:>4}  {:>9}  {:<9}  {:<4}  {:<4}  {:<34}  {}\n",
         "step", "time", "kind", "from", "to", "message", "changed"
     ));
+    let heal_after = trace.heal.as_ref().map(|h| h.after_step);
     for (i, step) in trace.steps.iter().enumerate() {
+        if heal_after == Some(i) {
+            out.push_str(HEAL_MARK);
+        }
         let c = columns(&walked.sys.topology, &step.action);
         let time = step
             .time_ms
@@ -37,6 +44,9 @@ pub fn render(trace: &Trace) -> Result<String, String> {
         );
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+    if heal_after == Some(trace.steps.len()) {
+        out.push_str(HEAL_MARK);
     }
     out.push_str(&format!(
         "end       {} after {} steps\n",
@@ -64,6 +74,23 @@ fn scenario_line(trace: &Trace) -> String {
         s.request_retries,
         s.marker_retries
     )
+}
+
+/// The line between the fault phase and the heal phase.
+const HEAL_MARK: &str = "   -  heal begins: no fault from here on\n";
+
+/// The heal point in one line: where it began, the deadline, and the time that ended the
+/// simulator's run where it recorded one.
+pub fn heal_line(heal: &Heal) -> String {
+    let mut line = format!("after step {}", heal.after_step);
+    if let Some(at) = heal.at_ms {
+        line.push_str(&format!(" at {at}ms"));
+    }
+    line.push_str(&format!(", deadline {}ms", heal.deadline_ms));
+    if let Some(due) = heal.next_due_ms {
+        line.push_str(&format!(", next action due at {due}ms"));
+    }
+    line
 }
 
 /// The origin in one line.
