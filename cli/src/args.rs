@@ -35,10 +35,12 @@ usage:
                  [--trace-out DIR] [--set KEY=VALUE]...
       explore every reachable state and judge every property
   sharetxn matrix [--designs A,B] [--scenarios X,Y] [--threads N] [--max-states N]
-                  [--timeout SECS] [--json] [--trace-out DIR] [--set KEY=VALUE]...
+                  [--unclaimed-max-states N] [--timeout SECS] [--json] [--trace-out DIR]
+                  [--set KEY=VALUE]...
       check every design on every scenario it applies to (or those named), each the
-      same exhaustive BFS as check, and print every property's status: one table per
-      scenario (rows properties and twins, columns designs), or --json
+      same BFS as check (exhaustive for a design claimed safe, stopped at
+      --unclaimed-max-states for the others), and print every property's status: one
+      table per scenario (rows properties and twins, columns designs), or --json
   sharetxn replay TRACE
       run a trace again on the current model: each step, where it first differs from
       the recorded digests, and whether its outcome shows again
@@ -63,10 +65,12 @@ defaults: --scenario txn-basic --design <the first design that applies to the sc
           consumer-offsets, or seed where there are share acks in transactions>
           --strategy bfs --threads <cores, at most 8>
           --max-states 20000000 --trace-out target/sharetxn-traces
-          matrix: every design on every scenario, --threads <cores, at most 8>
+          matrix: every design on every scenario, --threads <cores, at most 8>,
+          --unclaimed-max-states 1000000
           sim: --seeds 0..100 --shard 0/1 --steps 5000
           --port 3000 --host 127.0.0.1
-limits:   --threads 1..=64, --max-states >= 1, --timeout > 0 (seconds, may be fractional)
+limits:   --threads 1..=64, --max-states >= 1, --unclaimed-max-states >= 1,
+          --timeout > 0 (seconds, may be fractional)
 
 sim --set also takes the simulator's keys (request_timeout_ms, txn_timeout_ms, faults, ...;
 see 'sharetxn list'). sim --json prints one JSON line per seed, in seed order whatever
@@ -84,7 +88,8 @@ matrix:      0 the matrix was computed and every design this project claims safe
              1 one of them did not (a violation, an unreached twin, or a check
              stopped early); 2 bad input. Violations of other designs are the
              matrix's content, not a failure. --timeout and --max-states apply to
-             each check.
+             each check; a check stopped early reports what it did not decide as
+             unknown, with the reason.
 replay:      1 the trace's violation shows again (or its witness no longer does),
              0 every step ran and it does not (or the witness does), 2 the trace
              cannot be read or an action is no longer enabled

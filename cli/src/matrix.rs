@@ -11,6 +11,14 @@
 //! The exit status follows the designs this project claims safe (`SAFE_DESIGNS` in the
 //! model): 1 when one of them, at its own knobs, does not pass where it applies (as
 //! `check` would exit 1), else 0. What other designs violate is the matrix's content.
+//!
+//! A design claimed safe is checked exhaustively (up to `--max-states`): its claim needs
+//! every state. The others are checked to show what they violate, and some of their
+//! spaces are far larger than anything a claim needs (`draft` on `ctp-race`, `seed` on
+//! `session` past 11 GB), so their checks stop at `--unclaimed-max-states`. A stopped
+//! check's discoveries are real (breadth-first, so shortest); what it did not decide, a
+//! property not violated or a twin not witnessed, is `unknown`, with the reason in the
+//! cell, never `holds` or `unreached`.
 
 use crate::args::{MatrixArgs, MatrixPair};
 use crate::check::{check_and_record, CheckRun, NOT_PASSED};
@@ -23,6 +31,15 @@ use serde::Serialize;
 use sharetxn_model::System;
 use sharetxn_properties::{Report, Status, Strategy, PROPERTIES};
 use std::process::ExitCode;
+
+/// How many distinct states a check of a design not claimed safe explores at most, unless
+/// `--unclaimed-max-states` says otherwise. Chosen for the full default matrix to fit in
+/// 10 minutes of a 2-core machine: at it every violation of `seed` shows, and every one of
+/// `draft` but two that need deeper levels (`no_orphan_acks` on `ctp`,
+/// `no_duplicate_processing` on `ctp-race`), which are `unknown` (README, the matrix
+/// section, has the figures); a `seed` or `draft` check on `session` holds about 4 GB at
+/// it.
+pub const DEFAULT_UNCLAIMED_MAX_STATES: u64 = 1_000_000;
 
 /// The whole matrix, as `--json` prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -50,6 +67,9 @@ pub struct Cell {
     pub status: Status,
     /// The trace file of the discovery (a violation or a witness), if any.
     pub trace: Option<String>,
+    /// Why the status is `unknown`: the check stopped before it could decide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One (design, scenario) pair: why it was not checked, or the check's figures.
@@ -88,6 +108,56 @@ pub struct Figures {
     pub seconds: f64,
     /// `unique_states / seconds`.
     pub states_per_second: f64,
+    /// The most distinct states this check could explore: `--max-states`, or for a design
+    /// not claimed safe the lower `--unclaimed-max-states`.
+    pub state_cap: u64,
+    /// Why the check stopped before it was exhaustive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+/// How one check was bounded, for its row and the reasons of its undecided cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bounds {
+    /// The state cap that applied.
+    pub state_cap: u64,
+    /// Whether the cap is `--unclaimed-max-states` (lower than `--max-states`).
+    pub unclaimed_cap: bool,
+}
+
+impl Bounds {
+    /// The bounds of a check: the lower cap for a design not claimed safe.
+    pub fn of(claims_safety: bool, max_states: u64, unclaimed_max_states: u64) -> Bounds {
+        let unclaimed_cap = !claims_safety && unclaimed_max_states < max_states;
+        Bounds {
+            state_cap: if unclaimed_cap {
+                unclaimed_max_states
+            } else {
+                max_states
+            },
+            unclaimed_cap,
+        }
+    }
+
+    /// Why a check that is not exhaustive stopped: its cap, or else its timeout.
+    fn stopped(&self, report: &Report) -> Option<String> {
+        if report.exhaustive {
+            return None;
+        }
+        Some(if report.unique_states >= self.state_cap {
+            let flag = if self.unclaimed_cap {
+                "--unclaimed-max-states, the cap for a design not claimed safe"
+            } else {
+                "--max-states"
+            };
+            format!(
+                "stopped at {} states ({flag})",
+                matrix_table::grouped(self.state_cap)
+            )
+        } else {
+            "stopped at --timeout".to_string()
+        })
+    }
 }
 
 impl Matrix {
@@ -111,6 +181,7 @@ impl Matrix {
                     property: name.into(),
                     status: Status::NotApplicable,
                     trace: None,
+                    reason: None,
                 });
             }
         }
@@ -124,15 +195,26 @@ impl Matrix {
         });
     }
 
-    /// Adds a check's report.
-    pub fn push_report(&mut self, report: &Report, claims_safety: bool) {
+    /// Adds a check's report. If the check stopped early, a twin it did not witness is
+    /// `unknown` (the library says `unreached`, which a stopped check cannot know), and
+    /// every `unknown` cell says why.
+    pub fn push_report(&mut self, report: &Report, claims_safety: bool, bounds: &Bounds) {
+        let stopped = bounds.stopped(report);
         for p in &report.properties {
+            let status = match p.status {
+                Status::Unreached if stopped.is_some() => Status::Unknown,
+                status => status,
+            };
             self.cells.push(Cell {
                 design: report.design.clone(),
                 scenario: report.scenario.clone(),
                 property: p.name.clone(),
-                status: p.status,
+                status,
                 trace: p.trace.clone(),
+                reason: (status == Status::Unknown)
+                    .then(|| stopped.clone())
+                    .flatten()
+                    .map(|why| format!("undecided: the check {why}")),
             });
         }
         let passed = report.passed() && report.exhaustive;
@@ -153,6 +235,8 @@ impl Matrix {
                 max_depth: report.max_depth,
                 seconds: report.seconds,
                 states_per_second: report.states_per_second,
+                state_cap: bounds.state_cap,
+                stopped,
             }),
         });
     }
@@ -207,6 +291,7 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
         sets,
         threads,
         max_states,
+        unclaimed_max_states,
         timeout,
         json,
         trace_out,
@@ -222,12 +307,13 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
             continue;
         }
         let claims_safety = model.design.claims_safety();
+        let bounds = Bounds::of(claims_safety, max_states, unclaimed_max_states);
         let system = System::new(model.design, model.scenario);
         let label = format!("[{}/{total}] {design} on {scenario}: ", i + 1);
         let run = CheckRun {
             strategy: Strategy::Bfs,
             max_depth: None,
-            max_states,
+            max_states: bounds.state_cap,
             threads,
             timeout,
             json,
@@ -242,14 +328,13 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
                 matrix_table::grouped(report.unique_states),
                 report.max_depth,
                 report.seconds,
-                if report.exhaustive {
-                    ""
-                } else {
-                    ", not exhaustive"
-                }
+                bounds
+                    .stopped(&report)
+                    .map(|why| format!(", not exhaustive: {why}"))
+                    .unwrap_or_default()
             ));
         }
-        matrix.push_report(&report, claims_safety);
+        matrix.push_report(&report, claims_safety, &bounds);
     }
 
     if json {

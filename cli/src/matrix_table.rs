@@ -95,7 +95,16 @@ fn scenario_table(matrix: &Matrix, scenario: &str) -> String {
             "exhaustive",
             &with(|f| if f.exhaustive { "yes" } else { "NO" }.to_string()),
         ));
+        rows.push(figure("state cap", &with(|f| grouped(f.state_cap))));
         out.push_str(&table(&rows, "  "));
+    }
+    for c in &checked {
+        if let Some(why) = c.figures.as_ref().and_then(|f| f.stopped.as_deref()) {
+            out.push_str(&format!(
+                "  {}: {why}; what it did not decide is unknown\n",
+                c.design
+            ));
+        }
     }
     for c in checks.iter().filter(|c| !c.applies) {
         let reason = c.reason.as_deref().unwrap_or("does not apply");
@@ -150,8 +159,13 @@ pub fn render(matrix: &Matrix) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matrix::Figures;
+    use crate::matrix::{Bounds, Figures};
     use sharetxn_properties::Report;
+
+    const EXHAUSTIVE: Bounds = Bounds {
+        state_cap: u64::MAX,
+        unclaimed_cap: false,
+    };
 
     fn report(design: &str, violated: &[&str], exhaustive: bool) -> Report {
         let properties = PROPERTIES
@@ -209,7 +223,11 @@ mod tests {
     fn a_table_per_scenario_with_figures_and_the_pairs_that_do_not_apply() {
         let mut matrix = Matrix::new(vec!["timeouts=0".into()]);
         matrix.push_not_applicable("base", "s", "base means nothing on s".into());
-        matrix.push_report(&report("kip", &[PROPERTIES[0].name], true), false);
+        matrix.push_report(
+            &report("kip", &[PROPERTIES[0].name], true),
+            false,
+            &EXHAUSTIVE,
+        );
         let text = render(&matrix);
         assert!(text.starts_with("matrix: 1 check run, 1 pair not applicable, --set timeouts=0\n"));
         let first = format!("  {}", PROPERTIES[0].name);
@@ -232,19 +250,80 @@ mod tests {
         );
     }
 
+    /// A design not claimed safe whose check stopped at its cap: its discoveries stand,
+    /// and what it did not decide (a property, a twin the library calls unreached) is
+    /// unknown with the reason, in the cells, the row and the table; the verdict on the
+    /// designs claimed safe does not move.
+    #[test]
+    fn a_capped_check_reports_what_it_did_not_decide_as_unknown_with_the_reason() {
+        let mut capped = report("kip", &[PROPERTIES[0].name], false);
+        let twin = PROPERTIES[1].twin;
+        capped
+            .properties
+            .iter_mut()
+            .find(|p| p.name == twin)
+            .unwrap()
+            .status = Status::Unreached;
+        let bounds = Bounds::of(false, 20_000_000, 1_000_000);
+        assert_eq!(bounds.state_cap, 1_000_000);
+        assert_eq!(
+            Bounds::of(true, 20_000_000, 1_000_000).state_cap,
+            20_000_000
+        );
+        let mut matrix = Matrix::new(Vec::new());
+        matrix.push_report(&capped, false, &bounds);
+        assert!(matrix.passed);
+        let cell = |name: &str| matrix.cell("kip", "s", name).unwrap().clone();
+        assert_eq!(cell(PROPERTIES[0].name).status, Status::Violated);
+        assert_eq!(cell(PROPERTIES[0].name).reason, None);
+        for name in [PROPERTIES[1].name, twin] {
+            assert_eq!(cell(name).status, Status::Unknown, "{name}");
+            let reason = cell(name).reason.unwrap_or_default();
+            assert!(
+                reason.contains("stopped at 1,000,000 states (--unclaimed-max-states"),
+                "{reason}"
+            );
+        }
+        let figures = matrix.checks[0].figures.clone().unwrap();
+        assert_eq!(figures.state_cap, 1_000_000);
+        assert!(figures.stopped.is_some() && !figures.exhaustive);
+        let text = render(&matrix);
+        assert!(
+            text.contains("  kip: stopped at 1,000,000 states (--unclaimed-max-states, the cap for a design not claimed safe); what it did not decide is unknown\n"),
+            "{text}"
+        );
+        assert!(text
+            .lines()
+            .any(|l| l.starts_with("  state cap") && l.ends_with("1,000,000")));
+        let json = serde_json::to_value(&matrix).unwrap();
+        assert_eq!(json["checks"][0]["state_cap"], 1_000_000);
+        assert!(json["checks"][0]["stopped"].is_string());
+        // An exhaustive check names its cap but no reason, and its cells none.
+        let mut whole = Matrix::new(Vec::new());
+        whole.push_report(&report("kip", &[], true), false, &bounds);
+        assert!(whole.cells.iter().all(|c| c.reason.is_none()));
+        let json = serde_json::to_value(&whole).unwrap();
+        assert!(json["checks"][0].get("stopped").is_none());
+        assert!(json["cells"][0].get("reason").is_none());
+    }
+
     #[test]
     fn a_design_claimed_safe_that_does_not_pass_fails_the_matrix() {
         let mut matrix = Matrix::new(Vec::new());
-        matrix.push_report(&report("safe", &[], true), true);
+        matrix.push_report(&report("safe", &[], true), true, &EXHAUSTIVE);
         assert!(matrix.passed);
         assert!(render(&matrix).contains("every design claimed safe passed (safe on s)"));
-        matrix.push_report(&report("safe", &[], false), true);
+        matrix.push_report(&report("safe", &[], false), true, &EXHAUSTIVE);
         assert!(!matrix.passed);
         let broken = matrix.broken_claims();
         assert_eq!(broken.len(), 1);
         assert!(broken[0].contains("unknown"), "{broken:?}");
         let mut violated = Matrix::new(Vec::new());
-        violated.push_report(&report("safe", &[PROPERTIES[0].name], true), true);
+        violated.push_report(
+            &report("safe", &[PROPERTIES[0].name], true),
+            true,
+            &EXHAUSTIVE,
+        );
         let text = render(&violated);
         let expect = format!(
             "verdict: NOT PASSED: safe on s: {} VIOLATED",

@@ -28,10 +28,10 @@ fn the_two_phase_acknowledger_processes_each_record_once_and_is_pinned() {
     let report = run(&[]);
     assert_eq!(report.violated(), Vec::<&str>::new());
     assert_eq!(
-        report.unique_states, 11_773,
+        report.unique_states, 10_975,
         "pinned: a change here is a model change"
     );
-    assert_eq!(report.max_depth, 61);
+    assert_eq!(report.max_depth, 53);
     for twin in [
         "share_ack_committed",
         "share_ack_aborted",
@@ -39,13 +39,12 @@ fn the_two_phase_acknowledger_processes_each_record_once_and_is_pinned() {
         "abort_reached",
         "commit_after_fault",
         "zombie_fenced",
+        "limit_archived",
     ] {
         assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
     }
     // 2PC exempts every transaction of the scenario from the transaction timeout.
     assert_eq!(report.status("timeout_abort"), Some(Status::NotApplicable));
-    // Open: the record cannot be released twice with one early timeout.
-    assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
 }
 
 #[test]
@@ -76,5 +75,15 @@ fn without_two_phase_commit_the_timeout_aborts_a_prepared_checkpoint() {
         message(&report, "no_duplicate_processing")
     );
     assert_eq!(report.status("timeout_abort"), Some(Status::Witnessed));
-    assert_eq!(report.unique_states, 18_214);
+    assert_eq!(report.unique_states, 17_416);
+}
+
+/// Why the scenario's `delivery_limit` is 3: at 4 (and at Kafka's default of 5) the bounded
+/// loop never delivers the record often enough to archive it, while everything else holds.
+#[test]
+fn at_a_delivery_limit_of_four_no_run_archives_the_record() {
+    let report = run(&["delivery_limit=4"]);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
+    assert_eq!(report.unique_states, 11_773);
 }

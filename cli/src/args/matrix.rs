@@ -9,6 +9,7 @@ use super::{
 };
 use crate::args::Command;
 use crate::error::CliError;
+use crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES;
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::scenario::SCENARIO_NAMES;
 use sharetxn_properties::check::DEFAULT_MAX_STATES;
@@ -35,6 +36,9 @@ pub struct MatrixArgs {
     pub threads: usize,
     /// Stop each check after this many distinct states.
     pub max_states: u64,
+    /// Stop each check of a design this project does not claim safe after this many
+    /// distinct states (the lower of this and `max_states` applies to it).
+    pub unclaimed_max_states: u64,
     /// Stop each check after this long.
     pub timeout: Option<Duration>,
     /// Print the matrix as one JSON document.
@@ -76,6 +80,7 @@ fn names(
 pub(super) fn parse_matrix(words: &mut Words) -> Result<Command, CliError> {
     let (mut designs, mut scenarios, mut sets) = (None, None, Vec::new());
     let (mut threads, mut max_states, mut timeout, mut trace_out) = (None, None, None, None);
+    let mut unclaimed_max_states = None;
     let mut json = false;
     while let Some(word) = words.next()? {
         let flag = match word {
@@ -105,6 +110,11 @@ pub(super) fn parse_matrix(words: &mut Words) -> Result<Command, CliError> {
             "--max-states" => {
                 let value = words.value(&flag)?;
                 once(&mut max_states, &flag, at_least_one(&flag, &value)?)?;
+            }
+            "--unclaimed-max-states" => {
+                let value = words.value(&flag)?;
+                let n = at_least_one(&flag, &value)?;
+                once(&mut unclaimed_max_states, &flag, n)?;
             }
             "--timeout" => {
                 let value = words.value(&flag)?;
@@ -144,6 +154,7 @@ pub(super) fn parse_matrix(words: &mut Words) -> Result<Command, CliError> {
         sets,
         threads: threads.unwrap_or_else(default_threads),
         max_states: max_states.unwrap_or(DEFAULT_MAX_STATES),
+        unclaimed_max_states: unclaimed_max_states.unwrap_or(DEFAULT_UNCLAIMED_MAX_STATES),
         timeout,
         json,
         trace_out: trace_out.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_OUT)),
@@ -173,6 +184,15 @@ mod tests {
         assert_eq!(args.pairs.len(), pairs);
         assert!(args.pairs.iter().any(|p| p.applies.is_err()));
         assert!(!args.json && args.timeout.is_none());
+        assert_eq!(
+            args.unclaimed_max_states,
+            crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES
+        );
+        let documented = format!(
+            "--unclaimed-max-states {}",
+            crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES
+        );
+        assert!(crate::args::USAGE.contains(&documented), "{documented}");
     }
 
     #[test]
@@ -185,6 +205,7 @@ mod tests {
             "timeouts=0",
             "--threads",
             "1",
+            "--unclaimed-max-states=5000",
         ])
         .unwrap();
         let order: Vec<(&str, &str)> = args
@@ -206,6 +227,7 @@ mod tests {
             .iter()
             .all(|p| p.model.scenario.budget.timeouts == 0));
         assert_eq!(args.threads, 1);
+        assert_eq!(args.unclaimed_max_states, 5000);
     }
 
     #[test]
@@ -219,6 +241,8 @@ mod tests {
             (&["--set", "nope=1"][..], "unknown key"),
             (&["--threads", "0"][..], "1 to 64"),
             (&["--max-states", "0"][..], "at least 1"),
+            (&["--unclaimed-max-states", "0"][..], "at least 1"),
+            (&["--unclaimed-max-states", "x"][..], "whole number"),
             (&["--timeout", "0"][..], "above 0"),
             (&["--trace-out="][..], "needs a directory"),
             (&["--json", "--json"][..], "more than once"),
