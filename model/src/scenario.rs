@@ -248,9 +248,10 @@ impl Scenario {
     ///
     /// A duplicated request was meant to be in the budget too. With the loss, the crash
     /// and the stall the space is 8,099,671 states (about two minutes on one core); a
-    /// duplicate multiplies it by ten or more, past what this machine explores in an hour
-    /// beside its other jobs, so it stays reachable with `--set duplicates=1` (with
-    /// `drops=0`, or with `crashes=0`: 3,150,489 states).
+    /// duplicate multiplies it by about 12 (measured without the stall: 1,214,541 to
+    /// 15,052,754), to about 100 million states, some 12 minutes of an idle core that
+    /// this shared machine could not give it, so it stays reachable with
+    /// `--set duplicates=1` (with `drops=0`, or with `crashes=0`: 3,150,489 states).
     pub fn share_basic() -> Scenario {
         Scenario {
             name: "share-basic".into(),

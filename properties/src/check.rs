@@ -6,7 +6,11 @@
 //! Stateright's own BFS is not used for checking because it keeps overwriting discoveries
 //! with longer paths and stops expanding once every property has a discovery (see
 //! `anchors.md` 1.11); its Explorer is still served over the same `System`.
+//!
+//! Depth-first search uses one reduction, proved in `reduction.rs`: a duplication and the
+//! first delivery of its copy are one edge.
 
+use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::{Kind, PROPERTIES};
 use sharetxn_model::settings;
@@ -62,6 +66,11 @@ pub struct CheckOptions<'a> {
     /// still a shortest trace. Every other property is reported `unknown` (a twin
     /// `unreached`). For searches that want one answer fast, such as shrinking a trace.
     pub focus: Option<&'a str>,
+    /// Depth-first search takes a duplication together with the first delivery of the
+    /// copy, where that is sound ([`reduction::fuses_duplicates`]); breadth-first levels
+    /// never do. A fused edge is one step of depth (`max_depth` counts edges) and two
+    /// actions of a trace. Off only to compare: the verdicts are the same, the states more.
+    pub fuse_duplicates: bool,
 }
 
 /// The default BFS level limit: about 4 GiB of states on this model.
@@ -81,6 +90,7 @@ impl Default for CheckOptions<'_> {
             progress: None,
             bfs_frontier_limit: DEFAULT_BFS_FRONTIER_LIMIT,
             focus: None,
+            fuse_duplicates: true,
         }
     }
 }
@@ -150,6 +160,7 @@ fn expand(
     state: &SystemState,
     open: &[bool],
     expand: bool,
+    fuse: bool,
     visited: &Visited,
 ) -> Expansion {
     let hits = evaluate(sys, state, open);
@@ -159,10 +170,19 @@ fn expand(
     let cut = !expand && !actions.is_empty();
     if expand {
         for (i, action) in actions.iter().enumerate() {
-            let next = sys.step(state, action);
+            let (idx, next) = match (fuse, action) {
+                (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
+                    Some(true) => (
+                        i as u32 | FUSED,
+                        reduction::duplicate_and_deliver(sys, state, env),
+                    ),
+                    _ => continue,
+                },
+                _ => (i as u32, sys.step(state, action)),
+            };
             let fp = fingerprint(&next);
             if !visited.contains_key(&fp) {
-                successors.push((i as u32, fp, next));
+                successors.push((idx, fp, next));
             }
         }
     }
@@ -191,9 +211,15 @@ fn actions_to(sys: &System, visited: &Visited, fp: u64) -> Vec<Action> {
     for idx in indices {
         actions.clear();
         sys.enabled(&state, &mut actions);
-        let action = actions[idx as usize].clone();
-        state = sys.step(&state, &action);
-        out.push(action);
+        let action = actions[(idx & !FUSED) as usize].clone();
+        let steps = match &action {
+            Action::Duplicate(env) if idx & FUSED != 0 => reduction::fused_actions(env).to_vec(),
+            _ => vec![action],
+        };
+        for action in steps {
+            state = sys.step(&state, &action);
+            out.push(action);
+        }
     }
     out
 }
@@ -251,6 +277,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
     let out_of_time =
         |options: &CheckOptions<'_>| options.timeout.is_some_and(|t| start.elapsed() >= t);
 
+    let fuse = options.fuse_duplicates && reduction::fuses_duplicates(sys);
     let mut stack: Vec<(u64, SystemState, u64)> = Vec::new();
     let mut switched = false;
     match options.strategy {
@@ -317,7 +344,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
                 max_depth = max_depth.max(depth);
                 let open = closed(&found);
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let exp = expand(sys, &state, &open, may_expand, &visited);
+                let exp = expand(sys, &state, &open, may_expand, fuse, &visited);
                 for (slot, msg) in exp.hits {
                     found[slot].get_or_insert((fp, msg));
                 }
@@ -428,7 +455,7 @@ fn expand_level(
     if threads == 1 || frontier.len() < 64 {
         return frontier
             .iter()
-            .map(|(_, s)| expand(sys, s, open, may_expand, visited))
+            .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
             .collect();
     }
     let chunk = frontier.len().div_ceil(threads);
@@ -438,7 +465,7 @@ fn expand_level(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(_, s)| expand(sys, s, open, may_expand, visited))
+                        .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
                         .collect::<Vec<_>>()
                 })
             })

@@ -14,6 +14,7 @@
 pub mod check;
 pub mod explorer;
 pub mod props;
+pub mod reduction;
 pub mod report;
 pub mod twin_scope;
 pub mod view;
