@@ -48,6 +48,8 @@ pub mod record_state;
 pub mod scenario;
 pub mod session_ghost;
 pub mod session_knobs;
+pub mod share_sink_task;
+pub mod sink_knobs;
 pub mod settings;
 pub mod share_acknowledger;
 pub mod share_consumer;
