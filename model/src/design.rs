@@ -97,6 +97,10 @@ pub struct Design {
     /// (research S16). Seed: asynchronously.
     #[serde(default, skip_serializing_if = "is_default")]
     pub epoch_handoff: EpochHandoff,
+    /// KIP-1302 on a session: which batches the Connect sink task's commit thread commits
+    /// while its poll thread goes on. Seed: the session's whole open transaction.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub sink_commit_scope: crate::sink_knobs::SinkCommitScope,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -185,6 +189,7 @@ impl Design {
             acknowledger_commit: crate::design_kip939::AcknowledgerCommit::Notify,
             session_commit_flush: false,
             epoch_handoff: EpochHandoff::Async,
+            sink_commit_scope: crate::sink_knobs::SinkCommitScope::Session,
         }
     }
 
@@ -264,6 +269,12 @@ impl Design {
         }
         share.push_str(&crate::design_kip939::describe_2pc(self, base));
         share.push_str(&crate::transaction_session::describe_knobs(self, base));
+        if self.sink_commit_scope != base.sink_commit_scope {
+            share.push_str(&format!(
+                ", sink_commit_scope={}",
+                self.sink_commit_scope.name()
+            ));
+        }
         format!(
             "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
             self.name, self.tv.0, self.verification, self.flush_before_end_txn

@@ -66,6 +66,13 @@ impl Design {
     /// - `epoch_handoff=atomic`: the producer takes the session's new epoch in one step with
     ///   no batch in flight (else `txn_atomicity`: a batch of the next transaction built
     ///   with the old epoch joins the previous transaction, research S16).
+    ///
+    /// On a Connect sink task (KIP-1302, scenario `connect-share-sink`):
+    /// - `sink_commit_scope=staged`: the commit thread's commit covers only the batches
+    ///   whose acknowledgements it staged; a batch polled during the commit waits for the
+    ///   next transaction (else `txn_atomicity`: that batch, sent with the committing
+    ///   transaction's epoch, joins it and commits while its acknowledgement goes into the
+    ///   next transaction, which can abort).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -80,6 +87,7 @@ impl Design {
             acknowledger_commit: crate::design_kip939::AcknowledgerCommit::TwoPhase,
             session_commit_flush: true,
             epoch_handoff: crate::session_knobs::EpochHandoff::Atomic,
+            sink_commit_scope: crate::sink_knobs::SinkCommitScope::Staged,
             ..Design::seed()
         }
     }

@@ -25,6 +25,7 @@ use crate::ids::*;
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
 use crate::producer_share::{ShareClientState, ShareSource, STALL};
+use crate::share_sink_task::SinkTaskState;
 use crate::transaction_session::SessionProducerState;
 use crate::txn_state::TxnManagerState;
 use crate::width::{Counter, Epoch, Offset};
@@ -102,6 +103,10 @@ pub struct ProducerState {
     /// (absent otherwise, so other scenarios serialise as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionProducerState>,
+    /// KIP-1302: the Connect sink task's poll-thread state when the client is a
+    /// `WorkerShareSinkTask` (absent otherwise, so other scenarios serialise as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<SinkTaskState>,
 }
 
 /// The producer's configuration.
@@ -128,6 +133,9 @@ pub struct Producer {
     /// KIP-1310: the client is a `TransactionSession` with a producer and the share
     /// consumer on it ([`crate::transaction_session`]).
     pub session: bool,
+    /// KIP-1302: the session client is Connect's `WorkerShareSinkTask`, whose poll thread
+    /// goes on while its commit thread commits ([`crate::share_sink_task`]).
+    pub sink: bool,
 }
 
 impl Producer {
@@ -170,6 +178,7 @@ impl Producer {
             }),
             prepared: None,
             session: self.session.then(SessionProducerState::default),
+            sink: self.sink.then(SinkTaskState::default),
         };
         self.send_coordinator(&mut state, Msg::InitProducerId(init), o);
         state
@@ -241,7 +250,11 @@ impl Producer {
         if key == RequestKey::Share {
             // `poll` returned nothing: the loop ends (the fetch may still be parked).
             if state.requests.remove(&key).is_some() {
-                state.done = true;
+                if self.sink {
+                    self.sink_polls_ended(state);
+                } else {
+                    state.done = true;
+                }
             }
             return;
         }
@@ -436,6 +449,11 @@ impl Producer {
             state.done = true;
             return;
         }
+        if self.sink {
+            // A batch held for this transaction counts as begun: it was polled and put.
+            self.sink_next(state, o);
+            return;
+        }
         let inputs_left = self.share.is_some() || state.next_input < self.inputs;
         if !inputs_left || state.attempts >= self.txns {
             state.done = true;
@@ -456,17 +474,36 @@ impl Producer {
             attempt: state.attempts,
         };
         state.attempts += 1;
+        self.begin_attempt(state, input, tag, false, o);
+    }
+
+    /// `beginTransaction()` for attempt `tag`, whose output went out already when
+    /// `writes_issued` (a Connect sink task's batch sent before its transaction began).
+    pub(crate) fn begin_attempt(
+        &self,
+        state: &mut ProducerState,
+        input: Offset,
+        tag: TxnTag,
+        writes_issued: bool,
+        o: &mut Out<Node>,
+    ) {
         Self::set_tm(state, TxnManagerState::InTransaction);
         state.txn = Some(CurrentTxn {
             tag,
             input,
             failed: false,
             decision: None,
-            writes_issued: false,
+            writes_issued,
             prepare: false,
         });
+        if self.sink {
+            // The poll thread goes on once the batch is the commit thread's.
+            self.sink_poll_again(state, o);
+        }
         if self.design.tv.bumps_epoch_per_txn() {
-            self.issue_writes(state, o);
+            if !writes_issued {
+                self.issue_writes(state, o);
+            }
             if self.share.is_some() {
                 // The seed's client adds `__share_group_state` itself under every
                 // transaction version (it defines no implicit add for it).
@@ -514,7 +551,9 @@ impl Producer {
     }
 
     fn after_partitions_added(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        self.issue_writes(state, o);
+        if !state.txn.as_ref().is_some_and(|t| t.writes_issued) {
+            self.issue_writes(state, o);
+        }
         if self.share.is_some() {
             self.send_add_share_acks(state, o);
             return;
@@ -535,13 +574,23 @@ impl Producer {
             // The producer holds its batches until it has the session's identity.
             return;
         }
-        let id = self.write_identity(state);
         let txn = state.txn.as_mut().expect("in a transaction");
         txn.writes_issued = true;
-        let record = OutputRecord {
-            input: txn.input,
-            tag: txn.tag,
-        };
+        let (input, tag) = (txn.input, txn.tag);
+        self.send_outputs(state, input, tag, o);
+    }
+
+    /// `producer.send` of the output derived from `input` to every output partition, for
+    /// attempt `tag`, with the identity the producer has.
+    pub(crate) fn send_outputs(
+        &self,
+        state: &mut ProducerState,
+        input: Offset,
+        tag: TxnTag,
+        o: &mut Out<Node>,
+    ) {
+        let id = self.write_identity(state);
+        let record = OutputRecord { input, tag };
         for (i, leader) in self.partitions.iter().enumerate() {
             let partition = PartitionIndex(i as u8);
             let seq = state.seqs.entry(partition).or_insert(0);
@@ -609,6 +658,7 @@ impl Producer {
             }
         }
         self.session_after_write(state, o);
+        self.sink_send_held(state, o);
         self.maybe_end(state, o);
     }
 

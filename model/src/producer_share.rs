@@ -138,9 +138,18 @@ impl Producer {
             return;
         }
         let Some(record) = r.acquired.first().copied() else {
-            state.done = true;
+            if self.sink {
+                self.sink_polls_ended(state);
+            } else {
+                state.done = true;
+            }
             return;
         };
+        if self.sink && state.txn.is_some() {
+            // A Connect sink task's poll thread, while its commit thread commits.
+            self.sink_hold(state, record, o);
+            return;
+        }
         if let Some(sh) = state.share.as_mut() {
             sh.fetched = Some(record);
             if sh.stalls_left > 0 {

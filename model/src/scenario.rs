@@ -127,6 +127,10 @@ pub struct Scenario {
     /// consumer on it, rather than one producer that does everything.
     #[serde(default, skip_serializing_if = "is_false")]
     pub session: bool,
+    /// KIP-1302: each session client is Connect's `WorkerShareSinkTask` in exactly-once
+    /// mode, whose poll thread goes on while its commit thread commits.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sink: bool,
 }
 
 /// `share.acknowledgement.mode`.
@@ -193,6 +197,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "ctp-race",
     "flink-acknowledger",
     "session",
+    "connect-share-sink",
 ];
 
 impl Scenario {
@@ -236,6 +241,7 @@ impl Scenario {
             max_records: 1,
             readers: 0,
             session: false,
+            sink: false,
         }
     }
 
@@ -277,6 +283,7 @@ impl Scenario {
             max_records: 1,
             readers: 0,
             session: false,
+            sink: false,
         }
     }
 
@@ -318,6 +325,7 @@ impl Scenario {
             max_records: 1,
             readers: 0,
             session: false,
+            sink: false,
         }
     }
 
@@ -409,6 +417,37 @@ impl Scenario {
         }
     }
 
+    /// KIP-1302's exactly-once Kafka-to-Kafka loop (the session seed's section 4.6):
+    /// Connect's `WorkerShareSinkTask` on a `TransactionSession`, its poll thread polling,
+    /// putting and sending while its commit thread stages the acknowledgements and commits
+    /// or aborts (an exception), two transactions. `task.put()` may take long once (a stall
+    /// past the acquisition lock). One record: the poll thread's poll during a commit
+    /// parks, and an abort hands the record straight back to it while the commit thread's
+    /// EndTxn is still unanswered, which is the window the async commit opens
+    /// (`--set records=2` reaches the same window with a second record: 159,831 states).
+    ///
+    /// The task failing and the worker restarting it with the same transactional id (a
+    /// crash and restart of the client: its InitProducerId fences the old incarnation) is
+    /// `--set crashes=1`: `producer` is crashable, but the default budget has no crash,
+    /// since a client restart multiplies the space past what a check finishes in minutes,
+    /// as on `ctp`. 37,074 states for `proposed`.
+    pub fn connect_share_sink() -> Scenario {
+        Scenario {
+            name: "connect-share-sink".into(),
+            stalls: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            crashable: vec![Role::Producer],
+            session: true,
+            sink: true,
+            ..Scenario::ctp()
+        }
+    }
+
     /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
     /// transactions): only a design with transactional share acknowledgements gives them a
     /// meaning, so `consumer-offsets` does not apply to it.
@@ -430,6 +469,7 @@ impl Scenario {
             "ctp-race" => Ok(Scenario::ctp_race()),
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             "session" => Ok(Scenario::session()),
+            "connect-share-sink" => Ok(Scenario::connect_share_sink()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

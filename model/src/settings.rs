@@ -32,6 +32,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("acknowledger_commit", "design: how the Flink acknowledger commits a checkpoint's acks, notify|two-phase"),
     ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
     ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
+    ("sink_commit_scope", "design: KIP-1302, what a Connect sink task's commit covers while its poll thread goes on, session|staged"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
@@ -52,6 +53,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
     ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
     ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
+    ("sink", "scenario: KIP-1302, each session client is a Connect WorkerShareSinkTask with a separate commit thread, true|false"),
 ];
 
 fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
@@ -223,6 +225,15 @@ pub fn apply_within(
         "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
         "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
         "session" => scenario.session = parse_bool(key, value)?,
+        "sink" => scenario.sink = parse_bool(key, value)?,
+        "sink_commit_scope" => {
+            design.sink_commit_scope = parse_choice(
+                key,
+                value,
+                &crate::sink_knobs::SinkCommitScope::ALL,
+                crate::sink_knobs::SinkCommitScope::name,
+            )?
+        }
         "session_commit_flush" => design.session_commit_flush = parse_bool(key, value)?,
         "epoch_handoff" => {
             design.epoch_handoff = parse_choice(key, value, &EpochHandoff::ALL, EpochHandoff::name)?
@@ -269,6 +280,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "acknowledger_commit": design.acknowledger_commit.name(),
         "session_commit_flush": design.session_commit_flush,
         "epoch_handoff": design.epoch_handoff.name(),
+        "sink_commit_scope": design.sink_commit_scope.name(),
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -279,6 +291,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "max_records": scenario.max_records,
         "readers": scenario.readers,
         "session": scenario.session,
+        "sink": scenario.sink,
     })
 }
 
@@ -325,7 +338,8 @@ mod tests {
                 "sc_replay_pending" | "stage_verification" => "true",
                 "two_phase_commit" | "txn_heartbeat" => "true",
                 "acknowledger_commit" => "two-phase",
-                "session" | "session_commit_flush" => "true",
+                "session" | "session_commit_flush" | "sink" => "true",
+                "sink_commit_scope" => "staged",
                 "epoch_handoff" => "atomic",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",

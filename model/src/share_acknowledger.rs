@@ -78,6 +78,7 @@ impl TransactionalShareAcknowledger {
                     stalls: 0,
                 }),
                 session: false,
+                sink: false,
             },
         }
     }

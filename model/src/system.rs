@@ -188,6 +188,8 @@ impl System {
                     }),
                 // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
                 session: scenario.session && topology.share_partition.is_some(),
+                // A sink task is a session client (KIP-1302 on KIP-1310).
+                sink: scenario.sink && scenario.session && topology.share_partition.is_some(),
             }));
         }
         if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {

@@ -43,6 +43,7 @@ runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_dupli
 # breadth-first search stops at 300,000 states, past the depth of both findings.
 SHARETXN_MAX_STATES=300000 runs_in session seed seed-session "flush_before_commit txn_atomicity"
 runs_in session proposed proposed-session-async-handoff "txn_atomicity" epoch_handoff=async
+runs_in connect-share-sink proposed proposed-connect-share-sink-session-scope "txn_atomicity" sink_commit_scope=session
 rm -rf "$out"
 # Every counterexample's Mermaid diagram on one page (GitHub renders the blocks).
 {

@@ -51,6 +51,7 @@ fn the_corpus_covers_every_documented_violation() {
             "pending_isolation--seed-ctp",
             "txn_atomicity--consumer-offsets-no-flush-before-end-txn",
             "txn_atomicity--consumer-offsets-tv1",
+            "txn_atomicity--proposed-connect-share-sink-session-scope",
             "txn_atomicity--proposed-session-async-handoff",
             "txn_atomicity--seed-ctp",
             "txn_atomicity--seed-session",
