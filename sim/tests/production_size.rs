@@ -141,7 +141,7 @@ fn a_thousands_step_trace_of_the_seed_shrinks_under_40_steps_and_replays() {
 }
 
 #[test]
-#[ignore = "several minutes in the test profile; run with --ignored (release: about 20 s)"]
+#[ignore = "6 minutes in the test profile at load 17 on 2 cores; run with --ignored"]
 fn every_long_seed_violation_shrinks_under_40_steps_and_replays() {
     // Seed 1: cache_agrees after 1,839 steps, txn_atomicity after 1,720; seed 19:
     // no_duplicate_processing after 923 (the default shrinker took it to 55 steps before
