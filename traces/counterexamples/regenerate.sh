@@ -28,10 +28,10 @@ runs_in() {
       -o "traces/counterexamples/$property--$name.json" >/dev/null
   done
 }
-run consumer-offsets-tv0-no-verification no_hanging_transaction verification=false tv=0 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
-run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
-run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1
-run consumer-offsets-no-flush-before-end-txn txn_atomicity flush_before_end_txn=false inputs=1 txns=1 partitions=1 crashes=0 drops=0 duplicates=0
+run consumer-offsets-tv0-no-verification no_hanging_transaction verification=false tv=0 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
+run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
+run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
+run consumer-offsets-no-flush-before-end-txn txn_atomicity flush_before_end_txn=false inputs=1 txns=1 partitions=1 crashes=0 drops=0 duplicates=0 request_retries=1
 runs_in ctp seed seed-ctp "no_duplicate_processing cache_agrees marker_match no_orphan_acks pending_isolation no_lost_record txn_atomicity"
 runs_in ctp seed seed-ctp-tv1-unverified "no_orphan_acks" tv=1 txns=1 crashes=0 timeouts=1 request_retries=1 stage_verification=false
 runs_in ctp draft draft-ctp "no_duplicate_processing cache_agrees"
