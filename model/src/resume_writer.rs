@@ -107,6 +107,8 @@ impl ResumeWriter {
         let unprepared = s.session.tm == TxnManagerState::InTransaction
             && s.session.txn.as_ref().is_some_and(|t| !t.prepare);
         if unprepared {
+            // The writer never commits on its own: its application prepares instead.
+            o.remove_random("end");
             self.session.prepare_transaction(&mut s.session, o);
         }
         let prepared =

@@ -43,6 +43,8 @@ runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_dupli
 # breadth-first search stops at 300,000 states, past the depth of both findings.
 SHARETXN_MAX_STATES=300000 runs_in session seed seed-session "flush_before_commit txn_atomicity"
 runs_in session proposed proposed-session-async-handoff "txn_atomicity" epoch_handoff=async
+# KIP-1310's resume: the seed's literal resume races a zombie writer that was never fenced.
+runs_in session-resume seed seed-session-resume "single_writer external_agreement"
 rm -rf "$out"
 # Every counterexample's Mermaid diagram on one page (GitHub renders the blocks).
 {
