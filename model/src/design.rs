@@ -1,6 +1,6 @@
 //! Designs: named sets of protocol choices. Every knob is recorded in reports and traces.
 
-use crate::session_knobs::EpochHandoff;
+use crate::session_knobs::{EpochHandoff, ResumeMode};
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +101,21 @@ pub struct Design {
     /// while its poll thread goes on. Seed: the session's whole open transaction.
     #[serde(default, skip_serializing_if = "is_default")]
     pub sink_commit_scope: crate::sink_knobs::SinkCommitScope,
+    /// KIP-1310: what `TransactionSession.resume(txnId, producerId, epoch)` does (research
+    /// S17). Seed: installs the identity only.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub resume: ResumeMode,
+    /// KIP-1310: the producer on a session refuses `send()` unless the session is
+    /// IN_TRANSACTION, as `TransactionManager.maybeAddPartition` refuses it today (a
+    /// prepared transaction takes no more writes). Seed: false (the producer "only sends
+    /// Produce" with the session's identity and reads nothing else of it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub session_send_check: bool,
+    /// KIP-1310 4.5: the 2PC coordinator application resumes the Kafka leg (fencing the
+    /// writer, with `resume=fence`) before it decides, and decides abort if the prepared
+    /// transaction is already gone. Seed: false (the seed's 4.5 decides, then resumes).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub decide_after_resume: bool,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -190,6 +205,9 @@ impl Design {
             session_commit_flush: false,
             epoch_handoff: EpochHandoff::Async,
             sink_commit_scope: crate::sink_knobs::SinkCommitScope::Session,
+            resume: ResumeMode::Install,
+            session_send_check: false,
+            decide_after_resume: false,
         }
     }
 

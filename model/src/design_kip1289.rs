@@ -73,6 +73,16 @@ impl Design {
     ///   next transaction (else `txn_atomicity`: that batch, sent with the committing
     ///   transaction's epoch, joins it and commits while its acknowledgement goes into the
     ///   next transaction, which can abort).
+    /// On a resumed session (scenario `session-resume`, research S17):
+    /// - `resume=fence`: `resume` fences the incarnation that prepared the transaction with
+    ///   InitProducerId(keepPreparedTxn=true) before completing it (else `single_writer` and
+    ///   `external_agreement`: the unfenced zombie's `abortTransaction()` wins the race);
+    /// - `decide_after_resume`: the coordinator application resumes (fences) the Kafka leg
+    ///   before it decides, and decides abort when the prepared transaction is gone (else
+    ///   `external_agreement`: the zombie aborts between the decision and the fence);
+    /// - `session_send_check`: the producer on a session refuses `send()` outside
+    ///   IN_TRANSACTION (else `single_writer`: a zombie's Produce with the prepared pair
+    ///   joins the open transaction at a partition that has not seen the bumped epoch).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -88,6 +98,9 @@ impl Design {
             session_commit_flush: true,
             epoch_handoff: crate::session_knobs::EpochHandoff::Atomic,
             sink_commit_scope: crate::sink_knobs::SinkCommitScope::Staged,
+            resume: crate::session_knobs::ResumeMode::Fence,
+            session_send_check: true,
+            decide_after_resume: true,
             ..Design::seed()
         }
     }

@@ -37,6 +37,12 @@ pub struct Ghost {
     /// KIP-1310 facts about sessions (left out of traces while empty).
     #[serde(default, skip_serializing_if = "SessionGhost::is_empty")]
     pub session: SessionGhost,
+    /// KIP-1310 resume facts (left out of traces while empty).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::resume_ghost::ResumeGhost::is_empty"
+    )]
+    pub resume: crate::resume_ghost::ResumeGhost,
 }
 
 /// Ghost facts about the share group.

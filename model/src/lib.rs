@@ -10,6 +10,9 @@
 //! | [`group_coordinator::GroupCoordinator`] | the `__consumer_offsets` leader | its log |
 //! | [`producer::Producer`] | a transactional client (`TransactionManager`) | nothing |
 //! | [`source_reader::SourceReader`] | a Flink source task: a share consumer and a [`share_acknowledger::TransactionalShareAcknowledger`] | its checkpoint |
+//! | [`resume_writer::ResumeWriter`] | a writer on a `TransactionSession` that prepares and hands over | nothing |
+//! | [`committer::Committer`] | a 2PC coordinator application that resumes the writer's session | its decision log |
+//! | [`external_participant::ExternalParticipant`] | the 2PC's external participant (a database) | its log |
 //!
 //! [`system::System`] wraps them in one `stateright::Model` with message loss,
 //! duplication, reordering, timers that fire at any time, crashes and restarts from
@@ -26,6 +29,7 @@
 //! P0 --EndTxn--> TC --WriteTxnMarkers--> D0, D1, GC --> TC: CompleteCommit
 //! ```
 
+pub mod committer;
 pub mod data_partition;
 pub mod design;
 pub mod design_kip1289;
@@ -33,6 +37,8 @@ pub mod design_kip939;
 pub mod design_scope;
 pub mod effects;
 pub mod error;
+pub mod external_msg;
+pub mod external_participant;
 pub mod ghost;
 pub mod group_coordinator;
 pub mod ids;
@@ -46,9 +52,13 @@ pub mod producer;
 pub mod producer_2pc;
 pub mod producer_share;
 pub mod record_state;
+pub mod resume_ghost;
+pub mod resume_system;
+pub mod resume_writer;
 pub mod scenario;
 pub mod session_ghost;
 pub mod session_knobs;
+pub mod session_resume;
 pub mod settings;
 pub mod share_acknowledger;
 pub mod share_consumer;

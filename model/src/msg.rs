@@ -361,6 +361,9 @@ pub enum Msg {
     TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse),
     TxnHeartbeat(TxnHeartbeatRequest),
     TxnHeartbeatResponse(TxnHeartbeatResponse),
+    Committable(crate::external_msg::Committable),
+    ExternalRequest(crate::external_msg::ExternalRequest),
+    ExternalResponse(crate::external_msg::ExternalResponse),
 }
 
 impl Msg {
@@ -399,6 +402,13 @@ impl Msg {
             Msg::TxnShareAcksResolvedResponse(_) => "TxnShareAcksResolvedResponse",
             Msg::TxnHeartbeat(_) => "TxnHeartbeat",
             Msg::TxnHeartbeatResponse(_) => "TxnHeartbeatResponse",
+            Msg::Committable(_) => "Committable",
+            Msg::ExternalRequest(r) => match r.op {
+                crate::external_msg::ExternalOp::Prepare => "ExternalPrepare",
+                crate::external_msg::ExternalOp::Commit => "ExternalCommit",
+                crate::external_msg::ExternalOp::Abort => "ExternalAbort",
+            },
+            Msg::ExternalResponse(_) => "ExternalResponse",
         }
     }
 
@@ -420,6 +430,7 @@ impl Msg {
             Msg::AddShareAcksToTxnResponse(r) => Some(r.error),
             Msg::TxnShareAcknowledgeResponse(r) => Some(r.error),
             Msg::TxnHeartbeatResponse(r) => Some(r.error),
+            Msg::ExternalResponse(_) => Some(ErrorCode::None),
             _ => None,
         }
     }
@@ -474,6 +485,9 @@ pub enum RequestKey {
     Share,
     /// KIP-1289's in-flight TxnShareAcknowledge to the share coordinator.
     TxnShareAcknowledge,
+    /// Scenario `session-resume`: the coordinator application's in-flight request to the
+    /// external participant.
+    External,
 }
 
 /// A client decision, explored exhaustively like any other nondeterminism.
@@ -500,4 +514,11 @@ pub enum ClientChoice {
     /// KIP-1310 with `epoch_handoff=async`: the producer on a `TransactionSession` picks up
     /// the identity the session got at its last InitProducerId or EndTxn.
     Handoff,
+    /// Scenario `session-resume`: the writer that prepared its transaction dies for good
+    /// (the job starts its next writer on another transactional id).
+    Vanish,
+    /// Scenario `session-resume`: the writer that prepared its transaction wakes from a
+    /// stall not knowing it was replaced, and its application goes on: one more `send()`,
+    /// then `close()`.
+    Wake,
 }

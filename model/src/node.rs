@@ -1,11 +1,14 @@
 //! `Node`: one enum over every actor kind, implementing stateright's `Actor`. Stateright's
 //! `Choice` combinator does not forward `on_random`, so roles are a hand-written enum.
 
+use crate::committer::{Committer, CommitterState, CommitterStorage};
 use crate::data_partition::{DataPartition, DataPartitionState};
+use crate::external_participant::{ExternalParticipant, ExternalState};
 use crate::group_coordinator::{GroupCoordinator, GroupCoordinatorState};
 use crate::leader::LeaderStorage;
 use crate::msg::{ClientChoice, Msg, Timer};
 use crate::producer::{Producer, ProducerState};
+use crate::resume_writer::{ResumeWriter, ResumeWriterState};
 use crate::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share_partition::{ShareEvent, SharePartition, SharePartitionState};
@@ -28,6 +31,9 @@ pub enum Node {
     ShareCoordinator(ShareCoordinator),
     ShareConsumer(ShareConsumer),
     SourceReader(SourceReader),
+    ResumeWriter(ResumeWriter),
+    Committer(Committer),
+    ExternalParticipant(ExternalParticipant),
 }
 
 /// An actor's state.
@@ -42,6 +48,9 @@ pub enum NodeState {
     ShareCoordinator(ShareCoordinatorState),
     ShareConsumer(ShareConsumerState),
     SourceReader(Box<SourceReaderState>),
+    ResumeWriter(Box<ResumeWriterState>),
+    Committer(Box<CommitterState>),
+    ExternalParticipant(ExternalState),
 }
 
 /// What survives a crash.
@@ -65,6 +74,10 @@ pub enum NodeStorage {
     ShareCoordinator(Vec<ShareRecord>),
     /// A Flink source reader's checkpoint storage.
     SourceReader(ReaderStorage),
+    /// The 2PC coordinator application's decision log.
+    Committer(CommitterStorage),
+    /// The external participant's log.
+    ExternalParticipant(ExternalState),
 }
 
 impl NodeState {
@@ -78,6 +91,8 @@ impl NodeState {
                 .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
             NodeState::Producer(s) => producer_moves(s),
             NodeState::SourceReader(r) => producer_moves(&mut r.acknowledger),
+            NodeState::ResumeWriter(w) => producer_moves(&mut w.session),
+            NodeState::Committer(c) => c.session.as_mut().and_then(producer_moves),
             NodeState::SharePartition(s) => std::mem::take(&mut s.transitions)
                 .into_iter()
                 .find(|(from, to)| !to.can_follow(*from))
@@ -100,6 +115,8 @@ impl NodeState {
         match self {
             NodeState::Producer(p) => Some(p),
             NodeState::SourceReader(r) => Some(&r.acknowledger),
+            NodeState::ResumeWriter(w) => Some(&w.session),
+            NodeState::Committer(c) => c.session.as_ref(),
             _ => None,
         }
     }
@@ -133,6 +150,9 @@ macro_rules! dispatch {
             (Node::ShareCoordinator($a), NodeState::ShareCoordinator($s)) => $body,
             (Node::ShareConsumer($a), NodeState::ShareConsumer($s)) => $body,
             (Node::SourceReader($a), NodeState::SourceReader($s)) => $body,
+            (Node::ResumeWriter($a), NodeState::ResumeWriter($s)) => $body,
+            (Node::Committer($a), NodeState::Committer($s)) => $body,
+            (Node::ExternalParticipant($a), NodeState::ExternalParticipant($s)) => $body,
             _ => unreachable!("actor and state kinds always match"),
         }
     };
@@ -189,6 +209,21 @@ impl Actor for Node {
                 };
                 NodeState::SourceReader(Box::new(a.on_start(stored, o)))
             }
+            Node::ResumeWriter(a) => NodeState::ResumeWriter(Box::new(a.on_start(o))),
+            Node::Committer(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::Committer(c)) => Some(c),
+                    _ => None,
+                };
+                NodeState::Committer(Box::new(a.on_start(stored, o)))
+            }
+            Node::ExternalParticipant(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::ExternalParticipant(x)) => Some(x),
+                    _ => None,
+                };
+                NodeState::ExternalParticipant(a.on_start(stored))
+            }
         }
     }
 
@@ -210,6 +245,8 @@ impl Actor for Node {
                 a.on_timeout(s, *timer, o)
             }
             (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_timeout(s, *timer, o),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_timeout(s, *timer, o),
+            (Node::Committer(a), NodeState::Committer(s)) => a.on_timeout(s, *timer, o),
             _ => {}
         }
     }
@@ -225,6 +262,8 @@ impl Actor for Node {
             (Node::Producer(a), NodeState::Producer(s)) => a.on_choice(s, *random, o),
             (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_choice(s, *random, o),
             (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_choice(s, *random, o),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_choice(s, *random, o),
+            (Node::Committer(a), NodeState::Committer(s)) => a.on_choice(s, *random, o),
             _ => {}
         }
     }

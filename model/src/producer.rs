@@ -317,7 +317,7 @@ impl Producer {
         state.tm = to;
     }
 
-    fn fatal(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn fatal(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         Self::set_tm(state, TxnManagerState::FatalError);
         if state.coordinator.take().is_some() {
             o.cancel_timer(Timer::RequestTimeout(RequestKey::Coordinator));

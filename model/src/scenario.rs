@@ -26,11 +26,15 @@ pub enum Role {
     /// A Flink source reader: a share consumer and a `TransactionalShareAcknowledger` in
     /// one task; its checkpoint state is durable (Flink's checkpoint storage).
     SourceReader,
+    /// Scenario `session-resume`: the 2PC coordinator application (durable decision log).
+    Committer,
+    /// Scenario `session-resume`: the external participant (a database, durable).
+    ExternalParticipant,
 }
 
 impl Role {
     /// All roles, in a fixed order.
-    pub const ALL: [Role; 8] = [
+    pub const ALL: [Role; 10] = [
         Role::TxnCoordinator,
         Role::GroupCoordinator,
         Role::DataPartition,
@@ -39,6 +43,8 @@ impl Role {
         Role::ShareCoordinator,
         Role::ShareConsumer,
         Role::SourceReader,
+        Role::Committer,
+        Role::ExternalParticipant,
     ];
 
     /// The kebab-case name used on the command line.
@@ -52,6 +58,8 @@ impl Role {
             Role::ShareCoordinator => "share-coordinator",
             Role::ShareConsumer => "share-consumer",
             Role::SourceReader => "source-reader",
+            Role::Committer => "committer",
+            Role::ExternalParticipant => "external-participant",
         }
     }
 }
@@ -131,6 +139,10 @@ pub struct Scenario {
     /// mode, whose poll thread goes on while its commit thread commits.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sink: bool,
+    /// KIP-1310 resume (scenario `session-resume`): a writer on a session prepares its
+    /// transaction and a committer resumes and completes it, with an external participant.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub resume: bool,
 }
 
 /// `share.acknowledgement.mode`.
@@ -198,6 +210,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "flink-acknowledger",
     "session",
     "connect-share-sink",
+    "session-resume",
 ];
 
 impl Scenario {
@@ -242,6 +255,7 @@ impl Scenario {
             readers: 0,
             session: false,
             sink: false,
+            resume: false,
         }
     }
 
@@ -284,6 +298,7 @@ impl Scenario {
             readers: 0,
             session: false,
             sink: false,
+            resume: false,
         }
     }
 
@@ -326,6 +341,7 @@ impl Scenario {
             readers: 0,
             session: false,
             sink: false,
+            resume: false,
         }
     }
 
@@ -448,6 +464,49 @@ impl Scenario {
         }
     }
 
+    /// KIP-1310's resume (the seed's 4.1 and 4.5; research S17): a writer `W0` on a
+    /// `TransactionSession` writes one record to `D0` and commits its input offset in a
+    /// transaction, prepares it (KIP-939, 2PC as the design grants it) and hands its
+    /// `PreparedTxnState` to the coordinator application `K0`; `K0` prepares the external
+    /// participant `DB`, decides commit or abort once both are prepared, records the
+    /// decision durably, tells `DB`, and completes the Kafka leg through
+    /// `TransactionSession.resume(txnId, producerId, epoch)` with the writer's
+    /// transactional id. After its hand-off the writer dies or wakes from a stall as a
+    /// zombie (one more `send()`, then `close()`). `DB` may crash once (it restarts from
+    /// its log); `--set crashable=committer` lets the coordinator application crash and
+    /// recover instead. No share group: the Kafka leg's participants are `D0` and
+    /// `__consumer_offsets`.
+    pub fn session_resume() -> Scenario {
+        Scenario {
+            name: "session-resume".into(),
+            inputs: 1,
+            txns: 1,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 1,
+                timeouts: 0,
+            },
+            crashable: vec![Role::ExternalParticipant],
+            request_retries: 0,
+            marker_retries: 1,
+            producers: 0,
+            records: 0,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Implicit,
+            ack_types: vec![AckType::Accept],
+            stalls: 0,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: true,
+>>>>>>> resume
+        }
+    }
+
     /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
     /// transactions): only a design with transactional share acknowledgements gives them a
     /// meaning, so `consumer-offsets` does not apply to it.
@@ -470,6 +529,7 @@ impl Scenario {
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             "session" => Ok(Scenario::session()),
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),
+            "session-resume" => Ok(Scenario::session_resume()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

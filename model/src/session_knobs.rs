@@ -36,3 +36,36 @@ impl EpochHandoff {
         }
     }
 }
+
+/// What `TransactionSession.resume(txnId, producerId, epoch)` does (the seed's 3.5;
+/// research S17).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResumeMode {
+    /// The seed taken literally: "creates a TransactionSession in IN_TRANSACTION state with
+    /// the given identity" under "no new wire protocol". The identity is installed locally;
+    /// nothing tells the coordinator, so the incarnation that prepared the transaction is
+    /// not fenced and keeps writing with the same pair.
+    #[default]
+    Install,
+    /// KIP-939's recovery, which the seed says resume "may call under the covers":
+    /// InitProducerId(keepPreparedTxn=true) bumps the epoch (fencing the old incarnation at
+    /// the coordinator) and returns the kept transaction's pair, which the session then
+    /// completes with `completeTransaction(preparedTxnState)`.
+    Fence,
+}
+
+impl ResumeMode {
+    /// Every value, in `--set` order.
+    pub const ALL: [ResumeMode; 2] = [ResumeMode::Install, ResumeMode::Fence];
+
+    /// The `--set` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResumeMode::Install => "install",
+            ResumeMode::Fence => "fence",
+        }
+    }
+}

@@ -5,7 +5,7 @@ use crate::design::{Design, MarkerMatch, TransactionVersion};
 use crate::design_kip939::AcknowledgerCommit;
 use crate::record_state::AckType;
 use crate::scenario::{AckMode, Role, Scenario};
-use crate::session_knobs::EpochHandoff;
+use crate::session_knobs::{EpochHandoff, ResumeMode};
 use crate::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
 use serde_json::{json, Value};
 
@@ -33,6 +33,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
     ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
     ("sink_commit_scope", "design: KIP-1302, what a Connect sink task's commit covers while its poll thread goes on, session|staged"),
+    ("resume", "design: KIP-1310, what TransactionSession.resume does, install|fence"),
+    ("session_send_check", "design: KIP-1310, the producer on a session refuses send() outside IN_TRANSACTION, true|false"),
+    ("decide_after_resume", "design: KIP-1310 4.5, the 2PC coordinator resumes the Kafka leg before it decides, true|false"),
+    ("resume_scenario", "scenario: KIP-1310 resume, a writer prepares and a committer resumes, with an external participant, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
     ("partitions", "scenario: output partitions, 0..=3 (0: no output, as the Flink source)"),
@@ -40,7 +44,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("duplicates", "scenario: messages duplicated in the whole run, 0..=255"),
     ("crashes", "scenario: crashes in the whole run, 0..=255"),
     ("timeouts", "scenario: early timeouts (fired while the awaited answer is still in flight) in the whole run, 0..=255"),
-    ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer) or 'none'"),
+    ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer, source-reader, committer, external-participant) or 'none'"),
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
     ("producers", "scenario: transactional producers, 0..=2"),
@@ -238,6 +242,10 @@ pub fn apply_within(
         "epoch_handoff" => {
             design.epoch_handoff = parse_choice(key, value, &EpochHandoff::ALL, EpochHandoff::name)?
         }
+        "resume" => design.resume = parse_choice(key, value, &ResumeMode::ALL, ResumeMode::name)?,
+        "session_send_check" => design.session_send_check = parse_bool(key, value)?,
+        "decide_after_resume" => design.decide_after_resume = parse_bool(key, value)?,
+        "resume_scenario" => scenario.resume = parse_bool(key, value)?,
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -281,6 +289,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "session_commit_flush": design.session_commit_flush,
         "epoch_handoff": design.epoch_handoff.name(),
         "sink_commit_scope": design.sink_commit_scope.name(),
+        "resume": design.resume.name(),
+        "session_send_check": design.session_send_check,
+        "decide_after_resume": design.decide_after_resume,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -292,6 +303,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "readers": scenario.readers,
         "session": scenario.session,
         "sink": scenario.sink,
+        "resume_scenario": scenario.resume,
     })
 }
 
@@ -341,6 +353,8 @@ mod tests {
                 "session" | "session_commit_flush" | "sink" => "true",
                 "sink_commit_scope" => "staged",
                 "epoch_handoff" => "atomic",
+                "resume" => "fence",
+                "session_send_check" | "decide_after_resume" | "resume_scenario" => "true",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

@@ -167,7 +167,9 @@ impl ShareConsumer {
             ClientChoice::Commit
             | ClientChoice::Abort
             | ClientChoice::Checkpoint
-            | ClientChoice::Handoff => {}
+            | ClientChoice::Handoff
+            | ClientChoice::Vanish
+            | ClientChoice::Wake => {}
         }
     }
 

@@ -242,6 +242,7 @@ impl System {
                 }));
             }
         }
+        crate::resume_system::push_actors(&mut actors, &topology, &design, &scenario);
         debug_assert_eq!(actors.len(), topology.len());
         System {
             design,
@@ -548,6 +549,7 @@ impl System {
             }
         }
         self.observe_decisions(&mut next);
+        crate::resume_ghost::observe(self, &mut next);
         next
     }
 
@@ -604,6 +606,7 @@ impl System {
         for command in out {
             match command {
                 Command::Send(dst, msg) => {
+                    crate::resume_ghost::observe_answer(self, state, id, dst, &msg);
                     if msg.response_error().is_some_and(|e| e.is_fencing())
                         && self.topology.txn_clients().any(|c| c == dst)
                     {
@@ -845,6 +848,11 @@ impl System {
                 if let Some(txn) = &p.txn {
                     let tag = txn.tag;
                     if !next.ghost.decisions.contains_key(&tag) {
+                        if self.topology.writers.contains(&id) {
+                            // The resumed transaction is decided by its committer; the
+                            // writer's shutdown abort is a request, not that decision.
+                            continue;
+                        }
                         let session = (commit && p.session.is_some()).then(|| p.clone());
                         let name = self.topology.name(id);
                         next.ghost.update(|g| {
@@ -882,6 +890,16 @@ impl System {
                 _ => p.requests.get(&key).map(|r| r.dst),
             },
             NodeState::ShareConsumer(c) => c.in_flight.as_ref().and(self.topology.share_partition),
+            NodeState::ResumeWriter(w) => match key {
+                RequestKey::Coordinator => w.session.coordinator.as_ref().map(|r| r.dst),
+                _ => w.session.requests.get(&key).map(|r| r.dst),
+            },
+            NodeState::Committer(c) => match (key, c.session.as_ref()) {
+                (RequestKey::External, _) => self.topology.externals.first().copied(),
+                (RequestKey::Coordinator, Some(p)) => p.coordinator.as_ref().map(|r| r.dst),
+                (_, Some(p)) => p.requests.get(&key).map(|r| r.dst),
+                (_, None) => None,
+            },
             NodeState::SourceReader(r) => match key {
                 RequestKey::Share => r
                     .consumer

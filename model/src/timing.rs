@@ -51,6 +51,13 @@ pub(crate) fn talking(state: &SystemState, a: Id, b: Id) -> bool {
 
 fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -> bool {
     let node = state.node(id);
+    if key == RequestKey::External {
+        return sys
+            .topology
+            .externals
+            .first()
+            .is_none_or(|db| crate::committer::external_is_lost(state, id, *db));
+    }
     if matches!(node, NodeState::ShareConsumer(_))
         || (key == RequestKey::Share && matches!(node, NodeState::SourceReader(_)))
     {

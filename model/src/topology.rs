@@ -34,6 +34,17 @@ pub struct Topology {
     /// Flink source readers (KIP-1289's standalone acknowledger with its share consumer).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub readers: Vec<Id>,
+    /// Scenario `session-resume`: the writer on a `TransactionSession` that prepares and
+    /// hands its transaction over (transactional id as its place among the clients).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writers: Vec<Id>,
+    /// Scenario `session-resume`: the 2PC coordinator application whose committer resumes
+    /// the writer's transaction (the writer's transactional id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub committers: Vec<Id>,
+    /// Scenario `session-resume`: the external participant of the 2PC.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub externals: Vec<Id>,
 }
 
 impl Topology {
@@ -56,6 +67,21 @@ impl Topology {
         } else {
             (None, None, Vec::new(), Vec::new())
         };
+        let after_share = share
+            + if scenario.has_share_group() {
+                2 + c + usize::from(scenario.readers)
+            } else {
+                0
+            };
+        let (writers, committers, externals) = if scenario.resume {
+            (
+                vec![Id::from(after_share)],
+                vec![Id::from(after_share + 1)],
+                vec![Id::from(after_share + 2)],
+            )
+        } else {
+            (Vec::new(), Vec::new(), Vec::new())
+        };
         Topology {
             txn_coordinator: Id::from(0),
             group_coordinator: Id::from(1),
@@ -65,6 +91,9 @@ impl Topology {
             share_coordinator,
             consumers,
             readers,
+            writers,
+            committers,
+            externals,
         }
     }
 
@@ -76,6 +105,9 @@ impl Topology {
             + usize::from(self.share_coordinator.is_some())
             + self.consumers.len()
             + self.readers.len()
+            + self.writers.len()
+            + self.committers.len()
+            + self.externals.len()
     }
 
     /// Never empty: there is always a coordinator.
@@ -110,6 +142,10 @@ impl Topology {
             Role::ShareConsumer
         } else if self.readers.contains(&id) {
             Role::SourceReader
+        } else if self.committers.contains(&id) {
+            Role::Committer
+        } else if self.externals.contains(&id) {
+            Role::ExternalParticipant
         } else {
             Role::Producer
         }
@@ -133,14 +169,26 @@ impl Topology {
             format!("C{i}")
         } else if let Some(i) = self.readers.iter().position(|r| *r == id) {
             format!("R{i}")
+        } else if let Some(i) = self.writers.iter().position(|r| *r == id) {
+            format!("W{i}")
+        } else if let Some(i) = self.committers.iter().position(|r| *r == id) {
+            format!("K{i}")
+        } else if self.externals.contains(&id) {
+            "DB".into()
         } else {
             format!("?{}", usize::from(id))
         }
     }
 
-    /// Every transactional client: the producers, then the readers' acknowledgers.
+    /// Every transactional client: the producers, then the readers' acknowledgers, then
+    /// the resumed-session writers and committers.
     pub fn txn_clients(&self) -> impl Iterator<Item = Id> + '_ {
-        self.producers.iter().chain(&self.readers).copied()
+        self.producers
+            .iter()
+            .chain(&self.readers)
+            .chain(&self.writers)
+            .chain(&self.committers)
+            .copied()
     }
 
     /// The transactional id of a transactional client.

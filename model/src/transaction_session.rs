@@ -165,5 +165,14 @@ pub fn describe_knobs(d: &Design, base: &Design) -> String {
     if d.epoch_handoff != base.epoch_handoff {
         out.push_str(&format!(", epoch_handoff={}", d.epoch_handoff.name()));
     }
+    if d.resume != base.resume {
+        out.push_str(&format!(", resume={}", d.resume.name()));
+    }
+    if d.session_send_check != base.session_send_check {
+        out.push_str(&format!(", session_send_check={}", d.session_send_check));
+    }
+    if d.decide_after_resume != base.decide_after_resume {
+        out.push_str(&format!(", decide_after_resume={}", d.decide_after_resume));
+    }
     out
 }

@@ -88,6 +88,12 @@ pub fn has_sessions(sys: &System) -> bool {
     sys.scenario.session && has_share_transactions(sys)
 }
 
+/// The resume properties apply where a committer resumes a writer's session (scenario
+/// `session-resume`).
+pub fn has_resume(sys: &System) -> bool {
+    !sys.topology.committers.is_empty()
+}
+
 /// `legal_transitions` judges every table the scenario's actors have.
 pub fn always(_sys: &System) -> bool {
     true
@@ -287,6 +293,30 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: flush_before_commit::check,
         witness: flush_before_commit::witness,
         applies: has_sessions,
+        twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "single_writer",
+        kind: Kind::Always,
+        guards: "KIP-1310 TransactionSession.resume; KIP-939 keepPreparedTxn fencing (research S17)",
+        what: "after a resume is acknowledged, no broker accepts a write, offset commit or EndTxn of the old incarnation with the resumed identity",
+        twin: "resumed_writer_fenced",
+        twin_what: "a broker rejects a request of the old incarnation with the resumed identity",
+        check: single_writer::check,
+        witness: single_writer::witness,
+        applies: has_resume,
+        twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "external_agreement",
+        kind: Kind::Always,
+        guards: "KIP-1310 4.5 custom 2PC coordinators; KIP-939 2PC",
+        what: "the external participant and Kafka decide the same outcome for the same transaction",
+        twin: "external_commit",
+        twin_what: "Kafka and the external participant both commit the transaction",
+        check: external_agreement::check,
+        witness: external_agreement::witness,
+        applies: has_resume,
         twin_excluded: twin_scope::never,
     },
 ];

@@ -74,7 +74,8 @@ pub fn commit_after_fault(sys: &System) -> Option<&'static str> {
 pub fn stale_client(sys: &System) -> Option<&'static str> {
     let s = &sys.scenario;
     let roles = [Role::Producer, Role::SourceReader, Role::TxnCoordinator];
-    (!message_faults(s) && !crashable(s, &roles))
+    // A resumed session's writer is a stale client by construction (it may wake).
+    (!s.resume && !message_faults(s) && !crashable(s, &roles))
         .then_some("no client or transaction-coordinator crash and no message fault")
 }
 
@@ -84,10 +85,11 @@ pub fn stale_client(sys: &System) -> Option<&'static str> {
 pub fn timeout_abort(sys: &System) -> Option<&'static str> {
     let d = &sys.design;
     let t = &sys.topology;
-    let all_2pc = d.two_phase_commit
-        && d.acknowledger_commit == AcknowledgerCommit::TwoPhase
+    let flink_2pc = d.acknowledger_commit == AcknowledgerCommit::TwoPhase
         && t.producers.is_empty()
         && !t.readers.is_empty();
+    // A resumed session's writer asks for 2PC, and its one transaction is prepared.
+    let all_2pc = d.two_phase_commit && (flink_2pc || sys.scenario.resume);
     stale_client(sys).or_else(|| {
         all_2pc.then_some("every transaction is 2PC (KIP-939), exempt from the transaction timeout")
     })

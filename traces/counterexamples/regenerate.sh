@@ -44,6 +44,8 @@ runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_dupli
 SHARETXN_MAX_STATES=300000 runs_in session seed seed-session "flush_before_commit txn_atomicity"
 runs_in session proposed proposed-session-async-handoff "txn_atomicity" epoch_handoff=async
 runs_in connect-share-sink proposed proposed-connect-share-sink-session-scope "txn_atomicity" sink_commit_scope=session
+# KIP-1310's resume: the seed's literal resume races a zombie writer that was never fenced.
+runs_in session-resume seed seed-session-resume "single_writer external_agreement"
 rm -rf "$out"
 # Every counterexample's Mermaid diagram on one page (GitHub renders the blocks).
 {

@@ -35,6 +35,7 @@ fn the_corpus_covers_every_documented_violation() {
         [
             "cache_agrees--draft-ctp",
             "cache_agrees--seed-ctp",
+            "external_agreement--seed-session-resume",
             "flush_before_commit--seed-session",
             "marker_match--seed-ctp",
             "no_aborted_read--consumer-offsets-tv1",
@@ -49,6 +50,7 @@ fn the_corpus_covers_every_documented_violation() {
             "no_orphan_acks--seed-ctp",
             "no_orphan_acks--seed-ctp-tv1-unverified",
             "pending_isolation--seed-ctp",
+            "single_writer--seed-session-resume",
             "txn_atomicity--consumer-offsets-no-flush-before-end-txn",
             "txn_atomicity--consumer-offsets-tv1",
             "txn_atomicity--proposed-connect-share-sink-session-scope",

@@ -1,0 +1,98 @@
+//! KIP-1310's `TransactionSession.resume` on the `session-resume` scenario (the seed's 4.1
+//! writer/committer split and 4.5 custom 2PC coordinator): the seed's literal resume races
+//! a zombie writer that was never fenced; `proposed` holds every property exhaustively with
+//! every twin witnessed; each of its resume choices, and KIP-939's 2PC, reverted alone gives
+//! its counterexample.
+
+use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_properties::{check, CheckOptions, Report, Status};
+
+fn run(design: Design, sets: &[&str]) -> Report {
+    let (mut design, mut scenario) = (design, Scenario::session_resume());
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    check(&System::new(design, scenario), CheckOptions::default())
+}
+
+fn message(report: &Report, name: &str) -> String {
+    report
+        .property(name)
+        .and_then(|p| p.message.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn proposed_holds_every_property_on_session_resume_and_is_pinned() {
+    let report = run(Design::proposed(), &[]);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert!(report.passed(), "every applicable twin witnessed");
+    assert_eq!(
+        (report.unique_states, report.max_depth),
+        (3_572, 31),
+        "pinned: a change here is a model change"
+    );
+    for twin in [
+        "resumed_writer_fenced",
+        "external_commit",
+        "commit_reached",
+        "abort_reached",
+        "commit_after_fault",
+    ] {
+        assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
+    }
+}
+
+#[test]
+fn the_seeds_resume_races_a_zombie_writer_that_was_never_fenced() {
+    let report = run(Design::seed(), &[]);
+    assert!(report.exhaustive);
+    assert_eq!(report.unique_states, 13_668, "pinned");
+    assert_eq!(
+        report.violated(),
+        vec!["single_writer", "external_agreement"]
+    );
+    let why = message(&report, "single_writer");
+    assert!(why.contains("D0 accepted the writer's Produce"), "{why}");
+    let why = message(&report, "external_agreement");
+    assert!(
+        why.contains("aborted") && why.contains("committed"),
+        "{why}"
+    );
+    let steps = report.property("single_writer").unwrap().actions.len();
+    assert_eq!(steps, 18, "the shortest trace");
+}
+
+#[test]
+fn resume_install_alone_lets_the_zombie_abort_the_resumed_transaction() {
+    let report = run(Design::proposed(), &["resume=install"]);
+    assert_eq!(report.status("single_writer"), Some(Status::Violated));
+    let why = message(&report, "single_writer");
+    assert!(why.contains("TC accepted the writer's EndTxn"), "{why}");
+    assert_eq!(report.status("external_agreement"), Some(Status::Violated));
+}
+
+#[test]
+fn without_the_send_check_the_zombies_produce_joins_the_kept_transaction() {
+    // The fence bumps the epoch at the coordinator only: D0 has the transaction open at the
+    // old epoch and takes the zombie's batch without verifying it again.
+    let report = run(Design::proposed(), &["session_send_check=false"]);
+    assert_eq!(report.violated(), vec!["single_writer"]);
+    let why = message(&report, "single_writer");
+    assert!(why.contains("D0 accepted the writer's Produce"), "{why}");
+}
+
+#[test]
+fn deciding_before_the_fence_lets_the_zombie_abort_a_committed_decision() {
+    let report = run(Design::proposed(), &["decide_after_resume=false"]);
+    assert_eq!(report.violated(), vec!["external_agreement"]);
+}
+
+#[test]
+fn without_two_phase_commit_the_timeout_aborts_what_the_database_committed() {
+    let report = run(Design::proposed(), &["two_phase_commit=false"]);
+    assert_eq!(report.violated(), vec!["external_agreement"]);
+    let why = message(&report, "external_agreement");
+    assert!(why.contains("coordinator aborted"), "{why}");
+}
