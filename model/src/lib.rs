@@ -28,6 +28,8 @@
 //! P0 --TxnOffsetCommit--> GC --AddPartitionsToTxn(add)--> TC
 //! P0 --EndTxn--> TC --WriteTxnMarkers--> D0, D1, GC --> TC: CompleteCommit
 //! ```
+// The settings JSON (settings.rs) lists every knob in one `json!`, deeper than the default limit.
+#![recursion_limit = "256"]
 
 pub mod committer;
 pub mod data_partition;

@@ -36,6 +36,7 @@ pub(crate) fn push_actors(
         request_retries: scenario.request_retries,
         share: None,
         session: true,
+        sink: false,
     };
     for _ in &topology.writers {
         actors.push(Node::ResumeWriter(ResumeWriter {

@@ -503,7 +503,6 @@ impl Scenario {
             session: false,
             sink: false,
             resume: true,
->>>>>>> resume
         }
     }
 

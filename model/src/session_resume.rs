@@ -71,6 +71,7 @@ impl Producer {
                 session: self.session.then(|| SessionProducerState {
                     view: Some(committable.producer),
                 }),
+                sink: None,
             },
         }
     }
