@@ -137,3 +137,69 @@ fn a_deadline_passed_by_the_recorded_times_replays_renders_and_is_not_shrunk() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `proposed`'s seed 82214 (the open model gap of README's "Production sizes" section:
+/// the share coordinator's lost verification is never timed out, so SP0 resends its
+/// staging for ever). The heal phase closes a cycle, which the model confirms without
+/// virtual time, and which survives shrinking. When the gap is fixed this seed passes
+/// and the test says so: pin the next cycle the simulator finds in its place.
+#[test]
+fn a_cycle_after_the_heal_replays_and_shrinks_with_its_heal_point() {
+    let dir = scratch_dir("cycle");
+    let path = sim_trace(
+        &dir,
+        &[
+            "--scenario",
+            "ctp",
+            "--design",
+            "proposed",
+            "--seeds",
+            "82214..82215",
+        ],
+    );
+    let file = path.to_string_lossy().into_owned();
+    let trace = read_json(&path);
+    let steps = trace["steps"].as_array().expect("steps").len();
+    assert!(steps >= 100, "{steps} steps");
+    let replayed = run(&["replay", &file]);
+    let stdout = text(&replayed.stdout);
+    assert_eq!(replayed.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("a fair run repeats them for ever"),
+        "{stdout}"
+    );
+
+    let out_path = dir.join("small.json");
+    let out_file = out_path.to_string_lossy().into_owned();
+    let shrunk = run(&["shrink", &file, "-o", &out_file]);
+    assert_eq!(shrunk.status.code(), Some(0), "{}", text(&shrunk.stderr));
+    let small = read_json(&out_path);
+    let small_steps = small["steps"].as_array().expect("steps").len();
+    assert!(small_steps < 40, "{steps} -> {small_steps} steps");
+    let heal = &small["heal"];
+    let after = heal["after_step"].as_u64().expect("a heal point") as usize;
+    assert!(after < small_steps, "{heal}");
+    assert!(
+        heal.get("at_ms").is_none(),
+        "a shrunk run has no times: {heal}"
+    );
+    // The step before the heal is the run's last fault (the lost verification).
+    let last_fault = &small["steps"][after - 1]["text"];
+    assert!(
+        last_fault.as_str().is_some_and(|t| t.starts_with("Drop ")),
+        "{last_fault}"
+    );
+
+    let replayed = run(&["replay", &out_file]);
+    let stdout = text(&replayed.stdout);
+    assert_eq!(replayed.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains(&format!(
+        "reproduced at step {small_steps} of {small_steps}"
+    )));
+    let rendered = text(&run(&["render", &out_file]).stdout);
+    assert!(
+        rendered.contains(&format!("heal      after step {after}, deadline 600000ms")),
+        "{rendered}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

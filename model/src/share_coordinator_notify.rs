@@ -80,12 +80,10 @@ impl ShareCoordinator {
         }
     }
 
-    /// Timers: the outcome resend and a staging's verification timeout.
+    /// Timers: the outcome resend.
     pub fn on_timeout(&self, s: &mut ShareCoordinatorState, timer: Timer, o: &mut Out<Node>) {
-        match timer {
-            Timer::ResolvedRetry => self.resend_outcomes(s, o),
-            Timer::VerificationTimeout(pid) => self.on_verification_timeout(s, pid, o),
-            _ => {}
+        if timer == Timer::ResolvedRetry {
+            self.resend_outcomes(s, o);
         }
     }
 }
