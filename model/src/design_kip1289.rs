@@ -73,6 +73,7 @@ impl Design {
     ///   next transaction (else `txn_atomicity`: that batch, sent with the committing
     ///   transaction's epoch, joins it and commits while its acknowledgement goes into the
     ///   next transaction, which can abort).
+    ///
     /// On a resumed session (scenario `session-resume`, research S17):
     /// - `resume=fence`: `resume` fences the incarnation that prepared the transaction with
     ///   InitProducerId(keepPreparedTxn=true) before completing it (else `single_writer` and

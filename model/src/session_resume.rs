@@ -68,7 +68,7 @@ impl Producer {
                 transitions: Vec::new(),
                 share: None,
                 prepared: Some(committable.producer),
-                session: self.session.then(|| SessionProducerState {
+                session: self.session.then_some(SessionProducerState {
                     view: Some(committable.producer),
                 }),
                 sink: None,
