@@ -580,6 +580,35 @@ impl Producer {
         self.send_outputs(state, input, tag, o);
     }
 
+    /// Sends one Produce of `record` to `partition`'s `leader` with the writer's identity
+    /// and the partition's next sequence: the one place a sequence is taken.
+    pub(crate) fn send_produce(
+        &self,
+        state: &mut ProducerState,
+        partition: PartitionIndex,
+        leader: Id,
+        record: OutputRecord,
+        o: &mut Out<Node>,
+    ) {
+        let producer = self.write_identity(state);
+        let seq = state.seqs.entry(partition).or_insert(0);
+        let req = ProduceRequest {
+            txn: self.txn,
+            producer,
+            seq: *seq,
+            partition,
+            record,
+        };
+        *seq += 1;
+        self.send_request(
+            state,
+            RequestKey::Produce(partition),
+            leader,
+            Msg::Produce(req),
+            o,
+        );
+    }
+
     /// `producer.send` of the output derived from `input` to every output partition, for
     /// attempt `tag`, with the identity the producer has.
     pub(crate) fn send_outputs(
@@ -589,26 +618,9 @@ impl Producer {
         tag: TxnTag,
         o: &mut Out<Node>,
     ) {
-        let id = self.write_identity(state);
         let record = OutputRecord { input, tag };
         for (i, leader) in self.partitions.iter().enumerate() {
-            let partition = PartitionIndex(i as u8);
-            let seq = state.seqs.entry(partition).or_insert(0);
-            let req = ProduceRequest {
-                txn: self.txn,
-                producer: id,
-                seq: *seq,
-                partition,
-                record,
-            };
-            *seq += 1;
-            self.send_request(
-                state,
-                RequestKey::Produce(partition),
-                *leader,
-                Msg::Produce(req),
-                o,
-            );
+            self.send_produce(state, PartitionIndex(i as u8), *leader, record, o);
         }
     }
 

@@ -11,7 +11,7 @@
 
 use crate::external_msg::Committable;
 use crate::ids::PartitionIndex;
-use crate::msg::{Msg, OutputRecord, ProduceRequest, RequestKey};
+use crate::msg::OutputRecord;
 use crate::node::Node;
 use crate::producer::{CurrentTxn, Producer, ProducerState};
 use crate::session_knobs::ResumeMode;
@@ -158,23 +158,7 @@ impl Producer {
             input: txn.input,
             tag: txn.tag,
         };
-        let id = self.write_identity(state);
-        let seq = state.seqs.entry(partition).or_insert(0);
-        let req = ProduceRequest {
-            txn: self.txn,
-            producer: id,
-            seq: *seq,
-            partition,
-            record,
-        };
-        *seq += 1;
-        self.send_request(
-            state,
-            RequestKey::Produce(partition),
-            *leader,
-            Msg::Produce(req),
-            o,
-        );
+        self.send_produce(state, partition, *leader, record, o);
         true
     }
 }
