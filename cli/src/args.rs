@@ -39,8 +39,9 @@ usage:
                   [--set KEY=VALUE]...
       check every design on every scenario it applies to (or those named), each the
       same BFS as check (exhaustive for a design claimed safe, stopped at
-      --unclaimed-max-states for the others), and print every property's status: one
-      table per scenario (rows properties and twins, columns designs), or --json
+      --unclaimed-max-states for the others; --threads checks side by side, one thread
+      each), and print every property's status: one table per scenario (rows properties
+      and twins, columns designs), or --json
   sharetxn replay TRACE
       run a trace again on the current model: each step, where it first differs from
       the recorded digests, and whether its outcome shows again

@@ -34,8 +34,9 @@ pub struct CheckRun<'a> {
     pub threads: usize,
     /// Stop after this long.
     pub timeout: Option<Duration>,
-    /// The output is JSON (so no progress line, even on a terminal).
-    pub json: bool,
+    /// No progress line, even on a terminal: the output is JSON, or other checks run
+    /// beside this one.
+    pub quiet: bool,
     /// Where trace files go.
     pub trace_out: &'a Path,
     /// Put before the progress (which of many checks this is; empty for one).
@@ -45,7 +46,7 @@ pub struct CheckRun<'a> {
 /// Runs the library's check with a progress line on a terminal, then writes a trace for
 /// every discovery into the report; `check` and `matrix` both check through here.
 pub fn check_and_record(system: &System, run: &CheckRun) -> Result<Report, CliError> {
-    let line = ProgressLine::for_stderr(run.json).map(|line| line.with_label(run.label.clone()));
+    let line = ProgressLine::for_stderr(run.quiet).map(|line| line.with_label(run.label.clone()));
     let progress: Option<Box<dyn FnMut(Progress) + '_>> = line
         .as_ref()
         .map(|line| Box::new(move |p: Progress| line.show(p)) as Box<dyn FnMut(Progress)>);
@@ -82,7 +83,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         max_states: args.max_states,
         threads: args.threads,
         timeout: args.timeout,
-        json: args.json,
+        quiet: args.json,
         trace_out: &args.trace_out,
         label: String::new(),
     };

@@ -31,6 +31,7 @@ mod error;
 mod explore;
 mod list;
 mod matrix;
+mod matrix_jobs;
 mod matrix_table;
 mod output;
 mod progress;

@@ -23,6 +23,7 @@
 use crate::args::{MatrixArgs, MatrixPair};
 use crate::check::{check_and_record, CheckRun, NOT_PASSED};
 use crate::error::CliError;
+use crate::matrix_jobs;
 use crate::matrix_table;
 use crate::output;
 use crate::progress::ProgressLine;
@@ -284,6 +285,43 @@ impl Matrix {
     }
 }
 
+/// What became of one (design, scenario) pair.
+enum Pair {
+    /// Checked.
+    Checked(Checked),
+    /// Not checked: the design does not apply to the scenario.
+    NotApplicable {
+        design: String,
+        scenario: String,
+        reason: String,
+    },
+}
+
+/// A check that ran, with what the matrix needs of it.
+struct Checked {
+    label: String,
+    report: Report,
+    claims_safety: bool,
+    bounds: Bounds,
+}
+
+impl Checked {
+    /// The line a terminal gets when the check ends.
+    fn summary_line(&self) -> String {
+        format!(
+            "{}{} states, depth {}, {:.1} s{}\n",
+            self.label,
+            matrix_table::grouped(self.report.unique_states),
+            self.report.max_depth,
+            self.report.seconds,
+            self.bounds
+                .stopped(&self.report)
+                .map(|why| format!(", not exhaustive: {why}"))
+                .unwrap_or_default()
+        )
+    }
+}
+
 /// Runs every check and reports.
 pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
     let MatrixArgs {
@@ -299,42 +337,69 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
     trace::prepare_dir(&trace_out)?;
     let on_terminal = ProgressLine::for_stderr(json).is_some();
     let total = pairs.len();
-    let mut matrix = Matrix::new(sets);
-    for (i, MatrixPair { model, applies }) in pairs.into_iter().enumerate() {
-        let (design, scenario) = (model.design.name.clone(), model.scenario.name.clone());
+    let jobs = pairs.iter().filter(|p| p.applies.is_ok()).count();
+    let (workers, per_check) = matrix_jobs::split(threads, jobs);
+    // One check's progress line at a time: with checks side by side, each says when it
+    // starts and when it ends.
+    let side_by_side = workers > 1;
+    let started = |label: &str| {
+        if on_terminal && side_by_side {
+            output::stderr(&format!("{label}started\n"));
+        }
+    };
+    let run_pair = |i: usize, pair: MatrixPair| -> Result<Pair, CliError> {
+        let MatrixPair { model, applies } = pair;
         if let Err(reason) = applies {
-            matrix.push_not_applicable(&design, &scenario, reason);
-            continue;
+            return Ok(Pair::NotApplicable {
+                design: model.design.name,
+                scenario: model.scenario.name,
+                reason,
+            });
         }
         let claims_safety = model.design.claims_safety();
         let bounds = Bounds::of(claims_safety, max_states, unclaimed_max_states);
         let system = System::new(model.design, model.scenario);
-        let label = format!("[{}/{total}] {design} on {scenario}: ", i + 1);
+        let label = format!(
+            "[{}/{total}] {} on {}: ",
+            i + 1,
+            system.design.name,
+            system.scenario.name
+        );
+        started(&label);
         let run = CheckRun {
             strategy: Strategy::Bfs,
             max_depth: None,
             max_states: bounds.state_cap,
-            threads,
+            threads: per_check,
             timeout,
-            json,
+            quiet: json || side_by_side,
             trace_out: &trace_out,
             label,
         };
         let report = check_and_record(&system, &run)?;
-        if on_terminal {
-            output::stderr(&format!(
-                "{}{} states, depth {}, {:.1} s{}\n",
-                run.label,
-                matrix_table::grouped(report.unique_states),
-                report.max_depth,
-                report.seconds,
-                bounds
-                    .stopped(&report)
-                    .map(|why| format!(", not exhaustive: {why}"))
-                    .unwrap_or_default()
-            ));
+        Ok(Pair::Checked(Checked {
+            label: run.label,
+            report,
+            claims_safety,
+            bounds,
+        }))
+    };
+    let finished = |_: usize, result: &Result<Pair, CliError>| {
+        if let (true, Ok(Pair::Checked(checked))) = (on_terminal, result) {
+            output::stderr(&checked.summary_line());
         }
-        matrix.push_report(&report, claims_safety, &bounds);
+    };
+    let results = matrix_jobs::run_ordered(pairs, workers, run_pair, finished);
+    let mut matrix = Matrix::new(sets);
+    for result in results {
+        match result? {
+            Pair::Checked(c) => matrix.push_report(&c.report, c.claims_safety, &c.bounds),
+            Pair::NotApplicable {
+                design,
+                scenario,
+                reason,
+            } => matrix.push_not_applicable(&design, &scenario, reason),
+        }
     }
 
     if json {

@@ -83,6 +83,42 @@ fn small_matrix_json_is_pinned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Checks side by side (`--threads 3`: three at once, one thread each) give the matrix
+/// one check at a time gives, in the same order, capped checks included.
+#[test]
+fn checks_side_by_side_give_the_same_matrix() {
+    let matrix_with = |threads: &str| {
+        let dir = scratch_dir(&format!("side-by-side-{threads}"));
+        let dir_arg = dir.to_string_lossy().into_owned();
+        let out = run(&[
+            "matrix",
+            "--scenarios",
+            "flink-acknowledger,session-resume",
+            "--unclaimed-max-states",
+            "2000",
+            "--threads",
+            threads,
+            "--trace-out",
+            &dir_arg,
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
+        let matrix = redact(matrix, &dir_arg);
+        let _ = std::fs::remove_dir_all(&dir);
+        matrix
+    };
+    let (one, three) = (matrix_with("1"), matrix_with("3"));
+    let stopped = one["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| !c["stopped"].is_null())
+        .count();
+    assert!(stopped >= 2, "the cap stops some checks: {stopped}");
+    assert_eq!(one, three);
+}
+
 #[test]
 fn small_matrix_table_is_pinned() {
     let dir = scratch_dir("table");

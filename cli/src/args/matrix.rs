@@ -32,7 +32,8 @@ pub struct MatrixArgs {
     pub pairs: Vec<MatrixPair>,
     /// Every `--set` as given, in order (applied to every pair).
     pub sets: Vec<String>,
-    /// Threads expanding a BFS level, in each check.
+    /// Cores for the checks: that many checks run side by side on one checker thread
+    /// each (with fewer checks than cores, the spare cores go to the checks).
     pub threads: usize,
     /// Stop each check after this many distinct states.
     pub max_states: u64,
