@@ -23,7 +23,7 @@ fn message(report: &Report, name: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The default bounds: 11,787 states. Checkpoint 0 commits record 0's ACCEPT; nothing
+/// The default bounds: 14,333 states, depth 42. Checkpoint 0 commits record 0's ACCEPT; nothing
 /// tells the share-partition leader, so the lock expires, the record comes back and
 /// checkpoint 1 covers it again, without any fault.
 #[test]
