@@ -6,7 +6,7 @@
 //! `timeouts` budget. The actors cannot tell the two apart; only the closed world can.
 
 use crate::ids::ProducerId;
-use crate::msg::{Msg, RequestKey, Timer};
+use crate::msg::{Msg, ProducerIdAndEpoch, RequestKey, Timer, VerificationGuard};
 use crate::node::NodeState;
 use crate::parked_write::{carries_verification, Verifying};
 use crate::system::{System, SystemState};
@@ -123,13 +123,7 @@ fn parked_at(state: &SystemState, leader: Id) -> Vec<(Id, ProducerId)> {
 /// (a lost request or answer, or a coordinator crash). Only then is the
 /// inter-broker request timeout recovery; before, it is an early timeout.
 fn verification_is_lost(sys: &System, state: &SystemState, leader: Id, pid: ProducerId) -> bool {
-    let parked = match state.node(leader) {
-        NodeState::DataPartition(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        NodeState::GroupCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        NodeState::ShareCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        _ => None,
-    };
-    let Some((producer, guard)) = parked else {
+    let Some((producer, guard)) = verification_of(state, leader, pid) else {
         return true;
     };
     let tc = sys.topology.txn_coordinator;
@@ -142,6 +136,46 @@ fn verification_is_lost(sys: &System, state: &SystemState, leader: Id, pid: Prod
     };
     // An answer already sent arrives even if the coordinator has crashed since.
     !(sent(tc, leader) || (state.is_up(tc) && (held_at_tc || sent(leader, tc))))
+}
+
+/// The producer and guard of `leader`'s verification of `pid`, if it has one.
+fn verification_of(
+    state: &SystemState,
+    leader: Id,
+    pid: ProducerId,
+) -> Option<(ProducerIdAndEpoch, VerificationGuard)> {
+    match state.node(leader) {
+        NodeState::DataPartition(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        NodeState::GroupCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        NodeState::ShareCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        _ => None,
+    }
+}
+
+/// `leader`'s verification of `pid` timed out while the transaction coordinator was down.
+/// Kafka's `InterBrokerSendThread` never wrote that request to a socket (it cannot connect
+/// to a broker that is down) and fails it at its timeout, so it is taken off the
+/// connection here instead of reaching the coordinator after its restart. Without this,
+/// each retry of the NETWORK_EXCEPTION that answers the timeout would queue one more copy
+/// behind it, and the leader's verifications in flight would grow without bound for as
+/// long as the coordinator stays down.
+pub(crate) fn unsend_timed_out_verification(
+    sys: &System,
+    state: &mut SystemState,
+    leader: Id,
+    pid: ProducerId,
+) {
+    let tc = sys.topology.txn_coordinator;
+    if state.is_up(tc) {
+        // Transmitted or answered: what is on the wire may still arrive (late answers
+        // are ignored by their guard).
+        return;
+    }
+    if let Some((producer, guard)) = verification_of(state, leader, pid) {
+        state.network.unsend(leader, tc, |m| {
+            matches!(m, Msg::AddPartitionsToTxn(_)) && carries_verification(m, producer, guard)
+        });
+    }
 }
 
 fn marker_is_lost(sys: &System, state: &SystemState, tc: Id) -> bool {
