@@ -325,3 +325,81 @@ fn the_timeout_is_due_only_once_the_verification_is_lost() {
         "the answer already sent still arrives"
     );
 }
+
+/// Delivers the one message in flight from `src` to `dst` that `pick` accepts.
+fn deliver_from(
+    sys: &System,
+    state: &SystemState,
+    src: Id,
+    dst: Id,
+    pick: impl Fn(&Msg) -> bool,
+) -> SystemState {
+    let env = state
+        .network
+        .deliverable()
+        .into_iter()
+        .find(|e| e.src == src && e.dst == dst && pick(&e.msg))
+        .expect("the message in flight");
+    sys.step(state, &Action::Deliver(env))
+}
+
+/// The verifications queued from `leader` to the transaction coordinator.
+fn queued_verifications(sys: &System, state: &SystemState, leader: Id) -> usize {
+    let tc = sys.topology.txn_coordinator;
+    state
+        .network
+        .iter()
+        .filter(|e| e.src == leader && e.dst == tc && matches!(e.msg, Msg::AddPartitionsToTxn(_)))
+        .count()
+}
+
+/// One turn of the retry loop while the coordinator is down: the due timeout answers
+/// NETWORK_EXCEPTION, the producer resends at once, the leader parks it and verifies again.
+fn time_out_and_retry(sys: &System, state: &SystemState, d0: Id) -> SystemState {
+    let p0 = sys.topology.producers[0];
+    assert!(
+        sys.timer_is_due(state, d0, &TIMEOUT),
+        "the coordinator is down: due"
+    );
+    let fired = sys.step(
+        state,
+        &Action::Fire {
+            actor: d0,
+            timer: TIMEOUT,
+        },
+    );
+    let answered = deliver_from(
+        sys,
+        &fired,
+        d0,
+        p0,
+        |m| matches!(m, Msg::ProduceResponse(r) if r.error == ErrorCode::NetworkException),
+    );
+    deliver_from(sys, &answered, p0, d0, |m| matches!(m, Msg::Produce(_)))
+}
+
+#[test]
+fn a_verification_timed_out_while_the_coordinator_is_down_was_never_sent() {
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let (parked, d0) = until_parked(&sys);
+    let tc = sys.topology.txn_coordinator;
+    // The crash takes the request on its way with it; the retry's verification then
+    // waits on the connection to the down coordinator.
+    let down = sys.step(&parked, &Action::Crash(tc));
+    assert_eq!(queued_verifications(&sys, &down, d0), 0);
+    let once = time_out_and_retry(&sys, &down, d0);
+    assert_eq!(queued_verifications(&sys, &once, d0), 1);
+    // Its timeout takes it back (InterBrokerSendThread fails an unsent request at its
+    // timeout), so the retry queues one verification, not a second.
+    let twice = time_out_and_retry(&sys, &once, d0);
+    assert_eq!(queued_verifications(&sys, &twice, d0), 1);
+    assert_eq!(
+        twice.network, once.network,
+        "the loop returns to the network it left"
+    );
+    assert_eq!(twice.node(d0), once.node(d0));
+    // Once the coordinator is back, the queued verification reaches it.
+    let up = sys.step(&twice, &Action::Restart(tc));
+    assert_eq!(queued_verifications(&sys, &up, d0), 1);
+    assert!(!sys.timer_is_due(&up, d0, &TIMEOUT), "on its way: not due");
+}
