@@ -9,6 +9,7 @@ use crate::ids::*;
 use crate::leader::{LeaderState, LeaderStorage};
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
+use crate::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::partition_log::{AppendCheck, Payload};
 use stateright::actor::{Id, Out};
 
@@ -43,27 +44,8 @@ impl DataPartition {
         match msg {
             Msg::Produce(req) => self.produce(state, src, req, false, o),
             Msg::AddPartitionsToTxnResponse(resp) => {
-                let guard = match resp.mode {
-                    AddPartitionsMode::VerifyOnly { guard }
-                    | AddPartitionsMode::BrokerAdd { guard } => guard,
-                    AddPartitionsMode::Client => return,
-                };
-                let Some(parked) = state.unpark(resp.producer, guard) else {
-                    return;
-                };
-                if resp.error == ErrorCode::None && !parked.valid {
-                    // `VerificationGuard` mismatch at append: "Record was not part of an
-                    // ongoing transaction".
-                    reply(o, parked.src, &parked.request, ErrorCode::InvalidTxnState);
-                } else if resp.error == ErrorCode::None {
+                if let Some(parked) = self.verifier().resume(&mut state.verifying, &resp, o) {
                     self.produce(state, parked.src, parked.request, true, o);
-                } else {
-                    reply(
-                        o,
-                        parked.src,
-                        &parked.request,
-                        verification_error(resp.error),
-                    );
                 }
             }
             Msg::WriteTxnMarkers(req) => {
@@ -72,11 +54,27 @@ impl DataPartition {
                     o.save(NodeStorage::Leader(state.storage()));
                     // The marker ends whatever was open: a verification in progress for
                     // this producer no longer guards a valid append (the ABA race).
-                    state.void_guard(req.producer.pid);
+                    void_guard(&mut state.verifying, req.producer.pid);
                 }
                 o.send(src, req.response(error));
             }
             _ => {}
+        }
+    }
+
+    /// The inter-broker request timeout of the verification of `pid` ran out.
+    pub fn on_timeout(&self, state: &mut DataPartitionState, timer: Timer, o: &mut Out<Node>) {
+        if let Timer::VerificationTimeout(pid) = timer {
+            self.verifier().time_out(&mut state.verifying, pid, o);
+        }
+    }
+
+    fn verifier(&self) -> Verifier {
+        Verifier {
+            txn_coordinator: self.txn_coordinator,
+            tv: self.design.tv,
+            partition: TopicPartition::Output(self.index),
+            join_voided: false,
         }
     }
 
@@ -106,52 +104,14 @@ impl DataPartition {
             AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
             AppendCheck::Reject(e) => reply(o, src, &req, e),
             AppendCheck::NeedsVerification => {
-                if state
-                    .verifying
-                    .get(&req.producer.pid)
-                    .is_some_and(|p| p.request == req && p.valid)
-                {
-                    // A retry of the write being verified: it joins that verification.
-                    // (Kafka answers the abandoned copy NETWORK_EXCEPTION, which the client
-                    // ignores: it no longer waits on that correlation id.)
-                    return;
-                }
-                let (guard, displaced) = state.park(req.producer, src, req.clone());
-                if let Some(old) = displaced {
-                    reply(o, old.src, &old.request, ErrorCode::NetworkException);
-                }
-                o.send(
-                    self.txn_coordinator,
-                    AddPartitionsToTxnRequest::verification(
-                        self.design.tv,
-                        req.txn,
-                        req.producer,
-                        TopicPartition::Output(self.index),
-                        guard,
-                    ),
-                );
+                let guard = state.guard();
+                self.verifier()
+                    .park(&mut state.verifying, guard, src, req, o);
             }
         }
     }
 }
 
-/// What a client sees when verification fails (`AddPartitionsToTxnManager`).
-pub(crate) fn verification_error(e: ErrorCode) -> ErrorCode {
-    match e {
-        ErrorCode::InvalidProducerIdMapping => ErrorCode::InvalidTxnState,
-        ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
-        other => other,
-    }
-}
-
 fn reply(o: &mut Out<Node>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
-    o.send(
-        dst,
-        Msg::ProduceResponse(ProduceResponse {
-            partition: req.partition,
-            producer: req.producer,
-            seq: req.seq,
-            error,
-        }),
-    );
+    o.send(dst, req.response(error));
 }

@@ -9,13 +9,13 @@
 //! Pending and committed offsets are derived from the log, so a reload rebuilds them
 //! exactly, as `CoordinatorLoaderImpl` does.
 
-use crate::data_partition::verification_error;
 use crate::design::Design;
 use crate::error::ErrorCode;
 use crate::ids::*;
 use crate::leader::{LeaderState, LeaderStorage};
 use crate::msg::*;
 use crate::node::{Node, NodeStorage};
+use crate::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::partition_log::{AppendCheck, PartitionLog, Payload, RecordStatus};
 use crate::width::Offset;
 use stateright::actor::{Id, Out};
@@ -85,34 +85,15 @@ impl GroupCoordinator {
                 }
             }
             Msg::AddPartitionsToTxnResponse(resp) => {
-                let guard = match resp.mode {
-                    AddPartitionsMode::VerifyOnly { guard }
-                    | AddPartitionsMode::BrokerAdd { guard } => guard,
-                    AddPartitionsMode::Client => return,
-                };
-                let Some(parked) = state.unpark(resp.producer, guard) else {
-                    return;
-                };
-                if resp.error == ErrorCode::None && !parked.valid {
-                    // `VerificationGuard` mismatch at append: "Record was not part of an
-                    // ongoing transaction".
-                    reply(o, parked.src, &parked.request, ErrorCode::InvalidTxnState);
-                } else if resp.error == ErrorCode::None {
+                if let Some(parked) = self.verifier().resume(&mut state.verifying, &resp, o) {
                     self.commit(state, parked.src, parked.request, true, o);
-                } else {
-                    reply(
-                        o,
-                        parked.src,
-                        &parked.request,
-                        verification_error(resp.error),
-                    );
                 }
             }
             Msg::WriteTxnMarkers(req) => {
                 let error = state.log.write_marker(&req);
                 if error == ErrorCode::None {
                     o.save(NodeStorage::Leader(state.storage()));
-                    state.void_guard(req.producer.pid);
+                    void_guard(&mut state.verifying, req.producer.pid);
                     if !has_pending_offsets(&state.log) {
                         let offset = committed_offset(&state.log);
                         for dst in std::mem::take(&mut state.waiting_fetches) {
@@ -129,6 +110,22 @@ impl GroupCoordinator {
                 o.send(src, req.response(error));
             }
             _ => {}
+        }
+    }
+
+    /// The inter-broker request timeout of the verification of `pid` ran out.
+    pub fn on_timeout(&self, state: &mut GroupCoordinatorState, timer: Timer, o: &mut Out<Node>) {
+        if let Timer::VerificationTimeout(pid) = timer {
+            self.verifier().time_out(&mut state.verifying, pid, o);
+        }
+    }
+
+    fn verifier(&self) -> Verifier {
+        Verifier {
+            txn_coordinator: self.txn_coordinator,
+            tv: self.design.tv,
+            partition: TopicPartition::ConsumerOffsets,
+            join_voided: false,
         }
     }
 
@@ -163,42 +160,14 @@ impl GroupCoordinator {
             AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
             AppendCheck::Reject(e) => reply(o, src, &req, e),
             AppendCheck::NeedsVerification => {
-                if state
-                    .verifying
-                    .get(&req.producer.pid)
-                    .is_some_and(|p| p.request == req && p.valid)
-                {
-                    // A retry of the write being verified: it joins that verification.
-                    // (Kafka answers the abandoned copy NETWORK_EXCEPTION, which the client
-                    // ignores: it no longer waits on that correlation id.)
-                    return;
-                }
-                let (guard, displaced) = state.park(req.producer, src, req.clone());
-                if let Some(old) = displaced {
-                    reply(o, old.src, &old.request, ErrorCode::NetworkException);
-                }
-                o.send(
-                    self.txn_coordinator,
-                    AddPartitionsToTxnRequest::verification(
-                        self.design.tv,
-                        req.txn,
-                        req.producer,
-                        TopicPartition::ConsumerOffsets,
-                        guard,
-                    ),
-                );
+                let guard = state.guard();
+                self.verifier()
+                    .park(&mut state.verifying, guard, src, req, o);
             }
         }
     }
 }
 
 fn reply(o: &mut Out<Node>, dst: Id, req: &TxnOffsetCommitRequest, error: ErrorCode) {
-    o.send(
-        dst,
-        Msg::TxnOffsetCommitResponse(TxnOffsetCommitResponse {
-            producer: req.producer,
-            offset: req.offset,
-            error,
-        }),
-    );
+    o.send(dst, req.response(error));
 }

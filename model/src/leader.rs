@@ -2,29 +2,14 @@
 //! in progress. Shared by data partitions and the group coordinator, which both verify a
 //! producer's first write of a transaction with the transaction coordinator.
 
-use crate::ids::ProducerId;
-use crate::msg::{ProducerIdAndEpoch, VerificationGuard};
+use crate::msg::VerificationGuard;
+pub use crate::parked_write::Parked;
+use crate::parked_write::Verifying;
 use crate::partition_log::{LogEntry, PartitionLog};
 use crate::width::{Counter, Epoch};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 use std::collections::BTreeMap;
-
-/// A write parked while the transaction coordinator verifies it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Parked<R> {
-    /// The guard the verification carries.
-    pub guard: VerificationGuard,
-    /// Who sent the write (the response goes there).
-    pub src: Id,
-    /// The producer id and epoch the write carries (and its verification asked about).
-    pub producer: ProducerIdAndEpoch,
-    /// The write itself.
-    pub request: R,
-    /// Still guarded: a marker for its producer since it was parked voids the guard, so
-    /// a successful verification can no longer unlock the append.
-    pub valid: bool,
-}
 
 /// Durable state of a partition leader: its log, and how often it has started (so that a
 /// verification guard of an earlier incarnation never matches one of this incarnation).
@@ -44,7 +29,7 @@ pub struct LeaderState<R> {
     /// The log and its producer state.
     pub log: PartitionLog,
     /// Verifications in progress, one per producer id (a newer one replaces the older).
-    pub verifying: BTreeMap<ProducerId, Parked<R>>,
+    pub verifying: Verifying<R>,
     /// Clients whose OffsetFetch(RequireStable) waits for pending offsets to resolve
     /// (group coordinator only).
     pub waiting_fetches: Vec<Id>,
@@ -81,56 +66,17 @@ impl<R: Clone> LeaderState<R> {
         }
     }
 
-    /// Parks `request` under a guard; returns the guard and the write it displaced.
+    /// The guard a verification parked now carries.
     ///
     /// Kafka's guard is an object identity. Here it is the leader incarnation and the log
     /// end offset: a marker between verification and append moves the log end, so an
     /// answer to a verification made before the marker never unlocks an append after it
     /// (the ABA race KIP-890 closes), and the guard space stays bounded.
-    pub fn park(
-        &mut self,
-        producer: ProducerIdAndEpoch,
-        src: Id,
-        request: R,
-    ) -> (VerificationGuard, Option<Parked<R>>) {
-        let pid = producer.pid;
-        let guard = VerificationGuard {
+    pub fn guard(&self) -> VerificationGuard {
+        VerificationGuard {
             generation: self.generation,
             counter: Counter::try_from(self.log.entries.len())
                 .expect("a log shorter than 2^32 entries"),
-        };
-        let displaced = self.verifying.insert(
-            pid,
-            Parked {
-                guard,
-                src,
-                producer,
-                request,
-                valid: true,
-            },
-        );
-        (guard, displaced)
-    }
-
-    /// A marker was written for `pid`: its parked write (if any) loses its guard.
-    pub fn void_guard(&mut self, pid: ProducerId) {
-        if let Some(p) = self.verifying.get_mut(&pid) {
-            p.valid = false;
-        }
-    }
-
-    /// Takes the parked write that a verification of `producer` under `guard` answers,
-    /// if it is still the current one.
-    pub fn unpark(
-        &mut self,
-        producer: ProducerIdAndEpoch,
-        guard: VerificationGuard,
-    ) -> Option<Parked<R>> {
-        match self.verifying.get(&producer.pid) {
-            Some(p) if p.guard == guard && p.producer == producer => {
-                self.verifying.remove(&producer.pid)
-            }
-            _ => None,
         }
     }
 }

@@ -48,6 +48,7 @@ pub mod leader;
 pub mod msg;
 pub mod network;
 pub mod node;
+pub mod parked_write;
 pub mod partition_log;
 pub mod producer;
 pub mod producer_2pc;

@@ -464,6 +464,10 @@ pub enum Timer {
     /// KIP-1309: the transaction coordinator heard no TxnHeartbeat from an ongoing
     /// transaction's owner within its liveness interval.
     TxnHeartbeatExpiry(TransactionalId),
+    /// A leader's KIP-890 verification of producer id `pid` unanswered within the
+    /// inter-broker `request.timeout.ms` (`AddPartitionsToTxnManager`): the waiting write
+    /// is answered NETWORK_EXCEPTION.
+    VerificationTimeout(ProducerId),
 }
 
 /// Which outstanding client request a timeout belongs to.

@@ -147,6 +147,24 @@ impl Network {
         self.strays.retain(|(e, _)| e.dst != id);
     }
 
+    /// Takes back the requests queued on `src -> dst` that satisfy `f`: they were never
+    /// written to a socket (`dst` was down), so a sender that gives up on them leaves
+    /// nothing behind. A copy already off the connection (a stray) may still arrive.
+    pub fn unsend(&mut self, src: Id, dst: Id, mut f: impl FnMut(&Msg) -> bool) {
+        let key = (src, dst, false);
+        if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
+            if !self.channels[i].1.iter().any(&mut f) {
+                return;
+            }
+            let kept = self.channels[i].1.with(|q| q.retain(|m| !f(m)));
+            if kept.is_empty() {
+                self.channels.remove(i);
+            } else {
+                self.channels[i].1 = kept;
+            }
+        }
+    }
+
     /// Every message in flight, each copy once.
     pub fn iter(&self) -> impl Iterator<Item = Envelope> + '_ {
         let queued = self.channels.iter().flat_map(|((src, dst, _), q)| {

@@ -240,6 +240,10 @@ impl Actor for Node {
                 a.on_timeout(s, *timer, o)
             }
             (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_timeout(s, *timer, o),
+            (Node::DataPartition(a), NodeState::DataPartition(s)) => a.on_timeout(s, *timer, o),
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => {
+                a.on_timeout(s, *timer, o)
+            }
             (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_timeout(s, *timer, o),
             (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_timeout(s, *timer, o),
             (Node::Committer(a), NodeState::Committer(s)) => a.on_timeout(s, *timer, o),

@@ -80,10 +80,12 @@ impl ShareCoordinator {
         }
     }
 
-    /// Timers: the outcome resend.
+    /// Timers: the outcome resend and a staging's verification timeout.
     pub fn on_timeout(&self, s: &mut ShareCoordinatorState, timer: Timer, o: &mut Out<Node>) {
-        if timer == Timer::ResolvedRetry {
-            self.resend_outcomes(s, o);
+        match timer {
+            Timer::ResolvedRetry => self.resend_outcomes(s, o),
+            Timer::VerificationTimeout(pid) => self.on_verification_timeout(s, pid, o),
+            _ => {}
         }
     }
 }

@@ -18,19 +18,18 @@
 //! newer epoch (a repeated marker writes nothing), as a partition log writes control
 //! batches.
 
-use crate::data_partition::verification_error;
 use crate::design::MarkerMatch;
 use crate::error::ErrorCode;
-use crate::ids::{TopicPartition, TxnTag};
+use crate::ids::{ProducerId, TopicPartition, TxnTag};
 use crate::msg::{
-    AddPartitionsMode, AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, Msg,
-    ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+    AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
 use crate::node::Node;
+use crate::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share_msg::Acknowledgement;
 use crate::share_state::StateBatch;
-use crate::txn_share_msg::{TxnShareAcknowledgeRequest, TxnShareAcknowledgeResponse};
+use crate::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::width::Counter;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -64,7 +63,7 @@ pub struct Resolution {
 }
 
 /// A TxnShareAcknowledge parked while the transaction coordinator verifies it.
-pub type ParkedStaging = crate::leader::Parked<TxnShareAcknowledgeRequest>;
+pub type ParkedStaging = crate::parked_write::Parked<TxnShareAcknowledgeRequest>;
 
 /// Where a transaction's staged acknowledgements stand at the share coordinator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -177,45 +176,13 @@ impl ShareCoordinator {
         // transaction at this partition is verified.
         let ongoing = s.pending.contains_key(&req.producer);
         if self.design.stage_verification && !verified && !ongoing {
-            if s.verifying
-                .get(&req.producer.pid)
-                .is_some_and(|p| p.request == req)
-            {
-                // A retry of the staging being verified joins that verification (even a
-                // voided one, which is answered INVALID_TXN_STATE when the answer comes:
-                // displacing it would answer NETWORK_EXCEPTION, which the client retries,
-                // without end).
-                return;
-            }
             // Kafka's guard is an object identity; here the log end, so a marker between
             // verification and append (which moves the log end) voids it.
             let guard = VerificationGuard {
                 generation: 0,
                 counter: Counter::try_from(s.log.len()).expect("a log shorter than 2^32 entries"),
             };
-            let displaced = s.verifying.insert(
-                req.producer.pid,
-                ParkedStaging {
-                    guard,
-                    src,
-                    producer: req.producer,
-                    request: req.clone(),
-                    valid: true,
-                },
-            );
-            if let Some(old) = displaced {
-                reply(o, old.src, &old.request, ErrorCode::NetworkException);
-            }
-            o.send(
-                self.txn_coordinator,
-                AddPartitionsToTxnRequest::verification(
-                    self.design.tv,
-                    req.txn,
-                    req.producer,
-                    TopicPartition::ShareGroupState,
-                    guard,
-                ),
-            );
+            self.verifier().park(&mut s.verifying, guard, src, req, o);
             return;
         }
         let batches = req.acks.iter().filter_map(ack_batch).collect();
@@ -236,34 +203,31 @@ impl ShareCoordinator {
         resp: AddPartitionsToTxnResponse,
         o: &mut Out<Node>,
     ) {
-        let guard = match resp.mode {
-            AddPartitionsMode::VerifyOnly { guard } | AddPartitionsMode::BrokerAdd { guard } => {
-                guard
-            }
-            AddPartitionsMode::Client => return,
-        };
-        let current = s
-            .verifying
-            .get(&resp.producer.pid)
-            .is_some_and(|p| p.guard == guard && p.producer == resp.producer);
-        if !current {
-            return;
-        }
-        let Some(parked) = s.verifying.remove(&resp.producer.pid) else {
-            return;
-        };
-        if resp.error == ErrorCode::None && !parked.valid {
-            // `VerificationGuard` mismatch at append: a marker came in between.
-            reply(o, parked.src, &parked.request, ErrorCode::InvalidTxnState);
-        } else if resp.error == ErrorCode::None {
+        if let Some(parked) = self.verifier().resume(&mut s.verifying, &resp, o) {
             self.on_txn_share_acknowledge(s, parked.src, parked.request, true, o);
-        } else {
-            reply(
-                o,
-                parked.src,
-                &parked.request,
-                verification_error(resp.error),
-            );
+        }
+    }
+
+    /// The inter-broker request timeout of a staging's verification ran out.
+    pub fn on_verification_timeout(
+        &self,
+        s: &mut ShareCoordinatorState,
+        pid: ProducerId,
+        o: &mut Out<Node>,
+    ) {
+        self.verifier().time_out(&mut s.verifying, pid, o);
+    }
+
+    fn verifier(&self) -> Verifier {
+        Verifier {
+            txn_coordinator: self.txn_coordinator,
+            tv: self.design.tv,
+            partition: TopicPartition::ShareGroupState,
+            // A retry of the staging being verified joins that verification even when a
+            // marker voided it (it is answered INVALID_TXN_STATE when the answer comes):
+            // displacing it would answer NETWORK_EXCEPTION, which the client retries,
+            // without end.
+            join_voided: true,
         }
     }
 
@@ -320,9 +284,7 @@ impl ShareCoordinator {
                 self.notify_leader(s, req.producer.pid, o);
                 // The marker ends whatever was open: a staging being verified for this
                 // producer no longer guards a valid append (the ABA race).
-                if let Some(p) = s.verifying.get_mut(&req.producer.pid) {
-                    p.valid = false;
-                }
+                void_guard(&mut s.verifying, req.producer.pid);
             }
             ErrorCode::None
         };
@@ -384,11 +346,5 @@ impl ShareCoordinator {
 }
 
 fn reply(o: &mut Out<Node>, dst: Id, req: &TxnShareAcknowledgeRequest, error: ErrorCode) {
-    o.send(
-        dst,
-        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-            producer: req.producer,
-            error,
-        }),
-    );
+    o.send(dst, req.response(error));
 }

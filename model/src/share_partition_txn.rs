@@ -6,7 +6,8 @@
 //!   is cancelled: TX_PENDING is out of lock expiry and out of acquisition), and stages the
 //!   acknowledgements at the share coordinator under the producer id and epoch (the
 //!   coordinator's transactional path). The client's answer waits for that write; a failed
-//!   write rolls the record back to ACQUIRED with a new lock.
+//!   write rolls the record back to ACQUIRED with a new lock, except a retriable one
+//!   (NETWORK_EXCEPTION: the coordinator's verification timed out), which is sent again.
 //! * The outcome reaches the leader as `leader_resolution` says: never (until a restart),
 //!   by `refresh` (re-read the persisted state; ACKNOWLEDGED/ARCHIVED is a commit, anything
 //!   else an abort), or by the coordinator's `notify` (an explicit COMMIT or ABORT). A
@@ -157,7 +158,8 @@ impl SharePartition {
         }
     }
 
-    /// The share coordinator answered a staging: durable, or rolled back.
+    /// The share coordinator answered a staging: durable, sent again (a retriable error), or
+    /// rolled back.
     pub(crate) fn on_stage_response(
         &self,
         s: &mut SharePartitionState,
@@ -174,6 +176,24 @@ impl SharePartition {
             })
             .map(|(offset, _)| *offset)
             .collect();
+        if !offsets.is_empty() && r.error.is_retriable() {
+            // The coordinator's verification timed out (NETWORK_EXCEPTION): the staging is
+            // sent again, as the persister retries a retriable error, rather than rolled
+            // back. A copy still on its way may yet be verified and staged, and a rollback
+            // would leave it pending behind the leader's back, its late answer taken for
+            // the answer to the client's next staging (simulator seed 32665).
+            let mut resent: Vec<&TxnShareAcknowledgeRequest> = Vec::new();
+            for offset in &offsets {
+                let st = s.records[offset].staged.as_ref().expect("listed");
+                if let Some(f) = st.forward.as_ref().filter(|f| !resent.contains(f)) {
+                    resent.push(f);
+                }
+            }
+            for f in resent {
+                o.send(self.share_coordinator, Msg::TxnShareAcknowledge(f.clone()));
+            }
+            return;
+        }
         let mut client = None;
         for offset in &offsets {
             let rec = s.records.get_mut(offset).expect("listed");

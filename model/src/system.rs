@@ -481,6 +481,9 @@ impl System {
                         next.network.disconnect(*actor, dst);
                     }
                 }
+                if let Timer::VerificationTimeout(pid) = timer {
+                    crate::timing::unsend_timed_out_verification(self, &mut next, *actor, *pid);
+                }
                 let id = *actor;
                 self.run_handler(&mut next, id, effects.as_deref_mut(), |a, s, o| {
                     a.on_timeout(id, s, timer, o)

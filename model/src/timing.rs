@@ -5,8 +5,10 @@
 //! *early*, the timeout-with-unknown-outcome fault, and costs one unit of the scenario's
 //! `timeouts` budget. The actors cannot tell the two apart; only the closed world can.
 
-use crate::msg::{Msg, RequestKey, Timer};
+use crate::ids::ProducerId;
+use crate::msg::{Msg, ProducerIdAndEpoch, RequestKey, Timer, VerificationGuard};
 use crate::node::NodeState;
+use crate::parked_write::{carries_verification, Verifying};
 use crate::system::{System, SystemState};
 use crate::txn_state::TxnManagerState;
 use stateright::actor::Id;
@@ -36,6 +38,7 @@ pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool 
         // `refresh()` is the leader's own re-read: nothing it waits for, so always due.
         Timer::TxnRefresh => true,
         Timer::ResolvedRetry => crate::share_coordinator_notify::outcome_is_lost(state, id),
+        Timer::VerificationTimeout(pid) => verification_is_lost(sys, state, id, *pid),
     }
 }
 
@@ -96,24 +99,82 @@ fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -
 
 /// Whether `leader` is still verifying a write of producer `client` with the coordinator.
 fn in_verification(sys: &System, state: &SystemState, client: Id, leader: Id) -> bool {
-    let parked = match state.node(leader) {
-        NodeState::DataPartition(s) => s.verifying.values().any(|p| p.src == client),
-        NodeState::GroupCoordinator(s) => s.verifying.values().any(|p| p.src == client),
-        NodeState::ShareCoordinator(s) => s.verifying.values().any(|p| p.src == client),
-        _ => false,
+    state.is_up(leader)
+        && parked_at(state, leader)
+            .into_iter()
+            .any(|(src, pid)| src == client && !verification_is_lost(sys, state, leader, pid))
+}
+
+/// The verifications `leader` waits for: who sent each parked write, and its producer id.
+fn parked_at(state: &SystemState, leader: Id) -> Vec<(Id, ProducerId)> {
+    fn list<R>(v: &Verifying<R>) -> Vec<(Id, ProducerId)> {
+        v.iter().map(|(pid, p)| (p.src, *pid)).collect()
+    }
+    match state.node(leader) {
+        NodeState::DataPartition(s) => list(&s.verifying),
+        NodeState::GroupCoordinator(s) => list(&s.verifying),
+        NodeState::ShareCoordinator(s) => list(&s.verifying),
+        _ => Vec::new(),
+    }
+}
+
+/// A leader's verification of `pid` can no longer be answered: no answer is in flight,
+/// and the coordinator is down or neither holds the verification nor has it on its way
+/// (a lost request or answer, or a coordinator crash). Only then is the
+/// inter-broker request timeout recovery; before, it is an early timeout.
+fn verification_is_lost(sys: &System, state: &SystemState, leader: Id, pid: ProducerId) -> bool {
+    let Some((producer, guard)) = verification_of(state, leader, pid) else {
+        return true;
     };
-    parked && state.is_up(leader) && {
-        let tc = sys.topology.txn_coordinator;
-        let waiting_at_tc = matches!(state.node(tc), NodeState::TxnCoordinator(s)
-            if s.parked.iter().any(|(src, _)| *src == leader));
-        (waiting_at_tc
-            || state.network.any(|src, dst, msg| {
-                matches!(
-                    msg,
-                    Msg::AddPartitionsToTxn(_) | Msg::AddPartitionsToTxnResponse(_)
-                ) && ((src == leader && dst == tc) || (src == tc && dst == leader))
-            }))
-            && state.is_up(tc)
+    let tc = sys.topology.txn_coordinator;
+    let held_at_tc = matches!(state.node(tc), NodeState::TxnCoordinator(s)
+        if s.parked.iter().any(|(src, msg)| *src == leader && carries_verification(msg, producer, guard)));
+    let sent = |from: Id, to: Id| {
+        state.network.any(|src, dst, msg| {
+            src == from && dst == to && carries_verification(msg, producer, guard)
+        })
+    };
+    // An answer already sent arrives even if the coordinator has crashed since.
+    !(sent(tc, leader) || (state.is_up(tc) && (held_at_tc || sent(leader, tc))))
+}
+
+/// The producer and guard of `leader`'s verification of `pid`, if it has one.
+fn verification_of(
+    state: &SystemState,
+    leader: Id,
+    pid: ProducerId,
+) -> Option<(ProducerIdAndEpoch, VerificationGuard)> {
+    match state.node(leader) {
+        NodeState::DataPartition(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        NodeState::GroupCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        NodeState::ShareCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
+        _ => None,
+    }
+}
+
+/// `leader`'s verification of `pid` timed out while the transaction coordinator was down.
+/// Kafka's `InterBrokerSendThread` never wrote that request to a socket (it cannot connect
+/// to a broker that is down) and fails it at its timeout, so it is taken off the
+/// connection here instead of reaching the coordinator after its restart. Without this,
+/// each retry of the NETWORK_EXCEPTION that answers the timeout would queue one more copy
+/// behind it, and the leader's verifications in flight would grow without bound for as
+/// long as the coordinator stays down.
+pub(crate) fn unsend_timed_out_verification(
+    sys: &System,
+    state: &mut SystemState,
+    leader: Id,
+    pid: ProducerId,
+) {
+    let tc = sys.topology.txn_coordinator;
+    if state.is_up(tc) {
+        // Transmitted or answered: what is on the wire may still arrive (late answers
+        // are ignored by their guard).
+        return;
+    }
+    if let Some((producer, guard)) = verification_of(state, leader, pid) {
+        state.network.unsend(leader, tc, |m| {
+            matches!(m, Msg::AddPartitionsToTxn(_)) && carries_verification(m, producer, guard)
+        });
     }
 }
 

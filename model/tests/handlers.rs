@@ -121,7 +121,7 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
         },
     };
     let (after, commands) = deliver(&sys, d0, &state, p0, Msg::Produce(req));
-    assert_eq!(commands.len(), 1);
+    assert_eq!(commands.len(), 2, "{commands:?}");
     assert!(same(
         &commands[0],
         &Command::Send(
@@ -138,6 +138,10 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
                 },
             })
         )
+    ));
+    assert!(matches!(
+        commands[1],
+        Command::SetTimer(Timer::VerificationTimeout(ProducerId(0)), _)
     ));
     let NodeState::DataPartition(d) = after else {
         panic!()

@@ -235,6 +235,33 @@ fn a_failed_staging_rolls_back_to_acquired() {
 }
 
 #[test]
+fn a_timed_out_verification_sends_the_staging_again() {
+    let sys = system(Design::proposed());
+    let (sp, sc, p0) = ids(&sys);
+    let state = acquired(&sys, Vec::new());
+    let (staging, cmds) = deliver(&sys, sp, &state, p0, Msg::TxnShareAcknowledge(stage(1)));
+    let [(_, forward)] = &sent(&cmds)[..] else {
+        panic!("one staging: {cmds:?}")
+    };
+    // The coordinator's inter-broker request timeout: NETWORK_EXCEPTION, retriable.
+    let (after, cmds) = deliver(
+        &sys,
+        sp,
+        &staging,
+        sc,
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer: pe(0),
+            error: ErrorCode::NetworkException,
+        }),
+    );
+    // Exactly the same staging again, to the coordinator; the client still waits, the
+    // record stays TX_PENDING out of lock expiry, and the resend timer stays armed.
+    assert_eq!(cmds.len(), 1, "{cmds:?}");
+    assert_eq!(sent(&cmds), vec![(sc, forward.clone())]);
+    assert_eq!(after, staging);
+}
+
+#[test]
 fn the_acquisition_check_rejects_an_earlier_delivery_the_member_check_does_not() {
     let (sys, mut member) = (system(Design::proposed()), Design::proposed());
     member.stage_owner_check = StageOwnerCheck::MemberEpoch;

@@ -30,7 +30,7 @@ fn message(report: &Report, name: &str) -> String {
 fn flink_acknowledger_is_pinned_and_processes_a_record_twice() {
     let report = run(Scenario::flink_acknowledger(), &[]);
     assert!(report.exhaustive);
-    assert_eq!((report.unique_states, report.max_depth), (14_333, 42));
+    assert_eq!((report.unique_states, report.max_depth), (15_255, 42));
     assert_eq!(
         report.status("no_duplicate_processing"),
         Some(Status::Violated)

@@ -22,6 +22,9 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // `retry.backoff.ms`, soon after the staging became durable.
         Timer::TxnRefresh => options.retry_backoff_ms,
         Timer::TxnHeartbeatExpiry(_) => TXN_HEARTBEAT_EXPIRY_MS,
+        // `AddPartitionsToTxnManager` is an `InterBrokerSendThread` with the broker's
+        // `request.timeout.ms`, which the model shares with the clients'.
+        Timer::VerificationTimeout(_) => options.request_timeout_ms,
     }
 }
 
@@ -33,7 +36,7 @@ const TXN_HEARTBEAT_EXPIRY_MS: u64 = 45_000;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sharetxn_model::ids::TransactionalId;
+    use sharetxn_model::ids::{ProducerId, TransactionalId};
     use sharetxn_model::msg::RequestKey;
 
     #[test]
@@ -50,5 +53,9 @@ mod tests {
         );
         assert_eq!(timer_ms(&o, &Timer::AcquisitionLock(0)), 30_000);
         assert_eq!(timer_ms(&o, &Timer::PersisterTimeout(0)), 30_000);
+        assert_eq!(
+            timer_ms(&o, &Timer::VerificationTimeout(ProducerId(0))),
+            30_000
+        );
     }
 }

@@ -38,9 +38,10 @@ fn todays_kafka_survives_every_seed() {
 }
 
 #[test]
-fn tv1_breaks_atomicity_within_100_seeds() {
-    // First at seed 11 today.
-    let found = first_violation(&["tv=1"], 0..100, "txn_atomicity").expect("found");
+fn tv1_breaks_atomicity_within_120_seeds() {
+    // First at seed 108 today (11 before the verification timeout, a timer with its own
+    // deadline that changes what every verifying seed draws after it).
+    let found = first_violation(&["tv=1"], 0..120, "txn_atomicity").expect("found");
     let trace = &found.trace;
     assert!(!trace.is_empty());
     // The trace ends at the violation: replaying it on the model shows it.

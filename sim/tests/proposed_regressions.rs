@@ -26,3 +26,29 @@ fn a_parked_poll_does_not_hold_back_the_staging_timeout() {
         );
     }
 }
+
+/// The share coordinator's KIP-890 verification of a staging is lost. Every resend of the
+/// staging joined the parked verification, and the coordinator had no inter-broker
+/// request timeout, so the share-partition leader resent every 30 virtual seconds for
+/// ever (seed 82214, `heal_deadline`). The verification now times out as
+/// `AddPartitionsToTxnManager`'s does: the staging is answered NETWORK_EXCEPTION and
+/// verified afresh (`model/src/parked_write.rs`). With only that, the leader rolled the
+/// staging back on the NETWORK_EXCEPTION while a resend was still on its way; SC verified
+/// and staged the resend, and its late answer was taken for the answer to the client's
+/// next staging (seed 32665, `cache_agrees`). The leader now sends the staging again on a
+/// retriable answer (`model/src/share_partition_txn.rs`).
+#[test]
+fn a_lost_verification_times_out_and_the_staging_is_sent_again() {
+    let design = Design::by_name("proposed").expect("proposed");
+    for seed in [82214, 32665] {
+        let outcome = run_seed(&design, &Scenario::ctp(), &SimOptions::default(), seed);
+        assert!(
+            outcome.passed(),
+            "seed {seed}: {:?}",
+            outcome
+                .violation
+                .as_ref()
+                .map(|v| (&v.property, &v.message))
+        );
+    }
+}
