@@ -464,6 +464,9 @@ pub enum Timer {
     /// KIP-1309: the transaction coordinator heard no TxnHeartbeat from an ongoing
     /// transaction's owner within its liveness interval.
     TxnHeartbeatExpiry(TransactionalId),
+    /// KIP-1309 on a KIP-1310 session: the session's heartbeat interval, after which it
+    /// sends the next TxnHeartbeat for its open transaction.
+    TxnHeartbeat,
 }
 
 /// Which outstanding client request a timeout belongs to.

@@ -22,8 +22,13 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // `retry.backoff.ms`, soon after the staging became durable.
         Timer::TxnRefresh => options.retry_backoff_ms,
         Timer::TxnHeartbeatExpiry(_) => TXN_HEARTBEAT_EXPIRY_MS,
+        Timer::TxnHeartbeat => TXN_HEARTBEAT_INTERVAL_MS,
     }
 }
+
+/// Nor a heartbeat interval; the simulator borrows the share group's
+/// (`group.share.heartbeat.interval.ms`, 5 s), nine heartbeats to one expiry.
+const TXN_HEARTBEAT_INTERVAL_MS: u64 = 5_000;
 
 /// KIP-1309's draft names no default liveness interval; the simulator borrows the group
 /// protocols' session timeout (`group.consumer.session.timeout.ms`, 45 s), shorter than
