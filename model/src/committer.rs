@@ -10,7 +10,11 @@
 //! `TransactionSession.resume(txnId, producerId, epoch)` and completes the transaction
 //! with the decision. A crash and restart (a recovering coordinator) reads the log: with a
 //! decision it resumes the Kafka leg again and repeats the decision to the participant;
-//! without one it starts phase 1 again.
+//! without one it starts phase 1 again. With no committable in its log either (it crashed
+//! before the writer's hand-off reached it, so the hand-off is lost), the design's
+//! `committer_recovery` decides whether it aborts what the writer's transactional id left open
+//! ([`Committer::presume_abort`]), and whether a resumed session fenced before it completed
+//! the durable decision is resumed again.
 
 use crate::external_msg::{Committable, ExternalOp, ExternalRequest};
 use crate::msg::{ClientChoice, Msg, RequestKey, Timer};
@@ -52,6 +56,10 @@ pub struct CommitterState {
     pub resumed: bool,
     /// The decision was handed to the session.
     pub completing: bool,
+    /// A recovery without a committable is aborting whatever the writer's transactional id
+    /// left open (`committer_recovery`); phase 1 waits until that session ended.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub presumed_abort: bool,
 }
 
 /// The coordinator application's configuration.
@@ -86,20 +94,74 @@ impl Committer {
             session: None,
             resumed: false,
             completing: false,
+            presumed_abort: false,
         };
         match s.log.decision {
             Some(commit) => self.phase_two(&mut s, commit, o),
             None if s.log.committable.is_some() => self.ask(&mut s, ExternalOp::Prepare, o),
+            None if storage.is_some() && self.session.design.committer_recovery => {
+                self.presume_abort(&mut s, o)
+            }
             None => {}
         }
         s
+    }
+
+    /// Recovery with neither a committable nor a decision in the log: the writer's hand-off
+    /// died with the crashed process, so nothing will ever complete a transaction the
+    /// writer prepared, and a 2PC transaction never times out. KIP-939's recovery for an
+    /// external coordinator: InitProducerId(keepPreparedTxn=true) under the writer's
+    /// transactional id (which fences the writer) returns the prepared transaction, and
+    /// `completeTransaction` with a state that does not match aborts it (presumed abort:
+    /// the participant was never asked to prepare, since the committable is logged before
+    /// that). Flink's `KafkaSink` does the same on restore, aborting the lingering
+    /// transactions of its transactional ids. Nothing is logged: a committable that still
+    /// arrives starts phase 1 once this session ended, and finds the transaction gone.
+    pub(crate) fn presume_abort(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+        s.presumed_abort = true;
+        s.session = Some(self.session.init_transactions_2pc(
+            s.log.incarnation,
+            self.session.design.two_phase_commit,
+            true,
+            o,
+        ));
+    }
+
+    /// The presumed abort's session: abort what InitProducerId kept, and once nothing is in
+    /// flight any more, drop the session so that phase 1 resumes with a fresh one. Whether
+    /// the recovery is still under way.
+    fn presumed_abort_pending(&self, s: &mut CommitterState, o: &mut Out<Node>) -> bool {
+        if !s.presumed_abort {
+            return false;
+        }
+        let Some(session) = s.session.as_mut() else {
+            s.presumed_abort = false;
+            return false;
+        };
+        if !s.completing && Producer::holds_resumed(session) {
+            s.completing = true;
+            self.session.complete_resumed(session, false, o);
+        }
+        let ended = session.coordinator.is_none()
+            && session.txn.is_none()
+            && matches!(
+                session.tm,
+                TxnManagerState::Ready | TxnManagerState::FatalError
+            );
+        if !ended {
+            return true;
+        }
+        s.presumed_abort = false;
+        s.session = None;
+        s.completing = false;
+        false
     }
 
     /// The writer's committable, the participant's answers, and the session's responses.
     pub fn on_msg(&self, s: &mut CommitterState, src: Id, msg: Msg, o: &mut Out<Node>) {
         match msg {
             Msg::Committable(c) => {
-                if s.log.committable.is_none() {
+                if s.log.committable.is_none() && s.log.decision.is_none() {
                     s.log.committable = Some(c);
                     o.save(NodeStorage::Committer(s.log.clone()));
                     // Phase 1's other leg: the database prepares once the Kafka leg has.
@@ -200,6 +262,9 @@ impl Committer {
     /// (or takes abort when the resumed transaction is gone), and completes the resumed
     /// session once it holds the transaction.
     fn next(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+        if self.presumed_abort_pending(s, o) {
+            return;
+        }
         let early = self.session.design.decide_after_resume;
         if early && s.log.decision.is_none() && s.voted && s.log.committable.is_some() {
             self.resume(s, o);
@@ -241,6 +306,21 @@ impl Committer {
                 let Some(session) = s.session.as_mut() else {
                     return;
                 };
+                if s.completing
+                    && session.tm == TxnManagerState::FatalError
+                    && self.session.design.committer_recovery
+                {
+                    // The durable decision is not done until Kafka took it: a session
+                    // fenced before its EndTxn landed (an InitProducerId this process sent
+                    // before it crashed bumped the epoch after the restarted process took
+                    // that request's answer for its own) resumes again, as the recovery
+                    // a restart would run.
+                    s.session = None;
+                    s.completing = false;
+                    self.resume(s, o);
+                    self.next(s, o);
+                    return;
+                }
                 if !s.completing && Producer::holds_resumed(session) {
                     s.completing = true;
                     self.session.complete_resumed(session, commit, o);

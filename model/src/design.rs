@@ -82,6 +82,10 @@ pub struct Design {
     /// Kafka has no such thing: false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub txn_heartbeat: bool,
+    /// KIP-1309 on a KIP-1310 session: who sends the heartbeats while the application is
+    /// busy in a long `task.put()`. Seed: the session's own network client.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub heartbeat_owner: crate::session_heartbeat::HeartbeatOwner,
     /// KIP-1289's standalone acknowledger in Flink: how a checkpoint commits its
     /// acknowledgements. The seed's `notify`: one transaction at `notifyCheckpointComplete`.
     #[serde(default, skip_serializing_if = "is_default")]
@@ -116,6 +120,15 @@ pub struct Design {
     /// transaction is already gone. Seed: false (the seed's 4.5 decides, then resumes).
     #[serde(default, skip_serializing_if = "is_false")]
     pub decide_after_resume: bool,
+    /// KIP-1310 4.5 with KIP-939's recovery, for a coordinator application that crashes
+    /// and restarts: with no committable and no decision in its log it aborts what the
+    /// writer's transactional id left open (InitProducerId(keepPreparedTxn=true), then
+    /// `completeTransaction` with no matching state), and with a decision it resumes
+    /// again when the resumed session was fenced before the decision landed. Seed: false
+    /// (the seed's 4.5 has no recovery step, so a hand-off lost in the crash leaves the
+    /// prepared 2PC transaction open for ever).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub committer_recovery: bool,
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -201,6 +214,7 @@ impl Design {
             stage_verification: true,
             two_phase_commit: false,
             txn_heartbeat: false,
+            heartbeat_owner: crate::session_heartbeat::HeartbeatOwner::Session,
             acknowledger_commit: crate::design_kip939::AcknowledgerCommit::Notify,
             session_commit_flush: false,
             epoch_handoff: EpochHandoff::Async,
@@ -208,6 +222,7 @@ impl Design {
             resume: ResumeMode::Install,
             session_send_check: false,
             decide_after_resume: false,
+            committer_recovery: false,
         }
     }
 

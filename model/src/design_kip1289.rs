@@ -83,7 +83,13 @@ impl Design {
     ///   `external_agreement`: the zombie aborts between the decision and the fence);
     /// - `session_send_check`: the producer on a session refuses `send()` outside
     ///   IN_TRANSACTION (else `single_writer`: a zombie's Produce with the prepared pair
-    ///   joins the open transaction at a partition that has not seen the bumped epoch).
+    ///   joins the open transaction at a partition that has not seen the bumped epoch);
+    /// - `committer_recovery`: a coordinator application that restarts with neither a
+    ///   committable nor a decision in its log aborts what the writer's transactional id
+    ///   left open, and one whose resumed session was fenced before its decision landed
+    ///   resumes again (else `txn_completes` and `no_hanging_transaction` with `--set
+    ///   crashable=committer`: the hand-off died with the crash and the prepared 2PC
+    ///   transaction never ends).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -102,6 +108,7 @@ impl Design {
             resume: crate::session_knobs::ResumeMode::Fence,
             session_send_check: true,
             decide_after_resume: true,
+            committer_recovery: true,
             ..Design::seed()
         }
     }

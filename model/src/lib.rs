@@ -59,6 +59,7 @@ pub mod resume_system;
 pub mod resume_writer;
 pub mod scenario;
 pub mod session_ghost;
+pub mod session_heartbeat;
 pub mod session_knobs;
 pub mod session_resume;
 pub mod settings;

@@ -468,6 +468,9 @@ pub enum Timer {
     /// inter-broker `request.timeout.ms` (`AddPartitionsToTxnManager`): the waiting write
     /// is answered NETWORK_EXCEPTION.
     VerificationTimeout(ProducerId),
+    /// KIP-1309 on a KIP-1310 session: the session's heartbeat interval, after which it
+    /// sends the next TxnHeartbeat for its open transaction.
+    TxnHeartbeat,
 }
 
 /// Which outstanding client request a timeout belongs to.

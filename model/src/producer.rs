@@ -214,6 +214,7 @@ impl Producer {
                     p.maybe_end(s, o);
                 }),
             Msg::EndTxnResponse(r) if self.awaits(state, "EndTxn") => self.on_end_txn(state, r, o),
+            Msg::TxnHeartbeatResponse(r) => self.on_heartbeat_response(state, r, o),
             Msg::OffsetFetchResponse(r) => self.on_offset_fetch(state, r, o),
             Msg::ProduceResponse(r) => {
                 let key = RequestKey::Produce(r.partition);
@@ -241,6 +242,10 @@ impl Producer {
 
     /// A request timed out: resend it, or give up on it.
     pub fn on_timeout(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<Node>) {
+        if timer == Timer::TxnHeartbeat {
+            self.on_heartbeat_timer(state, o);
+            return;
+        }
         let Timer::RequestTimeout(key) = timer else {
             return;
         };
@@ -294,6 +299,11 @@ impl Producer {
             self.on_handoff(state, o);
             return;
         }
+        if state.tm == TxnManagerState::FatalError {
+            // A fatal error (a heartbeat answered PRODUCER_FENCED) came while the
+            // application was deciding: it gets the exception, not a commit.
+            return;
+        }
         let Some(txn) = state.txn.as_mut() else {
             return;
         };
@@ -319,6 +329,7 @@ impl Producer {
 
     pub(crate) fn fatal(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         Self::set_tm(state, TxnManagerState::FatalError);
+        self.stop_heartbeat(state, o);
         if state.coordinator.take().is_some() {
             o.cancel_timer(Timer::RequestTimeout(RequestKey::Coordinator));
         }
@@ -496,6 +507,7 @@ impl Producer {
             writes_issued,
             prepare: false,
         });
+        self.start_heartbeat(state, o);
         if self.sink {
             // The poll thread goes on once the batch is the commit thread's.
             self.sink_poll_again(state, o);
@@ -701,6 +713,7 @@ impl Producer {
             if state.tm == TxnManagerState::InTransaction {
                 Self::set_tm(state, TxnManagerState::PreparedTransaction);
                 state.prepared = state.identity;
+                self.stop_heartbeat(state, o);
             }
             return;
         }
@@ -719,6 +732,7 @@ impl Producer {
             TxnManagerState::AbortingTransaction
         };
         Self::set_tm(state, next);
+        self.stop_heartbeat(state, o);
         let id = self.identity(state);
         self.send_coordinator(
             state,

@@ -19,6 +19,14 @@ pub struct SessionGhost {
     /// answered.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flushed_commit: bool,
+    /// KIP-1309: the transaction coordinator aborted a transaction whose heartbeats
+    /// stopped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub heartbeat_abort: bool,
+    /// The first such abort of a live session's transaction (up, not failed, its deadline
+    /// due rather than fired early by a fault), described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_heartbeat_abort: Option<String>,
 }
 
 impl SessionGhost {

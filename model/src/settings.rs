@@ -29,6 +29,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
     ("two_phase_commit", "design: KIP-939, transaction.two.phase.commit.enable on brokers and clients (a 2PC transaction never times out), true|false"),
     ("txn_heartbeat", "design: KIP-1309, the transaction coordinator aborts a transaction whose owner stopped heartbeating, true|false"),
+    ("heartbeat_owner", "design: KIP-1309 on a KIP-1310 session, who heartbeats while the application is in a long task.put(), session|producer"),
     ("acknowledger_commit", "design: how the Flink acknowledger commits a checkpoint's acks, notify|two-phase"),
     ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
     ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
@@ -36,6 +37,7 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("resume", "design: KIP-1310, what TransactionSession.resume does, install|fence"),
     ("session_send_check", "design: KIP-1310, the producer on a session refuses send() outside IN_TRANSACTION, true|false"),
     ("decide_after_resume", "design: KIP-1310 4.5, the 2PC coordinator resumes the Kafka leg before it decides, true|false"),
+    ("committer_recovery", "design: KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false"),
     ("resume_scenario", "scenario: KIP-1310 resume, a writer prepares and a committer resumes, with an external participant, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
@@ -195,6 +197,14 @@ pub fn apply_within(
         "stage_verification" => design.stage_verification = parse_bool(key, value)?,
         "two_phase_commit" => design.two_phase_commit = parse_bool(key, value)?,
         "txn_heartbeat" => design.txn_heartbeat = parse_bool(key, value)?,
+        "heartbeat_owner" => {
+            design.heartbeat_owner = parse_choice(
+                key,
+                value,
+                &crate::session_heartbeat::HeartbeatOwner::ALL,
+                crate::session_heartbeat::HeartbeatOwner::name,
+            )?
+        }
         "acknowledger_commit" => {
             design.acknowledger_commit = parse_choice(
                 key,
@@ -245,6 +255,7 @@ pub fn apply_within(
         "resume" => design.resume = parse_choice(key, value, &ResumeMode::ALL, ResumeMode::name)?,
         "session_send_check" => design.session_send_check = parse_bool(key, value)?,
         "decide_after_resume" => design.decide_after_resume = parse_bool(key, value)?,
+        "committer_recovery" => design.committer_recovery = parse_bool(key, value)?,
         "resume_scenario" => scenario.resume = parse_bool(key, value)?,
         _ => {
             let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
@@ -285,6 +296,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "stage_verification": design.stage_verification,
         "two_phase_commit": design.two_phase_commit,
         "txn_heartbeat": design.txn_heartbeat,
+        "heartbeat_owner": design.heartbeat_owner.name(),
         "acknowledger_commit": design.acknowledger_commit.name(),
         "session_commit_flush": design.session_commit_flush,
         "epoch_handoff": design.epoch_handoff.name(),
@@ -292,6 +304,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "resume": design.resume.name(),
         "session_send_check": design.session_send_check,
         "decide_after_resume": design.decide_after_resume,
+        "committer_recovery": design.committer_recovery,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -350,11 +363,13 @@ mod tests {
                 "sc_replay_pending" | "stage_verification" => "true",
                 "two_phase_commit" | "txn_heartbeat" => "true",
                 "acknowledger_commit" => "two-phase",
+                "heartbeat_owner" => "producer",
                 "session" | "session_commit_flush" | "sink" => "true",
                 "sink_commit_scope" => "staged",
                 "epoch_handoff" => "atomic",
                 "resume" => "fence",
                 "session_send_check" | "decide_after_resume" | "resume_scenario" => "true",
+                "committer_recovery" => "true",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

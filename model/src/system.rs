@@ -500,6 +500,9 @@ impl System {
                 {
                     next.ghost.update(|g| g.timeout_abort = true);
                 }
+                if let Timer::TxnHeartbeatExpiry(txn) = timer {
+                    crate::session_heartbeat::observe_expiry(self, state, &mut next, *txn);
+                }
             }
             Action::Crash(id) => {
                 let i = usize::from(*id);

@@ -20,15 +20,15 @@ pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool 
         Timer::MarkerRetry(_) => marker_is_lost(sys, state, id),
         // Due once the transaction's own client is gone (down or failed for good): it
         // neither ends the transaction nor heartbeats for it.
-        Timer::TxnTimeout(txn) | Timer::TxnHeartbeatExpiry(txn) => {
-            sys.topology.client_of(*txn).is_none_or(|p| {
-                !state.is_up(p)
-                    || state
-                        .node(p)
-                        .txn_client()
-                        .is_some_and(|s| s.tm == TxnManagerState::FatalError)
-            })
-        }
+        Timer::TxnHeartbeatExpiry(txn) => crate::session_heartbeat::expiry_is_due(sys, state, *txn),
+        Timer::TxnHeartbeat => crate::session_heartbeat::heartbeat_is_due(sys, state, id),
+        Timer::TxnTimeout(txn) => sys.topology.client_of(*txn).is_none_or(|p| {
+            !state.is_up(p)
+                || state
+                    .node(p)
+                    .txn_client()
+                    .is_some_and(|s| s.tm == TxnManagerState::FatalError)
+        }),
         Timer::AcquisitionLock(offset) => crate::share_timing::lock_is_due(sys, state, id, *offset),
         Timer::PersisterTimeout(write) => {
             crate::share_timing::write_is_lost(sys, state, id, *write)

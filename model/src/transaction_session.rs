@@ -174,5 +174,11 @@ pub fn describe_knobs(d: &Design, base: &Design) -> String {
     if d.decide_after_resume != base.decide_after_resume {
         out.push_str(&format!(", decide_after_resume={}", d.decide_after_resume));
     }
+    if d.heartbeat_owner != base.heartbeat_owner {
+        out.push_str(&format!(", heartbeat_owner={}", d.heartbeat_owner.name()));
+    }
+    if d.committer_recovery != base.committer_recovery {
+        out.push_str(&format!(", committer_recovery={}", d.committer_recovery));
+    }
     out
 }

@@ -88,6 +88,11 @@ pub fn has_sessions(sys: &System) -> bool {
     sys.scenario.session && has_share_transactions(sys)
 }
 
+/// `live_session_kept` applies where sessions run with KIP-1309 heartbeats.
+pub fn has_session_heartbeats(sys: &System) -> bool {
+    has_sessions(sys) && sys.design.txn_heartbeat
+}
+
 /// The resume properties apply where a committer resumes a writer's session (scenario
 /// `session-resume`).
 pub fn has_resume(sys: &System) -> bool {
@@ -318,6 +323,18 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: external_agreement::witness,
         applies: has_resume,
         twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "live_session_kept",
+        kind: Kind::Always,
+        guards: "KIP-1309 TxnHeartbeat on a KIP-1310 session (the session owns the heartbeat)",
+        what: "the transaction coordinator aborts a session's transaction for missing heartbeats only once the session crashed or failed, never while it is up in a long task.put()",
+        twin: "heartbeat_abort",
+        twin_what: "the transaction coordinator aborts a transaction whose heartbeats stopped",
+        check: live_session_kept::check,
+        witness: live_session_kept::witness,
+        applies: has_session_heartbeats,
+        twin_excluded: twin_scope::heartbeat_abort,
     },
 ];
 

@@ -8,6 +8,7 @@ pub mod delivery_limit;
 pub mod external_agreement;
 pub mod flush_before_commit;
 pub mod legal_transitions;
+pub mod live_session_kept;
 pub mod marker_match;
 pub mod no_aborted_read;
 pub mod no_duplicate_processing;

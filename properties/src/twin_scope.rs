@@ -95,6 +95,18 @@ pub fn timeout_abort(sys: &System) -> Option<&'static str> {
     })
 }
 
+/// `heartbeat_abort`: a heartbeat deadline is due only once the session crashed or failed,
+/// or, with the producer owning the heartbeat, stalled in `task.put()`; or it fires early
+/// (a `timeouts` fault). A failure needs a fault too.
+pub fn heartbeat_abort(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    let producer_owned = sys.design.heartbeat_owner
+        == sharetxn_model::session_heartbeat::HeartbeatOwner::Producer
+        && s.stalls > 0;
+    (!producer_owned && !message_faults(s) && !crashable(s, &Role::ALL))
+        .then_some("no crash, no message fault, and no stall silencing the heartbeat")
+}
+
 /// `late_ack_rejected`: an acknowledgement can only be late after a stall, a message fault,
 /// or a client or leader crash.
 pub fn late_ack(sys: &System) -> Option<&'static str> {

@@ -96,3 +96,48 @@ fn without_two_phase_commit_the_timeout_aborts_what_the_database_committed() {
     let why = message(&report, "external_agreement");
     assert!(why.contains("coordinator aborted"), "{why}");
 }
+
+#[test]
+fn a_crashing_committer_recovers_from_its_decision_log_under_proposed() {
+    // `--set crashable=committer`: the coordinator application crashes once and restarts
+    // from its log. Its recovery aborts what a lost hand-off left prepared and resumes
+    // again after a fence, so every property holds.
+    let report = run(Design::proposed(), &["crashable=committer"]);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert!(report.passed(), "every applicable twin witnessed");
+    assert_eq!(
+        (report.unique_states, report.max_depth),
+        (20_825, 39),
+        "pinned: a change here is a model change"
+    );
+}
+
+#[test]
+fn without_committer_recovery_a_lost_hand_off_leaves_the_prepared_transaction_open() {
+    // The committer crashes before the writer's committable reached its log; the writer is
+    // gone, and a 2PC transaction never times out, so nothing ends it.
+    let report = run(
+        Design::proposed(),
+        &["crashable=committer", "committer_recovery=false"],
+    );
+    assert!(report.exhaustive);
+    assert_eq!(report.unique_states, 11_171, "pinned");
+    assert_eq!(
+        report.violated(),
+        vec!["no_hanging_transaction", "txn_completes"]
+    );
+    let why = message(&report, "txn_completes");
+    assert!(why.contains("Ongoing forever"), "{why}");
+}
+
+#[test]
+fn the_seed_with_a_crashing_committer_keeps_its_two_violations() {
+    let report = run(Design::seed(), &["crashable=committer"]);
+    assert!(report.exhaustive);
+    assert_eq!(report.unique_states, 40_839, "pinned");
+    assert_eq!(
+        report.violated(),
+        vec!["single_writer", "external_agreement"]
+    );
+}

@@ -25,8 +25,13 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // `AddPartitionsToTxnManager` is an `InterBrokerSendThread` with the broker's
         // `request.timeout.ms`, which the model shares with the clients'.
         Timer::VerificationTimeout(_) => options.request_timeout_ms,
+        Timer::TxnHeartbeat => TXN_HEARTBEAT_INTERVAL_MS,
     }
 }
+
+/// Nor a heartbeat interval; the simulator borrows the share group's
+/// (`group.share.heartbeat.interval.ms`, 5 s), nine heartbeats to one expiry.
+const TXN_HEARTBEAT_INTERVAL_MS: u64 = 5_000;
 
 /// KIP-1309's draft names no default liveness interval; the simulator borrows the group
 /// protocols' session timeout (`group.consumer.session.timeout.ms`, 45 s), shorter than
