@@ -347,18 +347,18 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
             output::stderr(&format!("{label}started\n"));
         }
     };
-    let run_pair = |i: usize, pair: MatrixPair| -> Result<Pair, CliError> {
+    let run_pair = |i: usize, pair: &MatrixPair| -> Result<Pair, CliError> {
         let MatrixPair { model, applies } = pair;
         if let Err(reason) = applies {
             return Ok(Pair::NotApplicable {
-                design: model.design.name,
-                scenario: model.scenario.name,
-                reason,
+                design: model.design.name.clone(),
+                scenario: model.scenario.name.clone(),
+                reason: reason.clone(),
             });
         }
         let claims_safety = model.design.claims_safety();
         let bounds = Bounds::of(claims_safety, max_states, unclaimed_max_states);
-        let system = System::new(model.design, model.scenario);
+        let system = System::new(model.design.clone(), model.scenario.clone());
         let label = format!(
             "[{}/{total}] {} on {}: ",
             i + 1,
@@ -389,7 +389,7 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
             output::stderr(&checked.summary_line());
         }
     };
-    let results = matrix_jobs::run_ordered(pairs, workers, run_pair, finished);
+    let results = matrix_jobs::run_ordered(&pairs, workers, run_pair, finished);
     let mut matrix = Matrix::new(sets);
     for result in results {
         match result? {

@@ -21,56 +21,41 @@ pub fn split(threads: usize, jobs: usize) -> (usize, usize) {
 /// up (so the items given first, the largest checks, start first), and returns the
 /// results in the order of `items`. `done` sees each result as it finishes, on the thread
 /// that ran it.
-pub fn run_ordered<T, R, F, D>(items: Vec<T>, workers: usize, run: F, done: D) -> Vec<R>
+pub fn run_ordered<T, R, F, D>(items: &[T], workers: usize, run: F, done: D) -> Vec<R>
 where
-    T: Send,
+    T: Sync,
     R: Send,
-    F: Fn(usize, T) -> R + Sync,
+    F: Fn(usize, &T) -> R + Sync,
     D: Fn(usize, &R) + Sync,
 {
-    let total = items.len();
-    if workers <= 1 || total <= 1 {
+    let run_one = |i: usize, item: &T| {
+        let result = run(i, item);
+        done(i, &result);
+        result
+    };
+    if workers <= 1 || items.len() <= 1 {
         return items
-            .into_iter()
+            .iter()
             .enumerate()
-            .map(|(i, item)| {
-                let result = run(i, item);
-                done(i, &result);
-                result
-            })
+            .map(|(i, t)| run_one(i, t))
             .collect();
     }
-    // Each item is taken exactly once: a slot emptied by the thread that claimed it.
-    let slots: Vec<std::sync::Mutex<Option<T>>> = items
-        .into_iter()
-        .map(|item| std::sync::Mutex::new(Some(item)))
-        .collect();
     let next = AtomicUsize::new(0);
     let mut finished = BTreeMap::new();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, R)>();
-        for _ in 0..workers.min(total) {
-            let tx = tx.clone();
-            let (next, slots, run, done) = (&next, &slots, &run, &done);
+        for _ in 0..workers.min(items.len()) {
+            let (tx, next, run_one) = (tx.clone(), &next, &run_one);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(slot) = slots.get(i) else { return };
-                let item = slot
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take()
-                    .expect("every index is claimed once");
-                let result = run(i, item);
-                done(i, &result);
-                if tx.send((i, result)).is_err() {
+                let Some(item) = items.get(i) else { return };
+                if tx.send((i, run_one(i, item))).is_err() {
                     return;
                 }
             });
         }
         drop(tx);
-        for (i, result) in rx {
-            finished.insert(i, result);
-        }
+        finished.extend(rx);
     });
     finished.into_values().collect()
 }
@@ -83,16 +68,14 @@ mod tests {
     fn results_come_back_in_item_order_for_any_worker_count() {
         let items: Vec<u64> = (0..50).collect();
         // Later items finish first: a short job after a long one.
-        let work = |_: usize, n: u64| {
+        let work = |_: usize, n: &u64| {
+            let n = *n;
             std::thread::sleep(std::time::Duration::from_micros((50 - n) * 20));
             n * n
         };
         let expected: Vec<u64> = (0..50).map(|n| n * n).collect();
         for workers in [1, 2, 3, 8] {
-            assert_eq!(
-                run_ordered(items.clone(), workers, work, |_, _| {}),
-                expected
-            );
+            assert_eq!(run_ordered(&items, workers, work, |_, _| {}), expected);
         }
     }
 
@@ -100,7 +83,7 @@ mod tests {
     fn every_result_is_seen_once_as_it_finishes() {
         let seen = std::sync::Mutex::new(Vec::new());
         let out = run_ordered(
-            vec!["a", "b", "c"],
+            &["a", "b", "c"],
             2,
             |i, s| format!("{i}{s}"),
             |i, r| seen.lock().expect("not poisoned").push((i, r.clone())),
