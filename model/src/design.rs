@@ -94,19 +94,19 @@ pub struct Design {
     /// of the producer on the session and every share acknowledgement of the transaction
     /// was answered, as `TransactionManager.nextRequest` holds EndTxn today. Seed: false
     /// ("the producer's Sender thread does NOT send transaction RPCs", so nothing holds
-    /// the session's EndTxn back; research S15).
+    /// the session's EndTxn back; docs/kafka-cases.md S15).
     #[serde(default, skip_serializing_if = "is_false")]
     pub session_commit_flush: bool,
     /// KIP-1310: how the producer on a session learns the epoch the session got at EndTxn
-    /// (research S16). Seed: asynchronously.
+    /// (docs/kafka-cases.md S16). Seed: asynchronously.
     #[serde(default, skip_serializing_if = "is_default")]
     pub epoch_handoff: EpochHandoff,
     /// KIP-1302 on a session: which batches the Connect sink task's commit thread commits
     /// while its poll thread goes on. Seed: the session's whole open transaction.
     #[serde(default, skip_serializing_if = "is_default")]
     pub sink_commit_scope: crate::sink_knobs::SinkCommitScope,
-    /// KIP-1310: what `TransactionSession.resume(txnId, producerId, epoch)` does (research
-    /// S17). Seed: installs the identity only.
+    /// KIP-1310: what `TransactionSession.resume(txnId, producerId, epoch)` does
+    /// (docs/kafka-cases.md S17). Seed: installs the identity only.
     #[serde(default, skip_serializing_if = "is_default")]
     pub resume: ResumeMode,
     /// KIP-1310: the producer on a session refuses `send()` unless the session is

@@ -5,8 +5,8 @@ use crate::design::Design;
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
 
 impl Design {
-    /// The public draft (apache/kafka#22357 and the draft `SharePartitionTxnState`, research
-    /// section 5): TxnShareAcknowledge is handled on the share-partition leader, which
+    /// The public draft (apache/kafka#22357 and the draft `SharePartitionTxnState`):
+    /// TxnShareAcknowledge is handled on the share-partition leader, which
     /// validates the member id and epoch at stage time only, moves the record to TX_PENDING
     /// (out of lock expiry and acquisition) and persists the pending acknowledgement with
     /// the producer id and epoch through the share coordinator; once that staging is
@@ -62,10 +62,10 @@ impl Design {
     /// - `session_commit_flush`: the session's commit waits until every produce and share
     ///   acknowledgement of the transaction was answered (else `flush_before_commit` and
     ///   `txn_atomicity`: a produce still in flight is fenced by the bumped epoch after the
-    ///   commit, research S15);
+    ///   commit, docs/kafka-cases.md S15);
     /// - `epoch_handoff=atomic`: the producer takes the session's new epoch in one step with
     ///   no batch in flight (else `txn_atomicity`: a batch of the next transaction built
-    ///   with the old epoch joins the previous transaction, research S16).
+    ///   with the old epoch joins the previous transaction, docs/kafka-cases.md S16).
     ///
     /// On a Connect sink task (KIP-1302, scenario `connect-share-sink`):
     /// - `sink_commit_scope=staged`: the commit thread's commit covers only the batches
@@ -74,7 +74,7 @@ impl Design {
     ///   transaction's epoch, joins it and commits while its acknowledgement goes into the
     ///   next transaction, which can abort).
     ///
-    /// On a resumed session (scenario `session-resume`, research S17):
+    /// On a resumed session (scenario `session-resume`, docs/kafka-cases.md S17):
     /// - `resume=fence`: `resume` fences the incarnation that prepared the transaction with
     ///   InitProducerId(keepPreparedTxn=true) before completing it (else `single_writer` and
     ///   `external_agreement`: the unfenced zombie's `abortTransaction()` wins the race);

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// An error code carried in a response. `None` is success, as in Kafka.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)] // the names are Kafka's; `kafka-protocol.md` section 1.8 explains each
+#[allow(missing_docs)] // the names are Kafka's; Kafka's `Errors.java` documents each
 pub enum ErrorCode {
     None,
     NotLeaderOrFollower,

@@ -42,7 +42,7 @@ pub struct ShareSource {
     pub member: MemberId,
     /// How often the client may stall past the acquisition lock of the record it holds
     /// (the scenario's `stalls`): the application is slow or paused while its transaction
-    /// is open, so the lock expiring is no fault (research S1's GC pause).
+    /// is open, so the lock expiring is no fault (docs/kafka-cases.md S1's GC pause).
     pub stalls: u8,
 }
 

@@ -377,7 +377,7 @@ impl Scenario {
     /// partition. One early timeout lets the lock expire before the checkpoint completes
     /// (or a request time out). The reader may crash (`crashable`), but the default budget
     /// has no crash: a restart restoring the last completed checkpoint and committing its
-    /// acks again (research S24) is `--set crashes=1 --set timeouts=0` (285,997 states);
+    /// acks again (docs/kafka-cases.md S24) is `--set crashes=1 --set timeouts=0` (285,997 states);
     /// both faults together did not finish in minutes.
     ///
     /// `delivery_limit=3` (`group.share.delivery.count.limit`, Kafka accepts 2 to 10): the
@@ -463,7 +463,7 @@ impl Scenario {
         }
     }
 
-    /// KIP-1310's resume (the seed's 4.1 and 4.5; research S17): a writer `W0` on a
+    /// KIP-1310's resume (the seed's 4.1 and 4.5; docs/kafka-cases.md S17): a writer `W0` on a
     /// `TransactionSession` writes one record to `D0` and commits its input offset in a
     /// transaction, prepares it (KIP-939, 2PC as the design grants it) and hands its
     /// `PreparedTxnState` to the coordinator application `K0`; `K0` prepares the external

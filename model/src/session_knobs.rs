@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How the producer on an external session learns the producer epoch after the session
-/// ended a transaction (transaction version 2 bumps the epoch at every EndTxn; research
+/// ended a transaction (transaction version 2 bumps the epoch at every EndTxn; docs/kafka-cases.md
 /// S16).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
@@ -38,7 +38,7 @@ impl EpochHandoff {
 }
 
 /// What `TransactionSession.resume(txnId, producerId, epoch)` does (the seed's 3.5;
-/// research S17).
+/// docs/kafka-cases.md S17).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]

@@ -7,7 +7,7 @@
 //! ("creates a TransactionSession in IN_TRANSACTION state with the given identity", "no
 //! new wire protocol"), or fence the old incarnation first with
 //! InitProducerId(keepPreparedTxn=true), which the seed says resume "may call under the
-//! covers" (research S17).
+//! covers" (docs/kafka-cases.md S17).
 
 use crate::external_msg::Committable;
 use crate::ids::PartitionIndex;

@@ -14,7 +14,7 @@
 //! transaction abortable and it ends with EndTxn ABORT, as `commitTransaction()` would
 //! throw and the caller abort.
 //!
-//! It is not the share-group member that acquired the records (research S24): its
+//! It is not the share-group member that acquired the records (docs/kafka-cases.md S24): its
 //! TxnShareAcknowledge carries [`NOT_A_MEMBER`], it cannot renew acquisition locks, and the
 //! seed gives it no way to learn the member's acquisitions or their deadlines.
 

@@ -24,7 +24,7 @@
 //!   reader's crash and restart.
 //! * A restart (job failover) restores the last completed checkpoint and commits its
 //!   acknowledgements again, since the reader cannot know whether the previous attempt
-//!   committed them (research S24). Its consumer opens a new share session.
+//!   committed them (docs/kafka-cases.md S24). Its consumer opens a new share session.
 
 use crate::design_kip939::AcknowledgerCommit;
 use crate::ids::MemberId;

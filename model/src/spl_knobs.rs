@@ -19,7 +19,7 @@ pub enum StageOwnerCheck {
     /// epoch per member id (it has no group heartbeat), so this is the member check.
     MemberEpoch,
     /// The member and the acquisition: the delivery count of the acquisition the
-    /// acknowledgement was made for must be the record's current one (research S3).
+    /// acknowledgement was made for must be the record's current one (docs/kafka-cases.md S3).
     Acquisition,
 }
 
@@ -52,7 +52,7 @@ pub enum LeaderResolution {
     None,
     /// The draft's `SharePartitionTxnState.refresh()`: once the staging is durable, re-read
     /// the persisted state and map ACKNOWLEDGED/ARCHIVED to commit, AVAILABLE to abort. It
-    /// infers an abort from the absence of a commit (research S10).
+    /// infers an abort from the absence of a commit (docs/kafka-cases.md S10).
     Refresh,
     /// The share coordinator tells the leader when a marker resolved the acks it staged,
     /// COMMIT or ABORT explicitly, and resends until the leader answers.

@@ -37,10 +37,10 @@
 //! - `session_commit_flush`: whether EndTxn waits for every produce and acknowledgement of
 //!   the transaction to be answered. The seed's producer "does NOT send transaction RPCs"
 //!   and its session has "no RecordAccumulator", so nothing holds the session's EndTxn
-//!   back while a batch is in flight (research S15);
+//!   back while a batch is in flight (docs/kafka-cases.md S15);
 //! - `epoch_handoff`: when the producer sees the epoch the session got at EndTxn (TV2
 //!   bumps it every time). Seed: asynchronously, a client choice some time after the
-//!   session has it; a batch built before carries the old epoch (research S16).
+//!   session has it; a batch built before carries the old epoch (docs/kafka-cases.md S16).
 
 use crate::design::Design;
 use crate::msg::{ClientChoice, ProducerIdAndEpoch, RequestKey};

@@ -20,7 +20,7 @@
 //! aborts the transaction as the timeout does. A 2PC transaction is exempt: once a client
 //! prepared it, its outcome belongs to the external coordinator (a Flink checkpoint, a
 //! database), and an abort decided by the Kafka coordinator alone breaks the atomicity 2PC
-//! exists for. So the heartbeat cannot bound the stall of research S12 for a 2PC
+//! exists for. So the heartbeat cannot bound the stall of docs/kafka-cases.md S12 for a 2PC
 //! transaction whose owner vanished; only the owner's recovery (InitProducerId with
 //! `KeepPreparedTxn` and `completeTransaction`) or an operator ends it.
 

@@ -303,7 +303,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
     PropertyDef {
         name: "single_writer",
         kind: Kind::Always,
-        guards: "KIP-1310 TransactionSession.resume; KIP-939 keepPreparedTxn fencing (research S17)",
+        guards: "KIP-1310 TransactionSession.resume; KIP-939 keepPreparedTxn fencing (S17)",
         what: "after a resume is acknowledged, no broker accepts a write, offset commit or EndTxn of the old incarnation with the resumed identity",
         twin: "resumed_writer_fenced",
         twin_what: "a broker rejects a request of the old incarnation with the resumed identity",

@@ -10,8 +10,8 @@
 //! delivery 2. Under KIP-932 that keeps at-least-once (the member processed delivery 1 and
 //! is processing delivery 2), so share-basic judges the member only; under KIP-1289 the
 //! acknowledgement commits with the outputs of delivery 1's processing and must not settle
-//! delivery 2 (research S3), so there the delivery counts too. Each acknowledgement carries
-//! a ghost tag of its delivery, which the protocol never reads.
+//! delivery 2 (docs/kafka-cases.md S3), so there the delivery counts too. Each
+//! acknowledgement carries a ghost tag of its delivery, which the protocol never reads.
 //!
 //! Twin `late_ack_rejected`: an acknowledgement was rejected with INVALID_RECORD_STATE.
 

@@ -1,7 +1,7 @@
 //! `flush_before_commit`: a session decides a commit only after every produce and every
 //! share acknowledgement of that transaction was answered. `TransactionManager.nextRequest`
 //! holds EndTxn while a batch is incomplete; a `TransactionSession` that sends EndTxn on
-//! its own connection must keep that order (KIP-1310; research S15), or a batch still in
+//! its own connection must keep that order (KIP-1310; docs/kafka-cases.md S15), or a batch still in
 //! flight is fenced by the epoch the commit bumps and the transaction commits without it.
 //!
 //! Twin `flushed_commit`: a session decided a commit after its produce and its share

@@ -1,7 +1,7 @@
 //! `single_writer`: once a `TransactionSession.resume(txnId, producerId, epoch)` was
 //! acknowledged, no broker accepts a write, an offset commit or an EndTxn of the old
 //! incarnation (the writer that prepared the transaction) carrying the resumed identity
-//! (KIP-1310 3.5, KIP-939's fencing through `keepPreparedTxn`; research S17). A zombie
+//! (KIP-1310 3.5, KIP-939's fencing through `keepPreparedTxn`; docs/kafka-cases.md S17). A zombie
 //! writer that is not fenced races the committer with the very pair it completes.
 //!
 //! Twin `resumed_writer_fenced`: a broker rejected such a request of the old incarnation.
