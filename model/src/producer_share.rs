@@ -214,16 +214,20 @@ impl Producer {
             member: self.acking_member(src, &acks),
             acks: acks.clone(),
             tag,
-            // What the leader's owner check needs: the acquisition acknowledged.
-            deliveries: if self.design.stage_at_leader {
-                acks.iter()
+            // What the leader's owner check needs: the acquisition acknowledged, as the
+            // ShareFetch response gave it. The standalone acknowledger was handed its acks
+            // by the reader; the hand-off carries no delivery of its own yet, so the
+            // acknowledger reads the ghost tag's, which holds the same count.
+            deliveries: match (self.design.stage_at_leader, sh.fetched) {
+                (false, _) => Vec::new(),
+                (true, Some(record)) => vec![record],
+                (true, None) => acks
+                    .iter()
                     .map(|a| AcquiredRecord {
                         offset: a.offset,
                         delivery_count: a.tag.delivery_count,
                     })
-                    .collect()
-            } else {
-                Vec::new()
+                    .collect(),
             },
             notify: false,
         };

@@ -27,8 +27,8 @@ use crate::msg::{
 use crate::node::Node;
 use crate::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
-use crate::share_msg::Acknowledgement;
-use crate::share_state::StateBatch;
+use crate::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::share_state::{ShareState, StateBatch};
 use crate::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::width::Counter;
 use serde::{Deserialize, Serialize};
@@ -88,13 +88,29 @@ pub enum ReplayMode {
 /// The state batch an acknowledgement becomes. The share coordinator does not know the
 /// delivery count limit: a released record is stored AVAILABLE and the share-partition
 /// leader archives it at load when it is at the limit (`SharePartition::load`).
-pub fn ack_batch(ack: &Acknowledgement) -> Option<StateBatch> {
+///
+/// The delivery count is the one the request carries for the offset, which a staging
+/// share-partition leader fills in from its own record state, as its WriteShareGroupState
+/// state batches do. A client's TxnShareAcknowledge carries offsets and acknowledge types
+/// only (KIP-1289 4.2), and acquisitions are not persisted, so the coordinator can only
+/// take the count it has persisted for the offset (none written: 0).
+pub fn ack_batch(
+    ack: &Acknowledgement,
+    carried: &[AcquiredRecord],
+    persisted: &ShareState,
+) -> Option<StateBatch> {
+    let delivery_count = carried
+        .iter()
+        .find(|d| d.offset == ack.offset)
+        .map(|d| d.delivery_count)
+        .or_else(|| persisted.state_of(ack.offset).map(|(_, count)| count))
+        .unwrap_or(0);
     ack.ack
-        .target(ack.tag.delivery_count, u8::MAX)
+        .target(delivery_count, u8::MAX)
         .map(|state| StateBatch {
             offset: ack.offset,
             state,
-            delivery_count: ack.tag.delivery_count,
+            delivery_count,
         })
 }
 
@@ -185,7 +201,11 @@ impl ShareCoordinator {
             self.verifier().park(&mut s.verifying, guard, src, req, o);
             return;
         }
-        let batches = req.acks.iter().filter_map(ack_batch).collect();
+        let batches = req
+            .acks
+            .iter()
+            .filter_map(|a| ack_batch(a, &req.deliveries, &s.state))
+            .collect();
         let record = ShareRecord::TxnAcks(PendingAcks {
             producer: req.producer,
             tag: req.tag,

@@ -23,7 +23,7 @@ use crate::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::node::Node;
 use crate::record_state::{released, AckType, RecordState};
 use crate::share_coordinator_txn::PendingAcks;
-use crate::share_msg::{DeliveryTag, ReadShareGroupStateResponse};
+use crate::share_msg::{AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse};
 use crate::share_partition::{InFlightRecord, ShareEvent, SharePartition, SharePartitionState};
 use crate::share_state::StateBatch;
 use crate::spl_knobs::{LeaderResolution, StageOwnerCheck};
@@ -108,9 +108,20 @@ impl SharePartition {
             answer(src, req.producer, ErrorCode::InvalidRecordState, o);
             return;
         }
+        // The leader's own delivery counts, which the share coordinator writes with the
+        // acknowledgements (the client's copy is only what it was handed).
+        let deliveries = acks
+            .iter()
+            .filter_map(|a| {
+                s.records.get(&a.offset).map(|r| AcquiredRecord {
+                    offset: a.offset,
+                    delivery_count: r.delivery_count,
+                })
+            })
+            .collect();
         let forward = TxnShareAcknowledgeRequest {
             acks: acks.clone(),
-            deliveries: Vec::new(),
+            deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,
             ..req.clone()
         };

@@ -132,10 +132,15 @@ fn staged_at_leader(sys: &System) -> NodeState {
     let state = acquired(sys, Vec::new());
     let (state, cmds) = deliver(sys, sp, &state, p0, Msg::TxnShareAcknowledge(stage(1)));
     assert_eq!(record(&state), (RecordState::TxPending, 1));
-    // The staging goes to the coordinator; the client waits for it to be durable.
+    // The staging goes to the coordinator with the leader's own delivery count (what the
+    // coordinator writes); the client waits for it to be durable.
     let out = sent(&cmds);
+    let leaders_count = [AcquiredRecord {
+        offset: 0,
+        delivery_count: 1,
+    }];
     assert!(matches!(&out[..], [(dst, Msg::TxnShareAcknowledge(f))]
-        if *dst == sc && f.producer == pe(0) && f.deliveries.is_empty()));
+        if *dst == sc && f.producer == pe(0) && f.deliveries == leaders_count));
     // TX_PENDING is out of lock expiry.
     assert!(cmds
         .iter()

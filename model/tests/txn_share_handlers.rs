@@ -197,9 +197,11 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
         sc_state(&state).txn_ack_status(TAG),
         Some(TxnAckStatus::Committed)
     );
+    // A client's TxnShareAcknowledge carries no delivery count and none is persisted yet
+    // (acquisitions are not): the coordinator writes 0, not the delivery the client acked.
     assert_eq!(
         sc_state(&state).state.state_of(0),
-        Some((RecordState::Acknowledged, 1))
+        Some((RecordState::Acknowledged, 0))
     );
 }
 
@@ -360,7 +362,7 @@ fn seed_load_replays_staged_acks_as_committed_state() {
     assert_eq!(status_of(&reloaded), Some(TxnAckStatus::Committed));
     assert_eq!(
         sc_state(&reloaded).state.state_of(0),
-        Some((RecordState::Acknowledged, 1))
+        Some((RecordState::Acknowledged, 0))
     );
     assert!(reloaded.pending_acks().is_empty());
     assert_eq!(reloaded.applied_acks().len(), 1);
@@ -398,4 +400,55 @@ fn a_repeated_tv2_marker_resolves_the_next_staging_by_producer_id_but_not_by_txn
         };
         assert_eq!(status_of(&state), Some(want), "{matching}");
     }
+}
+
+/// A staging `stage(0)` that carries the delivery counts a staging leader puts on it.
+fn stage_carrying(delivery_count: u8) -> Msg {
+    let Msg::TxnShareAcknowledge(req) = stage(0) else {
+        unreachable!("stage builds a TxnShareAcknowledge")
+    };
+    Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        deliveries: vec![AcquiredRecord {
+            offset: 0,
+            delivery_count,
+        }],
+        ..req
+    })
+}
+
+/// The coordinator writes an acknowledgement with a delivery count it has: the one a staging
+/// leader carried, else the one it persisted for the offset, never the client's ghost tag of
+/// the delivery it acked (which says 1 in every staging here).
+#[test]
+fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
+    let sys = system_with(FIXED);
+    let sc = sys.topology.share_coordinator.unwrap();
+    let p0 = sys.topology.producers[0];
+    let tc = sys.topology.txn_coordinator;
+    let state = start(&sys, sc, None);
+    let (state, _) = deliver(&sys, sc, &state, p0, stage_carrying(3));
+    let (state, _) = deliver(&sys, sc, &state, tc, marker(1, true));
+    assert_eq!(
+        sc_state(&state).state.state_of(0),
+        Some((RecordState::Acknowledged, 3))
+    );
+
+    let mut state = start(&sys, sc, None);
+    let NodeState::ShareCoordinator(s) = &mut state else {
+        unreachable!("the share coordinator's state")
+    };
+    s.state.merge(
+        0,
+        &[sharetxn_model::share_state::StateBatch {
+            offset: 0,
+            state: RecordState::Available,
+            delivery_count: 2,
+        }],
+    );
+    let (state, _) = deliver(&sys, sc, &state, p0, stage(0));
+    let (state, _) = deliver(&sys, sc, &state, tc, marker(1, true));
+    assert_eq!(
+        sc_state(&state).state.state_of(0),
+        Some((RecordState::Acknowledged, 2))
+    );
 }
