@@ -12,4 +12,5 @@
 //! disagreement failing.
 
 mod fixture;
+mod share_coordinator;
 mod transaction_coordinator;
