@@ -13,4 +13,5 @@
 
 mod fixture;
 mod share_coordinator;
+mod share_partition;
 mod transaction_coordinator;
