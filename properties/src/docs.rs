@@ -2,7 +2,7 @@
 //! the definitions themselves so that the pages cannot drift from the tool: the property
 //! table from [`PROPERTIES`], the knob and scenario tables from
 //! [`sharetxn_model::settings::SETTINGS`] and each design's and scenario's own values,
-//! and the findings table from a `sharetxn matrix --json` document. The pages hold each
+//! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
 //! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
 //! (`properties/tests/docs.rs`, `cli/tests/docs.rs`) compare every such region with
 //! these functions' output and fail on any hand edit.
@@ -198,12 +198,53 @@ pub fn findings_table(matrix: &Value) -> String {
     out
 }
 
+/// The verdicts of a `sharetxn matrix --json` document without its figures (as the pinned
+/// snapshot of the full default matrix holds them), one row per check: the scenario, the
+/// design, whether it is claimed safe, what it violated, which twins it left unreached,
+/// and whether the check was exhaustive. Pairs that do not apply are left out.
+pub fn verdict_table(matrix: &Value) -> String {
+    let mut out = String::from(
+        "| scenario | design | claimed safe | violated | unreached | exhaustive |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    let cells = matrix["cells"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for check in matrix["checks"].as_array().into_iter().flatten() {
+        if check["applies"] != Value::Bool(true) {
+            continue;
+        }
+        let of_status = |status: &str| {
+            let names: Vec<String> = cells
+                .iter()
+                .filter(|c| c["design"] == check["design"] && c["scenario"] == check["scenario"])
+                .filter(|c| c["status"] == status)
+                .filter_map(|c| c["property"].as_str().map(|p| format!("`{p}`")))
+                .collect();
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let yes_no = |v: &Value| if v == &Value::Bool(true) { "yes" } else { "no" };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            check["scenario"].as_str().unwrap_or("?"),
+            check["design"].as_str().unwrap_or("?"),
+            yes_no(&check["claims_safety"]),
+            of_status("violated"),
+            of_status("unreached"),
+            yes_no(&check["exhaustive"]),
+        ));
+    }
+    out
+}
+
 /// `n` with thousands separated by commas, as the CLI prints counts.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

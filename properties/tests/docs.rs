@@ -42,3 +42,21 @@ fn knob_and_scenario_tables_are_generated() {
     check_region("designs.md", "knobs", &docs::knob_table());
     check_region("designs.md", "scenarios", &docs::scenario_table());
 }
+
+/// The full default matrix's pinned snapshot (insta's header, then the JSON document).
+fn full_matrix_snapshot() -> serde_json::Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cli/tests/snapshots/matrix__full_default_matrix.snap");
+    let text = std::fs::read_to_string(path).expect("the full matrix snapshot");
+    let body = text
+        .splitn(3, "---")
+        .nth(2)
+        .expect("an insta header between --- lines");
+    serde_json::from_str(body).expect("the snapshot's JSON")
+}
+
+#[test]
+fn full_matrix_verdicts_are_generated_from_its_snapshot() {
+    let matrix = full_matrix_snapshot();
+    check_region("findings.md", "full-matrix", &docs::verdict_table(&matrix));
+}
