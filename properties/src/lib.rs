@@ -12,6 +12,7 @@
 //! livelock that never reaches quiescence is outside what this check sees.
 
 pub mod check;
+pub mod docs;
 pub mod explorer;
 pub mod props;
 pub mod reduction;
@@ -303,7 +304,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
     PropertyDef {
         name: "single_writer",
         kind: Kind::Always,
-        guards: "KIP-1310 TransactionSession.resume; KIP-939 keepPreparedTxn fencing (S17)",
+        guards: "KIP-1310 TransactionSession.resume; KIP-939 keepPreparedTxn fencing",
         what: "after a resume is acknowledged, no broker accepts a write, offset commit or EndTxn of the old incarnation with the resumed identity",
         twin: "resumed_writer_fenced",
         twin_what: "a broker rejects a request of the old incarnation with the resumed identity",
@@ -342,3 +343,9 @@ pub const PROPERTIES: &[PropertyDef] = &[
 pub fn property(name: &str) -> Option<&'static PropertyDef> {
     PROPERTIES.iter().find(|p| p.name == name || p.twin == name)
 }
+
+/// The README's library example, compiled and run by `cargo test` as a doctest, so that
+/// the README's code stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,270 @@
+//! Markdown tables for the project's documentation (`README.md`, `docs/`), generated from
+//! the definitions themselves so that the pages cannot drift from the tool: the property
+//! table from [`PROPERTIES`], the knob and scenario tables from
+//! [`sharetxn_model::settings::SETTINGS`] and each design's and scenario's own values,
+//! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
+//! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
+//! (`properties/tests/docs.rs`, `cli/tests/docs.rs`) compare every such region with
+//! these functions' output and fail on any hand edit.
+
+use crate::{Kind, PROPERTIES};
+use serde_json::Value;
+use sharetxn_model::design::DESIGN_NAMES;
+use sharetxn_model::scenario::SCENARIO_NAMES;
+use sharetxn_model::{settings, Design, Scenario, System};
+
+/// The text of a region `<!-- generated: name -->` ... `<!-- end generated -->` of
+/// `page`, without the marker lines, if the page has it.
+pub fn region<'a>(page: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("<!-- generated: {name} -->\n");
+    let start = page.find(&open)? + open.len();
+    let len = page[start..].find("<!-- end generated -->")?;
+    Some(&page[start..start + len])
+}
+
+/// `page` with the text of its region `name` replaced by `text` (the markers kept), if
+/// the page has the region.
+pub fn replace_region(page: &str, name: &str, text: &str) -> Option<String> {
+    let open = format!("<!-- generated: {name} -->\n");
+    let start = page.find(&open)? + open.len();
+    let len = page[start..].find("<!-- end generated -->")?;
+    Some(format!("{}{text}{}", &page[..start], &page[start + len..]))
+}
+
+/// A table cell: pipes escaped so that a value cannot split the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+fn kind_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Always => "always",
+        Kind::Eventually => "eventually (at quiescence)",
+        Kind::Sometimes => "sometimes",
+    }
+}
+
+/// Every scenario with the design `check` takes for it by default (the first that
+/// applies), as a `System`.
+fn default_systems() -> Vec<System> {
+    SCENARIO_NAMES
+        .iter()
+        .filter_map(|s| {
+            let scenario = Scenario::by_name(s).ok()?;
+            let design = DESIGN_NAMES
+                .iter()
+                .filter_map(|d| Design::by_name(d).ok())
+                .find(|d| d.applies_to(&scenario).is_ok())?;
+            Some(System::new(design, scenario))
+        })
+        .collect()
+}
+
+/// The property table: each property, its kind, what it guards, what holds, its twin and
+/// the scenarios where it is judged (its `applies` on each scenario's default design).
+pub fn property_table() -> String {
+    let systems = default_systems();
+    let mut out = String::from(
+        "| property | kind | guards | what holds | twin: what it reaches | judged on |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for p in PROPERTIES {
+        let on: Vec<&str> = systems
+            .iter()
+            .filter(|s| (p.applies)(s))
+            .map(|s| s.scenario.name.as_str())
+            .collect();
+        let on = if on.is_empty() {
+            "no scenario by default (a `--set` knob turns it on)".to_string()
+        } else {
+            on.join(", ")
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | `{}`: {} | {} |\n",
+            p.name,
+            kind_word(p.kind),
+            cell(p.guards),
+            cell(p.what),
+            p.twin,
+            cell(p.twin_what),
+            on
+        ));
+    }
+    out
+}
+
+/// A value of `settings::as_json` as a table cell.
+fn value_cell(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) if s.is_empty() => "none".into(),
+        Some(Value::String(s)) => cell(s),
+        Some(other) => other.to_string(),
+        None => "-".into(),
+    }
+}
+
+/// The `--set` keys whose description starts with `scope` ("design" or "scenario"), each
+/// with its description and the value of each named column's settings.
+fn settings_table(scope: &str, columns: &[(&str, Value)]) -> String {
+    let mut out = format!(
+        "| key | what, values | {} |\n|---|---|{}\n",
+        columns
+            .iter()
+            .map(|(n, _)| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(columns.len())
+    );
+    for (key, what) in settings::SETTINGS {
+        let Some(what) = what.strip_prefix(scope).and_then(|w| w.strip_prefix(": ")) else {
+            continue;
+        };
+        let values: Vec<String> = columns
+            .iter()
+            .map(|(_, s)| value_cell(s.get(key)))
+            .collect();
+        out.push_str(&format!(
+            "| `{key}` | {} | {} |\n",
+            cell(what),
+            values.join(" | ")
+        ));
+    }
+    out
+}
+
+/// The design knobs: each `--set` design key with every design's value.
+pub fn knob_table() -> String {
+    let scenario = Scenario::txn_basic();
+    let columns: Vec<(&str, Value)> = DESIGN_NAMES
+        .iter()
+        .filter_map(|d| Some((*d, settings::as_json(&Design::by_name(d).ok()?, &scenario))))
+        .collect();
+    settings_table("design", &columns)
+}
+
+/// The scenario fields: each `--set` scenario key with every scenario's default value.
+pub fn scenario_table() -> String {
+    let design = Design::seed();
+    let columns: Vec<(&str, Value)> = SCENARIO_NAMES
+        .iter()
+        .filter_map(|s| Scenario::by_name(s).ok().map(|sc| (*s, sc)))
+        .map(|(name, sc)| (name, settings::as_json(&design, &sc)))
+        .collect();
+    settings_table("scenario", &columns)
+}
+
+/// The findings of a `sharetxn matrix --json` document, one row per check: the scenario,
+/// the design, whether it is claimed safe, what it violated, the unique states, depth and
+/// whether the check was exhaustive (a capped check decides only what it found).
+pub fn findings_table(matrix: &Value) -> String {
+    let mut out = String::from(
+        "| scenario | design | claimed safe | violated | unique states | depth | exhaustive |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    let cells = matrix["cells"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for check in matrix["checks"].as_array().into_iter().flatten() {
+        if check["applies"] != Value::Bool(true) {
+            continue;
+        }
+        let (design, scenario) = (&check["design"], &check["scenario"]);
+        let violated: Vec<String> = cells
+            .iter()
+            .filter(|c| c["design"] == *design && c["scenario"] == *scenario)
+            .filter(|c| c["status"] == "violated")
+            .filter_map(|c| c["property"].as_str().map(|p| format!("`{p}`")))
+            .collect();
+        let yes_no = |v: &Value| if v == &Value::Bool(true) { "yes" } else { "no" };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            scenario.as_str().unwrap_or("?"),
+            design.as_str().unwrap_or("?"),
+            yes_no(&check["claims_safety"]),
+            if violated.is_empty() {
+                "none".to_string()
+            } else {
+                violated.join(", ")
+            },
+            grouped(check["unique_states"].as_u64().unwrap_or(0)),
+            check["max_depth"],
+            match check["exhaustive"] {
+                Value::Bool(true) => "yes".to_string(),
+                _ => format!(
+                    "no (capped at {})",
+                    grouped(check["state_cap"].as_u64().unwrap_or(0))
+                ),
+            },
+        ));
+    }
+    out
+}
+
+/// The verdicts of a `sharetxn matrix --json` document without its figures (as the pinned
+/// snapshot of the full default matrix holds them), one row per check: the scenario, the
+/// design, whether it is claimed safe, what it violated, which twins it left unreached,
+/// and whether the check was exhaustive. Pairs that do not apply are left out.
+pub fn verdict_table(matrix: &Value) -> String {
+    let mut out = String::from(
+        "| scenario | design | claimed safe | violated | unreached | exhaustive |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    let cells = matrix["cells"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for check in matrix["checks"].as_array().into_iter().flatten() {
+        if check["applies"] != Value::Bool(true) {
+            continue;
+        }
+        let of_status = |status: &str| {
+            let names: Vec<String> = cells
+                .iter()
+                .filter(|c| c["design"] == check["design"] && c["scenario"] == check["scenario"])
+                .filter(|c| c["status"] == status)
+                .filter_map(|c| c["property"].as_str().map(|p| format!("`{p}`")))
+                .collect();
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let yes_no = |v: &Value| if v == &Value::Bool(true) { "yes" } else { "no" };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            check["scenario"].as_str().unwrap_or("?"),
+            check["design"].as_str().unwrap_or("?"),
+            yes_no(&check["claims_safety"]),
+            of_status("violated"),
+            of_status("unreached"),
+            yes_no(&check["exhaustive"]),
+        ));
+    }
+    out
+}
+
+/// `n` with thousands separated by commas, as the CLI prints counts.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_and_counts() {
+        let page = "a\n<!-- generated: t -->\n| x |\n<!-- end generated -->\nb";
+        assert_eq!(region(page, "t"), Some("| x |\n"));
+        assert_eq!(region(page, "u"), None);
+        let replaced = replace_region(page, "t", "| y |\n").expect("the region");
+        assert_eq!(region(&replaced, "t"), Some("| y |\n"));
+        assert!(replaced.starts_with("a\n") && replaced.ends_with("-->\nb"));
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(grouped(999), "999");
+    }
+}
