@@ -1,7 +1,11 @@
 //! The exhaustive checker: breadth-first (level by level, so every discovery is a shortest
 //! trace) or depth-first, over `System::step`, evaluating the property table on every
-//! state. Levels are expanded on several threads and merged in a fixed order, so the
-//! result (counts, discoveries, traces) does not depend on the thread count.
+//! state. A level is expanded by a pool of threads over a shared, lock-striped visited
+//! table (`bfs.rs`, `visited.rs`): a known successor is dropped as soon as it is generated,
+//! and each new state keeps the link of its lowest generator in the serial order, so the
+//! result (counts, discoveries, traces) does not depend on the thread count. The table
+//! holds fingerprints with parent links; full states live only on the frontier, and a
+//! trace is rebuilt by re-executing the actions along the links (`docs/checker.md`).
 //!
 //! Stateright's own BFS is not used for checking because it keeps overwriting discoveries
 //! with longer paths and stops expanding once every property has a discovery (see
@@ -10,15 +14,13 @@
 //! Depth-first search uses one reduction, proved in `reduction.rs`: a duplication and the
 //! first delivery of its copy are one edge.
 
+use crate::bfs::{self, Frontier};
 use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
+use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, PROPERTIES};
 use sharetxn_model::settings;
 use sharetxn_model::{Action, System, SystemState};
-use std::collections::hash_map::Entry;
-#[allow(clippy::disallowed_types)] // looked up by key only, never iterated
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
 /// How the state space is walked.
@@ -101,39 +103,16 @@ pub fn fingerprint(state: &SystemState) -> u64 {
     sharetxn_model::shared::fixed_hash(state)
 }
 
-/// Fingerprints are already hashes: the visited set uses them as they are.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 << 8) | u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-#[allow(clippy::disallowed_types)] // looked up by key only, never iterated
-type Visited = HashMap<u64, (u64, u32), BuildHasherDefault<IdentityHasher>>;
-
-const ROOT: u64 = 0;
-
 /// What one state yields: the properties it violates or witnesses, and its successors.
-struct Expansion {
-    hits: Vec<(usize, Option<String>)>,
-    successors: Vec<(u32, u64, SystemState)>,
+pub(crate) struct Expansion {
+    pub hits: Vec<(usize, Option<String>)>,
+    pub successors: Vec<(u32, u64, SystemState)>,
     /// Successors exist but were not generated (the depth bound).
-    cut: bool,
+    pub cut: bool,
 }
 
 /// Slots in discovery order: for each property, its check then its twin.
-fn slots() -> usize {
+pub(crate) fn slots() -> usize {
     PROPERTIES.len() * 2
 }
 
@@ -152,16 +131,16 @@ fn evaluate(sys: &System, state: &SystemState, open: &[bool]) -> Vec<(usize, Opt
     hits
 }
 
-/// Expands one state. Successors already in `visited` are dropped at once: most
-/// successors are states seen before, and keeping them until the level is merged would
-/// make a level's memory its branching factor times larger.
-fn expand(
+/// Expands one state. `keep(index, fingerprint)` decides at once whether a successor is
+/// kept: most successors are states seen before, and each is dropped as soon as it is
+/// built rather than held until its level is done.
+pub(crate) fn expand(
     sys: &System,
     state: &SystemState,
     open: &[bool],
     expand: bool,
     fuse: bool,
-    visited: &Visited,
+    keep: &mut dyn FnMut(u32, u64) -> bool,
 ) -> Expansion {
     let hits = evaluate(sys, state, open);
     let mut successors = Vec::new();
@@ -181,7 +160,7 @@ fn expand(
                 _ => (i as u32, sys.step(state, action)),
             };
             let fp = fingerprint(&next);
-            if !visited.contains_key(&fp) {
+            if keep(idx, fp) {
                 successors.push((idx, fp, next));
             }
         }
@@ -194,15 +173,15 @@ fn expand(
 }
 
 /// Replays the action indices from the initial state into actions by value.
-fn actions_to(sys: &System, visited: &Visited, fp: u64) -> Vec<Action> {
+fn actions_to(sys: &System, visited: &Table, fp: u64) -> Vec<Action> {
     let mut indices = Vec::new();
     let mut at = fp;
-    while let Some((parent, idx)) = visited.get(&at) {
-        if *parent == ROOT && *idx == u32::MAX {
+    while let Some(Link { parent, idx, .. }) = visited.get(at) {
+        if parent == ROOT && idx == ROOT_IDX {
             break;
         }
-        indices.push(*idx);
-        at = *parent;
+        indices.push(idx);
+        at = parent;
     }
     indices.reverse();
     let mut state = sys.init_state();
@@ -229,211 +208,279 @@ fn now() -> std::time::Instant {
     std::time::Instant::now()
 }
 
+/// For each slot, its first discovery: the state's fingerprint and the violation message.
+type Found = Vec<Option<(u64, Option<String>)>>;
+
+/// Which slots a check judges.
+struct Judge {
+    applies: Vec<bool>,
+    excluded: Vec<Option<&'static str>>,
+    judged: Vec<bool>,
+    focus_slot: Option<usize>,
+}
+
+impl Judge {
+    fn new(sys: &System, focus: Option<&str>) -> Judge {
+        // Slots of properties that do not apply are closed from the start: never evaluated.
+        let applies: Vec<bool> = PROPERTIES.iter().map(|p| (p.applies)(sys)).collect();
+        // With a focus, only its slot is judged.
+        let focus_slot = focus.map(|name| {
+            PROPERTIES
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| {
+                    (p.name == name)
+                        .then_some(2 * i)
+                        .or((p.twin == name).then_some(2 * i + 1))
+                })
+                .unwrap_or(usize::MAX)
+        });
+        // Twins the scenario's bounds exclude by construction are not judged either.
+        let excluded: Vec<Option<&'static str>> =
+            PROPERTIES.iter().map(|p| (p.twin_excluded)(sys)).collect();
+        let judged: Vec<bool> = (0..slots())
+            .map(|slot| {
+                applies[slot / 2]
+                    && !(slot % 2 == 1 && excluded[slot / 2].is_some())
+                    && focus_slot.is_none_or(|f| f == slot)
+            })
+            .collect();
+        Judge {
+            applies,
+            excluded,
+            judged,
+            focus_slot,
+        }
+    }
+
+    /// The slots still to be judged: judged and not yet discovered.
+    fn open(&self, found: &Found) -> Vec<bool> {
+        found
+            .iter()
+            .enumerate()
+            .map(|(slot, f)| f.is_none() && self.judged[slot])
+            .collect()
+    }
+
+    fn focus_found(&self, found: &Found) -> bool {
+        self.focus_slot
+            .is_some_and(|f| found.get(f).is_some_and(Option::is_some))
+    }
+}
+
+/// The state of a running search.
+struct Search<'o, 'a> {
+    options: &'o mut CheckOptions<'a>,
+    judge: Judge,
+    start: std::time::Instant,
+    table: Table,
+    found: Found,
+    exhaustive: bool,
+    max_depth: u64,
+}
+
+impl Search<'_, '_> {
+    fn out_of_time(&self) -> bool {
+        self.options
+            .timeout
+            .is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    fn must_stop(&self, unique: u64) -> bool {
+        unique >= self.options.max_states
+            || self.out_of_time()
+            || self.judge.focus_found(&self.found)
+    }
+
+    fn progress(&mut self, unique_states: u64, depth: u64) {
+        let seconds = self.start.elapsed().as_secs_f64();
+        if let Some(p) = self.options.progress.as_mut() {
+            p(Progress {
+                unique_states,
+                depth,
+                seconds,
+            });
+        }
+    }
+}
+
 /// Explores every state of `sys` within the options' bounds and judges every property.
 pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
     let start = now();
     let init = sys.init_state();
     let init_fp = fingerprint(&init);
-    let mut visited = Visited::default();
-    visited.insert(init_fp, (ROOT, u32::MAX));
-    let mut found: Vec<Option<(u64, Option<String>)>> = vec![None; slots()];
-    // Slots of properties that do not apply are closed from the start: never evaluated.
-    let applies: Vec<bool> = PROPERTIES.iter().map(|p| (p.applies)(sys)).collect();
-    // With a focus, only its slot is judged.
-    let focus_slot = options.focus.map(|name| {
-        PROPERTIES
-            .iter()
-            .enumerate()
-            .find_map(|(i, p)| {
-                (p.name == name)
-                    .then_some(2 * i)
-                    .or((p.twin == name).then_some(2 * i + 1))
-            })
-            .unwrap_or(usize::MAX)
-    });
-    // Twins the scenario's bounds exclude by construction are not judged either.
-    let excluded: Vec<Option<&'static str>> =
-        PROPERTIES.iter().map(|p| (p.twin_excluded)(sys)).collect();
-    let judged: Vec<bool> = (0..slots())
-        .map(|slot| {
-            applies[slot / 2]
-                && !(slot % 2 == 1 && excluded[slot / 2].is_some())
-                && focus_slot.is_none_or(|f| f == slot)
-        })
-        .collect();
-    let closed = |found: &[Option<(u64, Option<String>)>]| -> Vec<bool> {
-        found
-            .iter()
-            .enumerate()
-            .map(|(slot, f)| f.is_none() && judged[slot])
-            .collect()
+    let mut table = Table::new();
+    table.insert_mut(init_fp, ROOT, ROOT_IDX);
+    let strategy = options.strategy;
+    let mut search = Search {
+        judge: Judge::new(sys, options.focus),
+        options: &mut options,
+        start,
+        table,
+        found: vec![None; slots()],
+        exhaustive: true,
+        max_depth: 0,
     };
-    let focus_found = |found: &[Option<(u64, Option<String>)>]| {
-        focus_slot.is_some_and(|f| found.get(f).is_some_and(Option::is_some))
-    };
-    let mut exhaustive = true;
-    let mut max_depth = 0u64;
-    let threads = options.threads.max(1);
-    let out_of_time =
-        |options: &CheckOptions<'_>| options.timeout.is_some_and(|t| start.elapsed() >= t);
-
-    let fuse = options.fuse_duplicates && reduction::fuses_duplicates(sys);
-    let mut stack: Vec<(u64, SystemState, u64)> = Vec::new();
     let mut switched = false;
-    match options.strategy {
+    let stack = match strategy {
         Strategy::Bfs => {
-            let mut frontier = vec![(init_fp, init)];
-            let mut depth = 0u64;
-            while !frontier.is_empty() {
-                max_depth = depth;
-                let open = closed(&found);
-                let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let results = expand_level(sys, &frontier, &open, may_expand, threads, &visited);
-                let mut next = Vec::new();
-                for ((fp, _), exp) in frontier.iter().zip(results) {
-                    for (slot, msg) in exp.hits {
-                        found[slot].get_or_insert((*fp, msg));
-                    }
-                    if exp.cut {
-                        exhaustive = false;
-                    }
-                    for (idx, nfp, nstate) in exp.successors {
-                        if let Entry::Vacant(v) = visited.entry(nfp) {
-                            v.insert((*fp, idx));
-                            next.push((nfp, nstate));
-                        }
-                    }
-                }
-                if let Some(p) = options.progress.as_mut() {
-                    p(Progress {
-                        unique_states: visited.len() as u64,
-                        depth,
-                        seconds: start.elapsed().as_secs_f64(),
-                    });
-                }
-                if !next.is_empty()
-                    && (visited.len() as u64 >= options.max_states
-                        || out_of_time(&options)
-                        || focus_found(&found))
-                {
-                    exhaustive = false;
-                    break;
-                }
-                if next.len() > options.bfs_frontier_limit {
-                    // The next level would not fit in memory: go on depth-first from it.
-                    // Discoveries made so far keep their shortest traces.
-                    switched = true;
-                    stack = next
-                        .into_iter()
-                        .rev()
-                        .map(|(fp, s)| (fp, s, depth + 1))
-                        .collect();
-                    break;
-                }
-                frontier = next;
-                depth += 1;
-            }
+            let rest = breadth_first(sys, &mut search, (init_fp, init));
+            switched = !rest.is_empty();
+            rest
         }
-        Strategy::Dfs => stack.push((init_fp, init, 0u64)),
-    }
+        Strategy::Dfs => vec![(init_fp, init, 0u64)],
+    };
     // Depth-first: the whole search (`dfs`), or the rest of it after a switch.
-    {
-        {
-            let mut since_progress = 0u32;
-            while let Some((fp, state, depth)) = stack.pop() {
-                max_depth = max_depth.max(depth);
-                let open = closed(&found);
-                let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let exp = expand(sys, &state, &open, may_expand, fuse, &visited);
-                for (slot, msg) in exp.hits {
-                    found[slot].get_or_insert((fp, msg));
-                }
-                if exp.cut {
-                    exhaustive = false;
-                }
-                for (idx, nfp, nstate) in exp.successors.into_iter().rev() {
-                    if let Entry::Vacant(v) = visited.entry(nfp) {
-                        v.insert((fp, idx));
-                        stack.push((nfp, nstate, depth + 1));
-                    }
-                }
-                since_progress += 1;
-                if since_progress == 50_000 {
-                    since_progress = 0;
-                    if let Some(p) = options.progress.as_mut() {
-                        p(Progress {
-                            unique_states: visited.len() as u64,
-                            depth: max_depth,
-                            seconds: start.elapsed().as_secs_f64(),
-                        });
-                    }
-                }
-                if !stack.is_empty()
-                    && (visited.len() as u64 >= options.max_states
-                        || out_of_time(&options)
-                        || focus_found(&found))
-                {
-                    exhaustive = false;
-                    break;
+    depth_first(sys, &mut search, stack);
+    let seconds = start.elapsed().as_secs_f64();
+    report(sys, &search, strategy, switched, seconds)
+}
+
+/// Breadth-first levels on the pool; returns the stack to go on depth-first from if a
+/// level outgrew `bfs_frontier_limit` (empty otherwise).
+fn breadth_first(
+    sys: &System,
+    search: &mut Search<'_, '_>,
+    init: (u64, SystemState),
+) -> Vec<(u64, SystemState, u64)> {
+    let threads = search.options.threads.max(1);
+    let table = std::mem::replace(&mut search.table, Table::new());
+    let rest = bfs::with_pool(sys, &table, threads, |pool| {
+        let mut frontier = Frontier::single(init);
+        let mut depth = 0u64;
+        while frontier.len() > 0 {
+            search.max_depth = depth;
+            let open = search.judge.open(&search.found);
+            let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
+            let (next, level) = pool.level(frontier, &open, may_expand);
+            for (slot, hit) in level.hits.into_iter().enumerate() {
+                if let Some((_, fp, msg)) = hit {
+                    search.found[slot].get_or_insert((fp, msg));
                 }
             }
+            search.exhaustive &= !level.cut;
+            let unique = table.len();
+            search.progress(unique, depth);
+            if next.len() > 0 && search.must_stop(unique) {
+                search.exhaustive = false;
+                return Vec::new();
+            }
+            if next.len() > search.options.bfs_frontier_limit {
+                // The next level would not fit in memory: go on depth-first from it.
+                // Discoveries made so far keep their shortest traces.
+                return next
+                    .into_items()
+                    .rev()
+                    .map(|(fp, s)| (fp, s, depth + 1))
+                    .collect();
+            }
+            frontier = next;
+            depth += 1;
+        }
+        Vec::new()
+    });
+    search.table = table;
+    rest
+}
+
+/// Depth-first search from `stack` (one thread; the table is reached without locks).
+fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, SystemState, u64)>) {
+    let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
+    let mut since_progress = 0u32;
+    let mut unique = search.table.len();
+    while let Some((fp, state, depth)) = stack.pop() {
+        search.max_depth = search.max_depth.max(depth);
+        let open = search.judge.open(&search.found);
+        let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
+        let table = &mut search.table;
+        let mut keep = |_: u32, nfp: u64| !table.contains_mut(nfp);
+        let exp = expand(sys, &state, &open, may_expand, fuse, &mut keep);
+        for (slot, msg) in exp.hits {
+            search.found[slot].get_or_insert((fp, msg));
+        }
+        search.exhaustive &= !exp.cut;
+        // In reverse, so that the first action's successor is expanded first and, among
+        // actions that lead to the same state, the last one's link is kept.
+        for (idx, nfp, nstate) in exp.successors.into_iter().rev() {
+            if search.table.insert_mut(nfp, fp, idx) {
+                unique += 1;
+                stack.push((nfp, nstate, depth + 1));
+            }
+        }
+        since_progress += 1;
+        if since_progress == 50_000 {
+            since_progress = 0;
+            let depth = search.max_depth;
+            search.progress(unique, depth);
+        }
+        if !stack.is_empty() && search.must_stop(unique) {
+            search.exhaustive = false;
+            break;
         }
     }
+}
 
-    let seconds = start.elapsed().as_secs_f64();
+fn report(
+    sys: &System,
+    search: &Search<'_, '_>,
+    strategy: Strategy,
+    switched: bool,
+    seconds: f64,
+) -> Report {
+    let (judge, found, exhaustive) = (&search.judge, &search.found, search.exhaustive);
+    let trace = |f: &Option<(u64, Option<String>)>| {
+        f.as_ref()
+            .map(|(fp, _)| actions_to(sys, &search.table, *fp))
+            .unwrap_or_default()
+    };
     let mut properties = Vec::new();
     for (i, p) in PROPERTIES.iter().enumerate() {
         let (check, twin) = (&found[2 * i], &found[2 * i + 1]);
+        let (applies, excluded) = (judge.applies[i], judge.excluded[i]);
         properties.push(PropertyReport {
             name: p.name.into(),
             kind: p.kind,
             status: match (check, exhaustive) {
-                _ if !applies[i] => Status::NotApplicable,
-                (None, _) if !judged[2 * i] => Status::Unknown,
+                _ if !applies => Status::NotApplicable,
+                (None, _) if !judge.judged[2 * i] => Status::Unknown,
                 (Some(_), _) => Status::Violated,
                 (None, true) => Status::Holds,
                 (None, false) => Status::Unknown,
             },
             message: check.as_ref().and_then(|(_, m)| m.clone()),
             trace: None,
-            actions: check
-                .as_ref()
-                .map(|(fp, _)| actions_to(sys, &visited, *fp))
-                .unwrap_or_default(),
+            actions: trace(check),
         });
         properties.push(PropertyReport {
             name: p.twin.into(),
             kind: Kind::Sometimes,
-            status: if !applies[i] || excluded[i].is_some() {
+            status: if !applies || excluded.is_some() {
                 Status::NotApplicable
             } else if twin.is_some() {
                 Status::Witnessed
             } else {
                 Status::Unreached
             },
-            message: excluded[i]
-                .filter(|_| applies[i])
+            message: excluded
+                .filter(|_| applies)
                 .map(|why| format!("not applicable: {why}")),
             trace: None,
-            actions: twin
-                .as_ref()
-                .map(|(fp, _)| actions_to(sys, &visited, *fp))
-                .unwrap_or_default(),
+            actions: trace(twin),
         });
     }
-    let unique_states = visited.len() as u64;
+    let unique_states = search.table.len();
     Report {
         scenario: sys.scenario.name.clone(),
         design: sys.design.name.clone(),
         settings: settings::as_json(&sys.design, &sys.scenario),
-        strategy: match (options.strategy, switched) {
+        strategy: match (strategy, switched) {
             (Strategy::Bfs, false) => "bfs".into(),
             (Strategy::Bfs, true) => "bfs-then-dfs".into(),
             (Strategy::Dfs, _) => "dfs".into(),
         },
         exhaustive,
         unique_states,
-        max_depth,
+        max_depth: search.max_depth,
         seconds,
         states_per_second: if seconds > 0.0 {
             unique_states as f64 / seconds
@@ -442,37 +489,4 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         },
         properties,
     }
-}
-
-fn expand_level(
-    sys: &System,
-    frontier: &[(u64, SystemState)],
-    open: &[bool],
-    may_expand: bool,
-    threads: usize,
-    visited: &Visited,
-) -> Vec<Expansion> {
-    if threads == 1 || frontier.len() < 64 {
-        return frontier
-            .iter()
-            .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
-            .collect();
-    }
-    let chunk = frontier.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = frontier
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a checker thread panicked"))
-            .collect()
-    })
 }

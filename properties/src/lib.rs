@@ -11,6 +11,7 @@
 //! Quiescence is where every fair run of the bounded model ends unless it loops; a
 //! livelock that never reaches quiescence is outside what this check sees.
 
+mod bfs;
 pub mod check;
 pub mod docs;
 pub mod explorer;
@@ -20,6 +21,7 @@ pub mod report;
 pub mod twin_scope;
 pub mod view;
 pub mod violation;
+mod visited;
 
 use serde::{Deserialize, Serialize};
 use sharetxn_model::{System, SystemState};

@@ -17,21 +17,27 @@ use sharetxn_model::{System, SystemState};
 /// The violation, if any.
 pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     for (tag, tps) in &state.ghost.writes {
-        let mut committed = Vec::new();
-        let mut broken = Vec::new();
+        // Only the first committed and the first broken write are named, and only when
+        // both exist: nothing is formatted on a state that holds (this runs on every state).
+        let mut committed = None;
+        let mut broken = None;
         for tp in tps {
             let statuses = write_statuses(sys, state, *tag, *tp);
             if statuses.contains(&WriteStatus::Committed) {
-                committed.push(*tp);
+                committed.get_or_insert(*tp);
             }
-            if statuses.contains(&WriteStatus::Aborted) {
-                broken.push(format!("aborted on {tp:?}"));
-            } else if statuses.contains(&WriteStatus::Lost) {
-                broken.push(format!("lost on {tp:?}"));
+            if broken.is_none() {
+                if statuses.contains(&WriteStatus::Aborted) {
+                    broken = Some(("aborted", *tp));
+                } else if statuses.contains(&WriteStatus::Lost) {
+                    broken = Some(("lost", *tp));
+                }
             }
         }
-        if let (Some(c), Some(b)) = (committed.first(), broken.first()) {
-            return Some(format!("attempt {tag} committed on {c:?} but {b}"));
+        if let (Some(c), Some((how, b))) = (committed, broken) {
+            return Some(format!(
+                "attempt {tag} committed on {c:?} but {how} on {b:?}"
+            ));
         }
     }
     None
