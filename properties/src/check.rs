@@ -8,8 +8,8 @@
 //! trace is rebuilt by re-executing the actions along the links (`docs/checker.md`).
 //!
 //! Stateright's own BFS is not used for checking because it keeps overwriting discoveries
-//! with longer paths and stops expanding once every property has a discovery (see
-//! `anchors.md` 1.11); its Explorer is still served over the same `System`.
+//! with longer paths and stops expanding once every property has a discovery (stateright 0.31,
+//! `BfsChecker`); its Explorer is still served over the same `System`.
 //!
 //! Depth-first search uses one reduction, proved in `reduction.rs`: a duplication and the
 //! first delivery of its copy are one edge.
