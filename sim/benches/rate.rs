@@ -8,8 +8,9 @@
 //! `in-process` rows time `run_seed` alone: the step loop. With `SHARETXN_BENCH_CLI` set
 //! to a `sharetxn` binary, `cli` rows also time `sharetxn sim --threads 1 --json` on the
 //! same seeds as a child process, which adds the seed lines and the trace files (the
-//! children's CPU seconds, `RUSAGE_CHILDREN`); `SHARETXN_BENCH_CLI_ARGS` adds words to
-//! its command line (e.g. a trace limit).
+//! children's CPU seconds, `RUSAGE_CHILDREN`); `LABEL=PATH,LABEL=PATH` times several
+//! binaries side by side (a build before a change and after it), each row named by its
+//! label. `SHARETXN_BENCH_CLI_ARGS` adds words to every such command line.
 //!
 //! `SHARETXN_BENCH_SEEDS` (default 20000) and `SHARETXN_BENCH_RUNS` (default 3).
 
@@ -67,8 +68,23 @@ struct Sample {
 /// One row of the table: a pair, how it was run, and its samples.
 struct Row {
     pair: &'static str,
-    mode: &'static str,
+    mode: String,
     samples: Vec<Sample>,
+}
+
+/// The binaries `SHARETXN_BENCH_CLI` names, with their labels.
+fn binaries() -> Vec<(String, PathBuf)> {
+    let Ok(value) = std::env::var("SHARETXN_BENCH_CLI") else {
+        return Vec::new();
+    };
+    value
+        .split(',')
+        .filter(|b| !b.is_empty())
+        .map(|b| match b.split_once('=') {
+            Some((label, path)) => (format!("cli {label}"), PathBuf::from(path)),
+            None => ("cli".to_string(), PathBuf::from(b)),
+        })
+        .collect()
 }
 
 /// Runs every seed in this process, on this thread.
@@ -163,20 +179,17 @@ fn print_table(rows: &[Row], seeds: u64, runs: u64) {
 fn main() {
     let seeds = env_number("SHARETXN_BENCH_SEEDS", 20_000);
     let runs = env_number("SHARETXN_BENCH_RUNS", 3).max(1);
-    let bin = std::env::var_os("SHARETXN_BENCH_CLI").map(PathBuf::from);
+    let bins = binaries();
     let scratch = std::env::temp_dir().join(format!("sharetxn-bench-rate-{}", std::process::id()));
     let pairs = ["proposed", "seed"];
     let mut rows = Vec::new();
     for pair in pairs {
-        rows.push(Row {
-            pair: pair_name(pair),
-            mode: "in-process",
-            samples: Vec::new(),
-        });
-        if bin.is_some() {
+        let modes =
+            std::iter::once("in-process".to_string()).chain(bins.iter().map(|b| b.0.clone()));
+        for mode in modes {
             rows.push(Row {
                 pair: pair_name(pair),
-                mode: "cli",
+                mode,
                 samples: Vec::new(),
             });
         }
@@ -189,9 +202,9 @@ fn main() {
             let sample = in_process(&design, &Scenario::ctp(), seeds);
             println!("run {run} ctp/{pair} in-process: {sample:?}");
             row.next().expect("a row").samples.push(sample);
-            if let Some(bin) = &bin {
+            for (label, bin) in &bins {
                 let sample = cli(bin, pair, seeds, &scratch);
-                println!("run {run} ctp/{pair} cli: {sample:?}");
+                println!("run {run} ctp/{pair} {label}: {sample:?}");
                 row.next().expect("a row").samples.push(sample);
             }
         }
