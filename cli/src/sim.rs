@@ -1,6 +1,7 @@
 //! `sharetxn sim`: runs a range of seeds (or one shard of it) on several threads, prints
-//! one line per seed in seed order (JSON with `--json`), writes a trace file and a
-//! reproduce command for every violation, and ends with a summary. `--summarize` merges
+//! one line per seed in seed order (JSON with `--json`), a reproduce command for every
+//! violation and a trace file for the first of each property (as many as the options'
+//! `max_traces` allows), and ends with a summary. `--summarize` merges
 //! the JSON lines of many such runs (many machines) into one summary. Exit status 1 when
 //! any seed violated a property.
 
@@ -14,7 +15,7 @@ use crate::trace::prepare_dir;
 use sharetxn_sim::line::SeedLine;
 use sharetxn_sim::parallel::run_seeds;
 use sharetxn_sim::summary::Summary;
-use sharetxn_sim::{run_seed, Outcome};
+use sharetxn_sim::{run_seed, Outcome, TraceQuota};
 use std::process::ExitCode;
 
 /// Runs the seeds and reports.
@@ -37,11 +38,12 @@ pub fn run(args: SimArgs) -> Result<ExitCode, CliError> {
     let mut progress = SimProgress::for_stderr(args.json, seeds.len() as u64);
     let mut summary = Summary::default();
     let mut failure = None;
+    let mut quota = TraceQuota::new(args.options.max_traces);
     run_seeds(
         &seeds,
         args.threads,
         |seed| run_seed(design, scenario, &args.options, seed),
-        |outcome| match report(&args, &outcome, &mut progress) {
+        |outcome| match report(&args, &outcome, &mut quota, &mut progress) {
             Ok(line) => {
                 summary.add(&line);
                 if let Some(p) = progress.as_mut() {
@@ -69,13 +71,20 @@ pub fn run(args: SimArgs) -> Result<ExitCode, CliError> {
     Ok(exit(&summary))
 }
 
-/// Prints one seed's line (and, for a violation, its trace and reproduce command).
+/// Prints one seed's line (and, for a violation, its trace if `quota` still allows one,
+/// and its reproduce command).
 fn report(
     args: &SimArgs,
     outcome: &Outcome,
+    quota: &mut TraceQuota,
     progress: &mut Option<SimProgress>,
 ) -> Result<SeedLine, CliError> {
-    let trace = write_sim_trace(&args.trace_out, &args.model.design, &args.options, outcome)?;
+    // Only a trace that is written is recorded: recording digests every step.
+    let trace = if quota.claim(outcome) {
+        write_sim_trace(&args.trace_out, &args.model.design, &args.options, outcome)?
+    } else {
+        None
+    };
     let line = SeedLine::new(outcome, trace.map(|p| p.display().to_string()));
     if let Some(p) = progress.as_mut() {
         p.clear();
@@ -99,7 +108,8 @@ fn report(
         ))?;
     }
     if let (Some(property), Some(message)) = (&line.property, &line.message) {
-        let trace = line.trace.as_deref().unwrap_or("(no trace)");
+        let unwritten = format!("(not written: max_traces {} per property)", quota.limit());
+        let trace = line.trace.as_deref().unwrap_or(&unwritten);
         output::stderr(&format!(
             "sharetxn: seed {} violated {property}: {message}\n  trace: {trace}\n  reproduce: {}\n",
             line.seed,

@@ -30,6 +30,7 @@
 //! | [`parallel`] | many seeds over threads, results in seed order |
 //! | [`line`] | the JSON line of one seed |
 //! | [`summary`] | the summary of many seeds, merged from many machines |
+//! | [`trace_limit`] | which violating seeds write a trace file |
 
 pub mod clock;
 pub mod durations;
@@ -50,9 +51,11 @@ pub mod seeds;
 pub mod strategies;
 pub mod summary;
 pub mod swarm;
+pub mod trace_limit;
 
 pub use options::SimOptions;
 pub use outcome::{Outcome, TimedAction};
 pub use run::{run_schedule, run_seed};
 pub use schedule::Schedule;
 pub use swarm::Swarm;
+pub use trace_limit::{TraceLimit, TraceQuota};

@@ -4,6 +4,7 @@
 //! default, so a run means "today's Kafka configuration" unless told otherwise.
 
 use crate::faults::FaultKind;
+use crate::trace_limit::TraceLimit;
 use serde::{Deserialize, Serialize};
 use sharetxn_model::settings::{MAX_CLIENTS, MAX_RECORDS};
 use sharetxn_model::width::Offset;
@@ -80,6 +81,12 @@ pub struct SimOptions {
     /// The properties a run judges (`None`: every one; left out of traces while `None`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<Vec<String>>,
+    /// How many violating seeds write a trace file, per violated property, in seed order
+    /// (the `--max-traces` flag; default the first one of each property). It decides what
+    /// is written, never what a run does, so it is not recorded in a trace's options
+    /// (traces stay byte for byte what they were) and one read back takes the default.
+    #[serde(skip)]
+    pub max_traces: TraceLimit,
 }
 
 /// Steps in a fault phase unless `--steps` says otherwise.
@@ -107,6 +114,7 @@ impl Default for SimOptions {
             swarm_consumers: None,
             faults: FaultKind::ALL.to_vec(),
             properties: None,
+            max_traces: TraceLimit::default(),
         }
     }
 }

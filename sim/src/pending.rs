@@ -8,10 +8,13 @@
 
 use crate::faults::MessageFate;
 use sharetxn_model::effects::StepEffects;
+use sharetxn_model::msg::Msg;
 use sharetxn_model::msg::Timer;
+use sharetxn_model::network::{Channel, Network};
+use sharetxn_model::shared::Shared;
 use sharetxn_model::{Action, Envelope, SystemState};
 use stateright::actor::Id;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// One copy of a message in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,37 +74,49 @@ impl Pending {
         self.messages.get(env).and_then(|v| v.first())
     }
 
-    /// Brings the table in line with `after`, the state `action` led to.
+    /// Brings the table in line with `after`, the state `action` led to from `before`
+    /// (`None`: `after` is the initial state and the table is empty).
+    ///
+    /// Only what the step changed is looked at: a connection queue, an actor's timers or
+    /// its choices that `after` shares with `before` (the model copies on write, see
+    /// `sharetxn_model::shared::Shared`) are what the table already holds. What changed is
+    /// visited in the order a whole rebuild would visit it (envelopes in order, then
+    /// actors in order), so new entries draw the same latencies, fates and sequence
+    /// numbers as if the table were rebuilt from `after` alone.
     pub fn sync(
         &mut self,
+        before: Option<&SystemState>,
         after: &SystemState,
         action: Option<&Action>,
         effects: &StepEffects,
         arrivals: &mut dyn Arrivals,
     ) {
-        self.sync_messages(after, action, arrivals);
-        self.sync_timers(after, effects, arrivals);
-        self.sync_choices(after, effects, arrivals);
+        self.sync_messages(before, after, action, arrivals);
+        self.sync_timers(before, after, effects, arrivals);
+        self.sync_choices(before, after, effects, arrivals);
         self.sync_restarts(after, arrivals);
     }
 
     fn sync_messages(
         &mut self,
+        before: Option<&SystemState>,
         after: &SystemState,
         action: Option<&Action>,
         arrivals: &mut dyn Arrivals,
     ) {
-        let mut counts: BTreeMap<Envelope, usize> = BTreeMap::new();
-        for env in after.in_flight() {
-            *counts.entry(env).or_default() += 1;
-        }
+        let empty = Network::default();
+        let before = before.map_or(&empty, |b| &b.network);
         let taken = match action {
             Some(Action::Deliver(e) | Action::Drop(e)) => Some(e),
             _ => None,
         };
-        self.messages.retain(|env, _| counts.contains_key(env));
-        for (env, n) in counts {
-            let copies = self.messages.entry(env.clone()).or_default();
+        for (env, change) in network_delta(before, &after.network) {
+            // The table holds as many copies as `before` had (it was synced to it).
+            let mut copies = self.messages.remove(&env).unwrap_or_default();
+            let n = (copies.len() as i64 + change).max(0) as usize;
+            if n == 0 {
+                continue;
+            }
             if copies.len() > n && taken == Some(&env) {
                 // The copy that left is the one the scheduler chose: the first.
                 copies.remove(0);
@@ -118,55 +133,71 @@ impl Pending {
                 });
             }
             copies.sort_by_key(|c| (c.ready_ms, c.seq));
+            self.messages.insert(env, copies);
         }
     }
 
     fn sync_timers(
         &mut self,
+        before: Option<&SystemState>,
         after: &SystemState,
         effects: &StepEffects,
         arrivals: &mut dyn Arrivals,
     ) {
-        let mut armed = BTreeMap::new();
         for (i, timers) in after.timers.iter().enumerate() {
             let id = Id::from(i);
+            let handled = effects.actor == Some(id);
+            let same = before
+                .and_then(|b| b.timers.get(i))
+                .is_some_and(|t| Shared::ptr_eq(t, timers));
+            if same && !handled {
+                continue;
+            }
+            self.timers
+                .retain(|(actor, timer), _| *actor != id || timers.contains(timer));
             for timer in timers.iter() {
-                let fresh = effects.actor == Some(id) && effects.timers.contains(timer);
-                let due = match self.timers.get(&(id, *timer)) {
-                    Some(due) if !fresh => *due,
-                    _ => Due {
+                let fresh = handled && effects.timers.contains(timer);
+                if fresh || !self.timers.contains_key(&(id, *timer)) {
+                    let due = Due {
                         at_ms: arrivals.timer(id, timer),
                         seq: self.seq(),
-                    },
-                };
-                armed.insert((id, *timer), due);
+                    };
+                    self.timers.insert((id, *timer), due);
+                }
             }
         }
-        self.timers = armed;
     }
 
     fn sync_choices(
         &mut self,
+        before: Option<&SystemState>,
         after: &SystemState,
         effects: &StepEffects,
         arrivals: &mut dyn Arrivals,
     ) {
-        let mut offered = BTreeMap::new();
         for (i, choices) in after.choices.iter().enumerate() {
             let id = Id::from(i);
+            let handled = effects.actor == Some(id);
+            let same = before
+                .and_then(|b| b.choices.get(i))
+                .is_some_and(|c| Shared::ptr_eq(c, choices));
+            if same && !handled {
+                continue;
+            }
+            self.choices
+                .retain(|(actor, key), _| *actor != id || choices.contains_key(key));
             for key in choices.keys() {
-                let fresh = effects.actor == Some(id) && effects.choices.contains(key);
-                let due = match self.choices.get(&(id, key.clone())) {
-                    Some(due) if !fresh => *due,
-                    _ => Due {
+                let fresh = handled && effects.choices.contains(key);
+                let entry = (id, key.clone());
+                if fresh || !self.choices.contains_key(&entry) {
+                    let due = Due {
                         at_ms: arrivals.choice(id),
                         seq: self.seq(),
-                    },
-                };
-                offered.insert((id, key.clone()), due);
+                    };
+                    self.choices.insert(entry, due);
+                }
             }
         }
-        self.choices = offered;
     }
 
     fn sync_restarts(&mut self, after: &SystemState, arrivals: &mut dyn Arrivals) {
@@ -179,5 +210,93 @@ impl Pending {
                 self.restarts.insert(id, Due { at_ms, seq });
             }
         }
+    }
+}
+
+/// How many more copies of each envelope `after` has in flight than `before` (fewer when
+/// negative; unchanged envelopes are left out). A connection queue the two share is
+/// skipped, and of one that changed only what lies between the common head and the
+/// common tail is counted: a step sends or takes a message or two.
+fn network_delta(before: &Network, after: &Network) -> BTreeMap<Envelope, i64> {
+    let mut delta = BTreeMap::new();
+    let (a, b) = (&before.channels, &after.channels);
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (a.get(i), b.get(j)) {
+            (Some((ka, qa)), Some((kb, qb))) if ka == kb => {
+                if !Shared::ptr_eq(qa, qb) {
+                    count_changed(&mut delta, *ka, qa, qb);
+                }
+                (i, j) = (i + 1, j + 1);
+            }
+            (Some((ka, qa)), Some((kb, _))) if ka < kb => {
+                count(&mut delta, *ka, qa.iter(), -1);
+                i += 1;
+            }
+            (_, Some((kb, qb))) => {
+                count(&mut delta, *kb, qb.iter(), 1);
+                j += 1;
+            }
+            (Some((ka, qa)), None) => {
+                count(&mut delta, *ka, qa.iter(), -1);
+                i += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    if before.strays != after.strays {
+        for (strays, sign) in [(&before.strays, -1), (&after.strays, 1)] {
+            for (env, n) in strays {
+                *delta.entry(env.clone()).or_insert(0) += sign * i64::from(*n);
+            }
+        }
+    }
+    delta.retain(|_, change| *change != 0);
+    delta
+}
+
+/// Counts what differs between two versions of one connection's queue.
+fn count_changed(
+    delta: &mut BTreeMap<Envelope, i64>,
+    channel: Channel,
+    before: &VecDeque<Msg>,
+    after: &VecDeque<Msg>,
+) {
+    let head = before.iter().zip(after).take_while(|(x, y)| x == y).count();
+    let tail = before
+        .iter()
+        .skip(head)
+        .rev()
+        .zip(after.iter().skip(head).rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let middle = |q: &VecDeque<Msg>| q.len() - head - tail;
+    count(
+        delta,
+        channel,
+        before.iter().skip(head).take(middle(before)),
+        -1,
+    );
+    count(
+        delta,
+        channel,
+        after.iter().skip(head).take(middle(after)),
+        1,
+    );
+}
+
+fn count<'m>(
+    delta: &mut BTreeMap<Envelope, i64>,
+    (src, dst, _): Channel,
+    msgs: impl Iterator<Item = &'m Msg>,
+    sign: i64,
+) {
+    for msg in msgs {
+        let env = Envelope {
+            src,
+            dst,
+            msg: msg.clone(),
+        };
+        *delta.entry(env).or_insert(0) += sign;
     }
 }

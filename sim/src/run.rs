@@ -116,7 +116,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn step(&mut self, sched: &mut Scheduler<'_>, at_ms: u64, action: Action) -> Option<Violation> {
         let (next, effects) = self.sys.step_with_effects(&self.state, &action);
-        sched.taken(at_ms, &action, &next, &effects);
+        sched.taken(at_ms, &action, &self.state, &next, &effects);
         self.state = next;
         self.trace.push(TimedAction {
             time_ms: sched.now(),

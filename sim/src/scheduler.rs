@@ -10,7 +10,7 @@ use crate::durations::timer_ms;
 use crate::faults::{FaultPlan, MessageFate};
 use crate::latency::Latency;
 use crate::options::SimOptions;
-use crate::pending::{Arrivals, Pending};
+use crate::pending::{Arrivals, InFlight, Pending};
 use crate::rng::SimRng;
 use crate::schedule::{FaultEvent, Timed};
 use sharetxn_model::effects::StepEffects;
@@ -104,10 +104,20 @@ impl Arrivals for Draws<'_> {
 }
 
 /// Something that can happen next.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Candidate {
     Act(Action),
     Decide(Id, String),
+    Event(usize),
+}
+
+/// An entry of the side table, borrowed: what a [`Candidate`] is built from.
+#[derive(Clone, Copy)]
+enum Slot<'p> {
+    Message(&'p Envelope, &'p InFlight),
+    Timer(Id, Timer),
+    Choice(Id, &'p str),
+    Restart(Id),
     Event(usize),
 }
 
@@ -153,7 +163,7 @@ impl<'a> Scheduler<'a> {
             fault_end_ms: options.fault_ms,
         };
         s.pending
-            .sync(init, None, &Default::default(), &mut s.draws);
+            .sync(None, init, None, &Default::default(), &mut s.draws);
         s
     }
 
@@ -170,13 +180,7 @@ impl<'a> Scheduler<'a> {
     /// What happens next in `state`.
     pub fn pick(&mut self, state: &SystemState) -> Pick {
         loop {
-            let mut candidates = self.candidates(state);
-            candidates.sort();
-            let Some((at, candidate)) = candidates
-                .into_iter()
-                .map(|(at, _, c)| (at, c))
-                .find(|(_, c)| self.allowed(state, c))
-            else {
+            let Some((at, candidate)) = self.first_allowed(state) else {
                 return Pick::Idle;
             };
             if self.draws.phase == Phase::Fault && at >= self.fault_end_ms {
@@ -199,12 +203,14 @@ impl<'a> Scheduler<'a> {
         }
     }
 
-    /// Records that `action` was taken at `at_ms`, leading to `after`; `effects` are the
-    /// timers and choices its handler set (a re-set timer gets a new deadline).
+    /// Records that `action` was taken at `at_ms`, leading from `before` to `after`;
+    /// `effects` are the timers and choices its handler set (a re-set timer gets a new
+    /// deadline).
     pub fn taken(
         &mut self,
         at_ms: u64,
         action: &Action,
+        before: &SystemState,
         after: &SystemState,
         effects: &StepEffects,
     ) {
@@ -224,7 +230,7 @@ impl<'a> Scheduler<'a> {
             self.draws.partition = None;
         }
         self.pending
-            .sync(after, Some(action), effects, &mut self.draws);
+            .sync(Some(before), after, Some(action), effects, &mut self.draws);
     }
 
     /// When the fault phase ends at the latest.
@@ -287,45 +293,75 @@ impl<'a> Scheduler<'a> {
         }
     }
 
-    fn candidates(&self, state: &SystemState) -> Vec<(u64, u64, Candidate)> {
-        let mut out = Vec::new();
-        let faults = self.draws.phase == Phase::Fault;
-        for (env, copies) in &self.pending.messages {
+    /// The earliest scheduled thing the model allows now, with its time. Everything is
+    /// ordered by time, then creation order (unique: every entry of the table draws its
+    /// own sequence number, and the next timed fault has 0), and only what is looked at
+    /// in that order is built into an action: usually the first.
+    fn first_allowed(&self, state: &SystemState) -> Option<(u64, Candidate)> {
+        let mut slots = self.slots();
+        slots.sort_unstable_by_key(|(at, seq, _)| (*at, *seq));
+        slots.into_iter().find_map(|(at, _, slot)| {
+            let candidate = self.candidate(state, slot);
+            self.allowed(state, &candidate).then_some((at, candidate))
+        })
+    }
+
+    /// Everything scheduled, by reference, with its time (a stall postpones what its
+    /// actor would do) and its creation order.
+    fn slots(&self) -> Vec<(u64, u64, Slot<'_>)> {
+        let p = &self.pending;
+        let mut out = Vec::with_capacity(
+            p.messages.len() + p.timers.len() + p.choices.len() + p.restarts.len() + 1,
+        );
+        for (env, copies) in &p.messages {
             let Some(c) = copies.first() else { continue };
-            // A fault the model no longer enables (its budget is spent) leaves the message
-            // to arrive as usual.
-            let sys = self.draws.sys;
-            let drop = Action::Drop(env.clone());
-            let duplicate = Action::Duplicate(env.clone());
-            let action = if faults && c.fate.lost && sys.is_enabled(state, &drop) {
-                drop
-            } else if faults && c.fate.duplicated && sys.is_enabled(state, &duplicate) {
-                duplicate
-            } else {
-                Action::Deliver(env.clone())
-            };
             let at = self.stalled_until(env.dst, c.ready_ms);
-            out.push((at, c.seq, Candidate::Act(action)));
+            out.push((at, c.seq, Slot::Message(env, c)));
         }
-        for ((actor, timer), due) in &self.pending.timers {
+        for ((actor, timer), due) in &p.timers {
             let at = self.stalled_until(*actor, due.at_ms);
-            let fire = Action::Fire {
-                actor: *actor,
-                timer: *timer,
-            };
-            out.push((at, due.seq, Candidate::Act(fire)));
+            out.push((at, due.seq, Slot::Timer(*actor, *timer)));
         }
-        for ((actor, key), due) in &self.pending.choices {
+        for ((actor, key), due) in &p.choices {
             let at = self.stalled_until(*actor, due.at_ms);
-            out.push((at, due.seq, Candidate::Decide(*actor, key.clone())));
+            out.push((at, due.seq, Slot::Choice(*actor, key)));
         }
-        for (actor, due) in &self.pending.restarts {
-            out.push((due.at_ms, due.seq, Candidate::Act(Action::Restart(*actor))));
+        for (actor, due) in &p.restarts {
+            out.push((due.at_ms, due.seq, Slot::Restart(*actor)));
         }
         if let Some(t) = self.timed.get(self.next_timed) {
-            out.push((t.at_ms, 0, Candidate::Event(self.next_timed)));
+            out.push((t.at_ms, 0, Slot::Event(self.next_timed)));
         }
         out
+    }
+
+    /// What `slot` would do in `state`.
+    fn candidate(&self, state: &SystemState, slot: Slot<'_>) -> Candidate {
+        match slot {
+            Slot::Message(env, c) => {
+                // A fault the model no longer enables (its budget is spent) leaves the
+                // message to arrive as usual.
+                let sys = self.draws.sys;
+                let faults = self.draws.phase == Phase::Fault;
+                if faults && c.fate.lost {
+                    let drop = Action::Drop(env.clone());
+                    if sys.is_enabled(state, &drop) {
+                        return Candidate::Act(drop);
+                    }
+                }
+                if faults && c.fate.duplicated {
+                    let duplicate = Action::Duplicate(env.clone());
+                    if sys.is_enabled(state, &duplicate) {
+                        return Candidate::Act(duplicate);
+                    }
+                }
+                Candidate::Act(Action::Deliver(env.clone()))
+            }
+            Slot::Timer(actor, timer) => Candidate::Act(Action::Fire { actor, timer }),
+            Slot::Choice(actor, key) => Candidate::Decide(actor, key.to_string()),
+            Slot::Restart(actor) => Candidate::Act(Action::Restart(actor)),
+            Slot::Event(i) => Candidate::Event(i),
+        }
     }
 
     fn allowed(&self, state: &SystemState, candidate: &Candidate) -> bool {
