@@ -154,9 +154,10 @@ impl PartitionLog {
                 Some(last) if seq != last + 1 => {
                     AppendCheck::Reject(ErrorCode::OutOfOrderSequenceNumber)
                 }
-                None if tv.bumps_epoch_per_txn() && seq != 0 => {
-                    AppendCheck::Reject(ErrorCode::OutOfOrderSequenceNumber)
-                }
+                // A marker with a bumped epoch reset the sequence: the next batch at that
+                // epoch starts at 0, whatever the transaction version
+                // (`ProducerAppendInfo.checkSequence`, `inSequence(NO_SEQUENCE, seq)`).
+                None if seq != 0 => AppendCheck::Reject(ErrorCode::OutOfOrderSequenceNumber),
                 _ => AppendCheck::Append,
             },
             // A new epoch starts its sequences at 0.

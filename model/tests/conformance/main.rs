@@ -12,6 +12,7 @@
 //! disagreement failing.
 
 mod fixture;
+mod producer_state_manager;
 mod share_coordinator;
 mod share_partition;
 mod transaction_coordinator;
