@@ -77,7 +77,7 @@ fn help_prints_usage_and_succeeds() {
     for args in [&["--help"][..], &["-h"], &["help"], &["check", "--help"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert!(text(&out.stdout).contains("usage:"), "{args:?}");
+        assert!(text(&out.stdout).contains("Usage:"), "{args:?}");
     }
 }
 

@@ -288,7 +288,16 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
                 max_depth = depth;
                 let open = closed(&found);
                 let may_expand = options.max_depth.is_none_or(|d| depth < d);
-                let results = expand_level(sys, &frontier, &open, may_expand, threads, &visited);
+                // The deadline is also checked inside the level: one level can take
+                // longer than a whole --timeout, and a level cut short is dropped whole.
+                let timeout = options.timeout;
+                let passed = move || timeout.is_some_and(|t| start.elapsed() >= t);
+                let Some(results) = expand_level(
+                    sys, &frontier, &open, may_expand, threads, &visited, &passed,
+                ) else {
+                    exhaustive = false;
+                    break;
+                };
                 let mut next = Vec::new();
                 for ((fp, _), exp) in frontier.iter().zip(results) {
                     for (slot, msg) in exp.hits {
@@ -451,28 +460,35 @@ fn expand_level(
     may_expand: bool,
     threads: usize,
     visited: &Visited,
-) -> Vec<Expansion> {
+    passed: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<Expansion>> {
+    // `None` once the deadline passed: a clock read every 256 states costs nothing.
+    let part_of = |part: &[(u64, SystemState)]| -> Option<Vec<Expansion>> {
+        let mut out = Vec::with_capacity(part.len());
+        for (i, (_, s)) in part.iter().enumerate() {
+            if i % 256 == 255 && passed() {
+                return None;
+            }
+            out.push(expand(sys, s, open, may_expand, false, visited));
+        }
+        Some(out)
+    };
     if threads == 1 || frontier.len() < 64 {
-        return frontier
-            .iter()
-            .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
-            .collect();
+        return part_of(frontier);
     }
     let chunk = frontier.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let handles: Vec<_> = frontier
             .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(_, s)| expand(sys, s, open, may_expand, false, visited))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|part| scope.spawn(move || part_of(part)))
             .collect();
-        handles
+        let parts: Vec<Option<Vec<Expansion>>> = handles
             .into_iter()
-            .flat_map(|h| h.join().expect("a checker thread panicked"))
-            .collect()
+            .map(|h| h.join().expect("a checker thread panicked"))
+            .collect();
+        parts
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .map(|p| p.into_iter().flatten().collect())
     })
 }
