@@ -41,12 +41,23 @@ pub struct CheckRun<'a> {
     pub trace_out: &'a Path,
     /// Put before the progress (which of many checks this is; empty for one).
     pub label: String,
+    /// The matrix's progress, to draw this check's line under.
+    pub multi: Option<&'a indicatif::MultiProgress>,
+}
+
+/// A check's report with its traces written, and the first trace that could not be.
+pub struct Recorded {
+    /// The report, each trace's path in it.
+    pub report: Report,
+    /// A trace that could not be written, to report after the report.
+    pub write_failure: Option<CliError>,
 }
 
 /// Runs the library's check with a progress line on a terminal, then writes a trace for
 /// every discovery into the report; `check` and `matrix` both check through here.
-pub fn check_and_record(system: &System, run: &CheckRun) -> Result<Report, CliError> {
-    let line = ProgressLine::for_stderr(run.quiet).map(|line| line.with_label(run.label.clone()));
+pub fn check_and_record(system: &System, run: &CheckRun) -> Recorded {
+    let line =
+        ProgressLine::for_stderr(run.quiet, run.multi).map(|l| l.with_label(run.label.clone()));
     let progress: Option<Box<dyn FnMut(Progress) + '_>> = line
         .as_ref()
         .map(|line| Box::new(move |p: Progress| line.show(p)) as Box<dyn FnMut(Progress)>);
@@ -69,8 +80,11 @@ pub fn check_and_record(system: &System, run: &CheckRun) -> Result<Report, CliEr
         strategy: report.strategy.clone(),
         max_depth: run.max_depth,
     };
-    trace::write_all(system, &mut report, run.trace_out, &origin)?;
-    Ok(report)
+    let write_failure = trace::write_all(system, &mut report, run.trace_out, &origin);
+    Recorded {
+        report,
+        write_failure,
+    }
 }
 
 /// Runs the check and reports; the exit status is 0 only if the report passed.
@@ -86,8 +100,12 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         quiet: args.json,
         trace_out: &args.trace_out,
         label: String::new(),
+        multi: None,
     };
-    let report = check_and_record(&system, &run)?;
+    let Recorded {
+        report,
+        write_failure,
+    } = check_and_record(&system, &run);
 
     if args.json {
         let text = serde_json::to_string_pretty(&report)
@@ -105,6 +123,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         }
     }
 
+    // The report is out; a trace it names could not be written, so the run failed.
+    if let Some(e) = write_failure {
+        return Err(e);
+    }
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {

@@ -8,15 +8,38 @@ use std::fmt;
 /// report on the model).
 pub const BAD_INPUT: u8 = 2;
 
+/// The most characters of a message (after `sharetxn: `), so that an error stays one
+/// readable line however long the value it quotes (a 10 KB trace field, say).
+pub const MAX_MESSAGE: usize = 280;
+
+/// `message` cut to at most [`MAX_MESSAGE`] characters: its start and its end (where a
+/// conclusion or a hint usually stands) around an ellipsis that says how much was left out.
+pub fn cap(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    if chars.len() <= MAX_MESSAGE {
+        return message.to_string();
+    }
+    // Room for the marker: at most " … (+18446744073709551615 chars) … ".
+    let (head, tail) = (MAX_MESSAGE - 110, 70);
+    let cut = chars.len() - head - tail;
+    let start: String = chars[..head].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{start} … (+{cut} chars) … {end}")
+}
+
 /// A failure to report as one line on stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CliError(String);
 
 impl CliError {
-    /// An error with this message (line breaks are folded so it stays one line).
+    /// An error with this message (line breaks are folded and the length capped so it
+    /// stays one line).
     pub fn new(message: impl Into<String>) -> CliError {
         let message: String = message.into();
-        CliError(message.split_whitespace().collect::<Vec<_>>().join(" "))
+        CliError(cap(&message
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")))
     }
 }
 
@@ -39,5 +62,13 @@ mod tests {
     #[test]
     fn messages_stay_on_one_line() {
         assert_eq!(CliError::new("a\nb  c\r\n").to_string(), "a b c");
+    }
+
+    #[test]
+    fn long_messages_are_capped_with_an_ellipsis() {
+        let long = CliError::new("x".repeat(10_000)).to_string();
+        assert!(long.chars().count() <= MAX_MESSAGE, "{}", long.len());
+        assert!(long.contains(" … (+9760 chars) … "), "{long}");
+        assert_eq!(CliError::new("short").to_string(), "short");
     }
 }

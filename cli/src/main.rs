@@ -8,7 +8,7 @@
 //!
 //! | module | its one job |
 //! |---|---|
-//! | [`args`] | turn the command line into a [`args::Command`], or a one-line complaint |
+//! | [`args`] | turn the command line (clap) into a [`args::Command`], or a one-line complaint |
 //! | [`list`] | `sharetxn list`: what there is to check |
 //! | [`check`] | `sharetxn check`: run the exhaustive checker and report |
 //! | [`matrix`] | `sharetxn matrix`: check every design on every scenario it applies to |
@@ -18,6 +18,7 @@
 //! | [`replay`] | `sharetxn replay`: run a trace again and judge it |
 //! | [`shrink`] | `sharetxn shrink`: cut a trace to a 1-minimal one |
 //! | [`render`] | `sharetxn render`: a trace as text or Mermaid |
+//! | [`judged`] | the verdicts replay and render print, judged now, not read from the file |
 //! | [`progress`] | the progress line on a terminal |
 //! | [`sim`] | `sharetxn sim`: run seeds, or merge their JSON lines (`--summarize`) |
 //! | [`sim_trace`] | write a simulator violation's trace file |
@@ -29,6 +30,7 @@ mod args;
 mod check;
 mod error;
 mod explore;
+mod judged;
 mod list;
 mod matrix;
 mod matrix_jobs;
@@ -66,12 +68,12 @@ fn main() -> ExitCode {
 /// Parses the arguments and runs the command they name.
 fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
     match args::parse(argv)? {
-        Command::Help => {
-            output::stdout(args::USAGE)?;
+        Command::Print(text) => {
+            output::stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Version => {
-            output::stdout(&format!("sharetxn {}\n", env!("CARGO_PKG_VERSION")))?;
+        Command::Completions(shell) => {
+            output::stdout(&args::completions(shell))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::List => {

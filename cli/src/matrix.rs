@@ -26,8 +26,9 @@ use crate::error::CliError;
 use crate::matrix_jobs;
 use crate::matrix_table;
 use crate::output;
-use crate::progress::ProgressLine;
+use crate::progress;
 use crate::trace;
+use indicatif::MultiProgress;
 use serde::Serialize;
 use sharetxn_model::System;
 use sharetxn_properties::{Report, Status, Strategy, PROPERTIES};
@@ -301,6 +302,8 @@ enum Pair {
 struct Checked {
     label: String,
     report: Report,
+    /// A trace of this check that could not be written.
+    write_failure: Option<CliError>,
     claims_safety: bool,
     bounds: Bounds,
 }
@@ -335,16 +338,25 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
         trace_out,
     } = args;
     trace::prepare_dir(&trace_out)?;
-    let on_terminal = ProgressLine::for_stderr(json).is_some();
+    let on_terminal = progress::on_terminal(json);
     let total = pairs.len();
     let jobs = pairs.iter().filter(|p| p.applies.is_ok()).count();
     let (workers, per_check) = matrix_jobs::split(threads, jobs);
     // One check's progress line at a time: with checks side by side, each says when it
     // starts and when it ends.
     let side_by_side = workers > 1;
+    // A bar over the checks, with an ETA; each check's own line is drawn under it.
+    let multi = on_terminal.then(MultiProgress::new);
+    let bar = multi.as_ref().map(|m| progress::pairs_bar(m, jobs as u64));
+    let say = |text: String| match &multi {
+        Some(m) => {
+            let _ = m.println(text.trim_end());
+        }
+        None => output::stderr(&text),
+    };
     let started = |label: &str| {
         if on_terminal && side_by_side {
-            output::stderr(&format!("{label}started\n"));
+            say(format!("{label}started\n"));
         }
     };
     let run_pair = |i: usize, pair: &MatrixPair| -> Result<Pair, CliError> {
@@ -375,25 +387,37 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
             quiet: json || side_by_side,
             trace_out: &trace_out,
             label,
+            multi: multi.as_ref(),
         };
-        let report = check_and_record(&system, &run)?;
+        let recorded = check_and_record(&system, &run);
         Ok(Pair::Checked(Checked {
             label: run.label,
-            report,
+            report: recorded.report,
+            write_failure: recorded.write_failure,
             claims_safety,
             bounds,
         }))
     };
     let finished = |_: usize, result: &Result<Pair, CliError>| {
         if let (true, Ok(Pair::Checked(checked))) = (on_terminal, result) {
-            output::stderr(&checked.summary_line());
+            say(checked.summary_line());
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
         }
     };
     let results = matrix_jobs::run_ordered(&pairs, workers, run_pair, finished);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
     let mut matrix = Matrix::new(sets);
+    let mut write_failure = None;
     for result in results {
         match result? {
-            Pair::Checked(c) => matrix.push_report(&c.report, c.claims_safety, &c.bounds),
+            Pair::Checked(c) => {
+                matrix.push_report(&c.report, c.claims_safety, &c.bounds);
+                write_failure = write_failure.or(c.write_failure);
+            }
             Pair::NotApplicable {
                 design,
                 scenario,
@@ -413,6 +437,10 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
                 "sharetxn: claimed safe but did not pass: {broken}\n"
             ));
         }
+    }
+    // The matrix is out; a trace it names could not be written, so the run failed.
+    if let Some(e) = write_failure {
+        return Err(e);
     }
     Ok(if matrix.passed {
         ExitCode::SUCCESS

@@ -22,7 +22,9 @@ pub fn stderr(text: &str) {
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
-/// Writes `sharetxn: <message>` and a line break to stderr.
+/// Writes `sharetxn: <message>` and a line break to stderr, the message folded to one
+/// line and capped (see [`crate::error::cap`]).
 pub fn error_line(message: &str) {
-    stderr(&format!("sharetxn: {message}\n"));
+    let one = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    stderr(&format!("sharetxn: {}\n", crate::error::cap(&one)));
 }

@@ -1,37 +1,48 @@
-//! The progress line a long check shows on a terminal: states, states/s and depth,
-//! overwritten in place with `\r` and erased when the check ends. It exists apart from
-//! the check command so that deciding *whether* to show progress (stderr is a terminal and
-//! the output is not JSON) and *how* stay in one place.
+//! The progress a long check shows on a terminal (indicatif): states, states/s, depth and
+//! the time so far on a spinner line, erased when the check ends; and, for the matrix, a
+//! bar over the pairs with an ETA. It exists apart from the commands so that deciding
+//! *whether* to show progress (stderr is a terminal and the output is not JSON) and *how*
+//! stay in one place.
 //!
-//! No wall clock is read here: the checker's own [`Progress::seconds`] drives both the
-//! rate and the throttle, so the workspace's ban on `Instant::now` holds in the CLI too.
+//! A check's own figures come from the checker's [`Progress`] (its clock); indicatif reads
+//! the wall clock only to redraw and to estimate the ETA, for humans, never for a result.
 
-use crate::output;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sharetxn_properties::check::Progress;
-use std::cell::Cell;
 use std::io::IsTerminal;
+use std::time::Duration;
 
-/// Redraw at most this often (seconds).
-const MIN_INTERVAL: f64 = 0.1;
+/// Whether progress should be shown: stderr is a terminal and the output is for humans.
+pub fn on_terminal(json: bool) -> bool {
+    !json && std::io::stderr().is_terminal()
+}
 
-/// A progress line on stderr.
+/// A check's progress line on stderr.
 pub struct ProgressLine {
-    /// Characters on the line now (to blank it out).
-    width: Cell<usize>,
-    /// When the line was last drawn, in the checker's seconds.
-    drawn_at: Cell<Option<f64>>,
-    /// Put before the progress (which of many checks this is).
+    bar: ProgressBar,
     label: String,
 }
 
 impl ProgressLine {
     /// A progress line, if one should be shown: stderr is a terminal and the output is
-    /// meant for humans.
-    pub fn for_stderr(json: bool) -> Option<ProgressLine> {
-        (!json && std::io::stderr().is_terminal()).then(|| ProgressLine {
-            width: Cell::new(0),
-            drawn_at: Cell::new(None),
-            label: String::new(),
+    /// meant for humans. Under `multi`, it is drawn below the matrix's bar.
+    pub fn for_stderr(json: bool, multi: Option<&MultiProgress>) -> Option<ProgressLine> {
+        on_terminal(json).then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            let bar = match multi {
+                Some(m) => m.add(bar),
+                None => bar,
+            };
+            let style = ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+            bar.set_style(style);
+            // The checker reports between BFS levels; the tick keeps the line alive
+            // while a long level runs.
+            bar.enable_steady_tick(Duration::from_millis(200));
+            ProgressLine {
+                bar,
+                label: String::new(),
+            }
         })
     }
 
@@ -40,31 +51,30 @@ impl ProgressLine {
         ProgressLine { label, ..self }
     }
 
-    /// Redraws the line (unless it was drawn very recently).
+    /// Shows the checker's latest figures.
     pub fn show(&self, progress: Progress) {
-        if let Some(at) = self.drawn_at.get() {
-            if progress.seconds - at < MIN_INTERVAL && progress.seconds >= at {
-                return;
-            }
-        }
-        self.drawn_at.set(Some(progress.seconds));
-        let text = format!(
+        self.bar.set_message(format!(
             "{}{}",
             self.label,
             format_progress(progress.unique_states, progress.depth, progress.seconds)
-        );
-        let pad = self.width.get().saturating_sub(text.chars().count());
-        output::stderr(&format!("\r{text}{}", " ".repeat(pad)));
-        self.width.set(text.chars().count());
+        ));
     }
 
     /// Erases the line.
     pub fn clear(&self) {
-        let width = self.width.replace(0);
-        if width > 0 {
-            output::stderr(&format!("\r{}\r", " ".repeat(width)));
-        }
+        self.bar.finish_and_clear();
     }
+}
+
+/// The matrix's bar over its pairs, with an ETA.
+pub fn pairs_bar(multi: &MultiProgress, pairs: u64) -> ProgressBar {
+    let bar = multi.add(ProgressBar::new(pairs));
+    let style =
+        ProgressStyle::with_template("matrix: {pos}/{len} checks [{bar:24}] {elapsed}, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+    bar.set_style(style);
+    bar
 }
 
 /// The line's text for `states` distinct states at `depth` after `seconds`.

@@ -1,9 +1,11 @@
 //! `sharetxn replay TRACE`: loads a trace, runs it on the current model, prints each step
-//! and the verdict, and turns the verdict into the exit status.
+//! and the verdict (judged now, see [`crate::judged`]), and turns the verdict into the
+//! exit status.
 
 use crate::error::{CliError, BAD_INPUT};
+use crate::judged;
 use crate::output;
-use sharetxn_traces::{load, replay, Outcome, Verdict};
+use sharetxn_traces::{load, Outcome, Verdict};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -13,7 +15,8 @@ pub const SHOWS: u8 = 1;
 /// Replays the trace at `path`.
 pub fn run(path: &Path) -> Result<ExitCode, CliError> {
     let trace = load(path).map_err(|e| CliError::new(e.to_string()))?;
-    let result = replay(&trace).map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
+    let result =
+        judged::judge(&trace).map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
     output::stdout(&result.render(&trace))?;
     let witness = matches!(trace.outcome, Outcome::Witness { .. });
     Ok(match (&result.verdict, witness) {

@@ -14,49 +14,77 @@ use crate::sim_trace::write_sim_trace;
 use crate::trace::prepare_dir;
 use sharetxn_sim::line::SeedLine;
 use sharetxn_sim::parallel::run_seeds;
+use sharetxn_sim::seeds::{SeedRange, Shard};
 use sharetxn_sim::summary::Summary;
 use sharetxn_sim::{run_seed, Outcome, TraceQuota};
 use std::process::ExitCode;
 
+/// Seeds handed to the threads at a time: a range is streamed, never collected, so
+/// `--seeds 0..18446744073709551615` starts at once and uses constant memory.
+const CHUNK: u64 = 512;
+
+/// How many seeds of `range` fall in `shard`: the `k`-th is `start + index + k * count`.
+pub fn shard_len(range: SeedRange, shard: Shard) -> u64 {
+    let len = range.end - range.start;
+    if shard.index >= len {
+        0
+    } else {
+        (len - 1 - shard.index) / shard.count + 1
+    }
+}
+
+/// The seeds of `shard` numbered `from..to` (by position in the shard), computed rather
+/// than found by walking the range, so that a shard of a huge range costs nothing.
+fn shard_seeds(range: SeedRange, shard: Shard, from: u64, to: u64) -> Vec<u64> {
+    (from..to)
+        .map(|k| range.start + shard.index + k * shard.count)
+        .collect()
+}
+
 /// Runs the seeds and reports.
 pub fn run(args: SimArgs) -> Result<ExitCode, CliError> {
     prepare_dir(&args.trace_out)?;
-    let seeds: Vec<u64> = args.seeds.seeds(args.shard).collect();
+    let total = shard_len(args.seeds, args.shard);
     let (design, scenario) = (&args.model.design, &args.model.scenario);
     if !args.json {
         output::stdout(&format!(
-            "sim: scenario {}, design {}, seeds {} shard {}/{}, {} seeds on {} threads\n",
+            "sim: scenario {}, design {}, seeds {} shard {}/{}, {total} seeds on {} threads\n",
             scenario.name,
             design.describe(),
             args.seeds,
             args.shard.index,
             args.shard.count,
-            seeds.len(),
             args.threads
         ))?;
     }
-    let mut progress = SimProgress::for_stderr(args.json, seeds.len() as u64);
+    let mut progress = SimProgress::for_stderr(args.json, total);
     let mut summary = Summary::default();
     let mut failure = None;
     let mut quota = TraceQuota::new(args.options.max_traces);
-    run_seeds(
-        &seeds,
-        args.threads,
-        |seed| run_seed(design, scenario, &args.options, seed),
-        |outcome| match report(&args, &outcome, &mut quota, &mut progress) {
-            Ok(line) => {
-                summary.add(&line);
-                if let Some(p) = progress.as_mut() {
-                    p.show(summary.seeds, summary.violated, summary.steps);
+    let mut from = 0;
+    while from < total && failure.is_none() {
+        let to = total.min(from.saturating_add(CHUNK));
+        let seeds = shard_seeds(args.seeds, args.shard, from, to);
+        from = to;
+        run_seeds(
+            &seeds,
+            args.threads,
+            |seed| run_seed(design, scenario, &args.options, seed),
+            |outcome| match report(&args, &outcome, &mut quota, &progress) {
+                Ok(line) => {
+                    summary.add(&line);
+                    if let Some(p) = progress.as_mut() {
+                        p.show(summary.seeds, summary.violated, summary.steps);
+                    }
+                    true
                 }
-                true
-            }
-            Err(e) => {
-                failure = Some(e);
-                false
-            }
-        },
-    );
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
+            },
+        );
+    }
     if let Some(p) = progress.as_mut() {
         p.clear();
     }
@@ -72,12 +100,12 @@ pub fn run(args: SimArgs) -> Result<ExitCode, CliError> {
 }
 
 /// Prints one seed's line (and, for a violation, its trace if `quota` still allows one,
-/// and its reproduce command).
+/// and its reproduce command), with the progress bar out of the way.
 fn report(
     args: &SimArgs,
     outcome: &Outcome,
     quota: &mut TraceQuota,
-    progress: &mut Option<SimProgress>,
+    progress: &Option<SimProgress>,
 ) -> Result<SeedLine, CliError> {
     // Only a trace that is written is recorded: recording digests every step.
     let trace = if quota.claim(outcome) {
@@ -86,11 +114,23 @@ fn report(
         None
     };
     let line = SeedLine::new(outcome, trace.map(|p| p.display().to_string()));
-    if let Some(p) = progress.as_mut() {
-        p.clear();
+    let unwritten = format!("(not written: max_traces {} per property)", quota.limit());
+    match progress {
+        Some(p) => p.suspend(|| print_line(args, outcome, &line, &unwritten))?,
+        None => print_line(args, outcome, &line, &unwritten)?,
     }
+    Ok(line)
+}
+
+/// One seed's line on stdout; a violation's trace and reproduce command on stderr.
+fn print_line(
+    args: &SimArgs,
+    outcome: &Outcome,
+    line: &SeedLine,
+    unwritten: &str,
+) -> Result<(), CliError> {
     if args.json {
-        let text = serde_json::to_string(&line)
+        let text = serde_json::to_string(line)
             .map_err(|e| CliError::new(format!("cannot encode a seed line: {e}")))?;
         output::stdout(&format!("{text}\n"))?;
     } else {
@@ -108,15 +148,14 @@ fn report(
         ))?;
     }
     if let (Some(property), Some(message)) = (&line.property, &line.message) {
-        let unwritten = format!("(not written: max_traces {} per property)", quota.limit());
-        let trace = line.trace.as_deref().unwrap_or(&unwritten);
+        let trace = line.trace.as_deref().unwrap_or(unwritten);
         output::stderr(&format!(
             "sharetxn: seed {} violated {property}: {message}\n  trace: {trace}\n  reproduce: {}\n",
             line.seed,
             reproduce(args, line.seed)
         ));
     }
-    Ok(line)
+    Ok(())
 }
 
 /// The command that runs exactly this seed again.
@@ -162,7 +201,18 @@ pub fn summarize(args: SummarizeArgs) -> Result<ExitCode, CliError> {
     for file in &args.files {
         let text = std::fs::read_to_string(file)
             .map_err(|e| CliError::new(format!("cannot read {}: {e}", file.display())))?;
+        if text.trim().is_empty() {
+            return Err(CliError::new(format!(
+                "{}: empty: expected the JSON lines of 'sharetxn sim --json'",
+                file.display()
+            )));
+        }
         summary.merge(&file.display().to_string(), &text)?;
+    }
+    if summary.seeds == 0 {
+        return Err(CliError::new(
+            "no seed lines to summarize: the files hold no line of 'sharetxn sim --json'",
+        ));
     }
     if args.json {
         output::stdout(&format!("{}\n", summary.to_json_line()))?;
@@ -190,5 +240,45 @@ mod tests {
         assert_eq!(quote("faults=loss,crash"), "faults=loss,crash");
         assert_eq!(quote("a b"), "'a b'");
         assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn shards_are_counted_and_computed_not_walked() {
+        let range = SeedRange { start: 10, end: 20 };
+        let mut all = Vec::new();
+        for index in 0..3 {
+            let shard = Shard { index, count: 3 };
+            all.extend(shard_seeds(range, shard, 0, shard_len(range, shard)));
+        }
+        all.sort_unstable();
+        assert_eq!(all, (10..20).collect::<Vec<_>>());
+        let whole = SeedRange {
+            start: 0,
+            end: u64::MAX,
+        };
+        let thin = Shard {
+            index: 0,
+            count: u64::MAX,
+        };
+        assert_eq!(shard_len(whole, thin), 1);
+        assert_eq!(
+            shard_len(
+                range,
+                Shard {
+                    index: 10,
+                    count: 11
+                }
+            ),
+            0
+        );
+        assert_eq!(shard_len(whole, Shard::ALL), u64::MAX);
+        let last = Shard {
+            index: u64::MAX - 1,
+            count: u64::MAX,
+        };
+        assert_eq!(
+            shard_seeds(whole, last, 0, shard_len(whole, last)),
+            [u64::MAX - 1]
+        );
     }
 }

@@ -46,29 +46,37 @@ pub fn prepare_dir(dir: &Path) -> Result<(), CliError> {
 }
 
 /// Writes a trace for every property of `report` with actions into `dir`, and records
-/// each file's path in the report.
+/// each file's path in the report. A trace that cannot be recorded or written does not
+/// stop the others nor lose the report: its property keeps no path, and the first such
+/// failure comes back (with how many more there were) for the caller to report after it.
 pub fn write_all(
     system: &System,
     report: &mut Report,
     dir: &Path,
     origin: &Origin,
-) -> Result<(), CliError> {
+) -> Option<CliError> {
     let (design, scenario) = (system.design.name.as_str(), system.scenario.name.as_str());
+    let mut failures = Vec::new();
     for property in &mut report.properties {
+        property.trace = None;
         let path = dir.join(file_name(design, scenario, &property.name));
-        let trace =
-            sharetxn_traces::from_report(system, property, origin.clone()).map_err(|e| {
-                CliError::new(format!("cannot record the {} trace: {e}", property.name))
-            })?;
-        let Some(trace) = trace else {
-            remove_stale(&path)?;
-            property.trace = None;
-            continue;
-        };
-        write_trace(&path, &trace)?;
-        property.trace = Some(path.display().to_string());
+        let written = sharetxn_traces::from_report(system, property, origin.clone())
+            .map_err(|e| CliError::new(format!("cannot record the {} trace: {e}", property.name)))
+            .and_then(|trace| match trace {
+                None => remove_stale(&path).map(|()| false),
+                Some(trace) => write_trace(&path, &trace).map(|()| true),
+            });
+        match written {
+            Ok(true) => property.trace = Some(path.display().to_string()),
+            Ok(false) => {}
+            Err(e) => failures.push(e),
+        }
     }
-    Ok(())
+    let more = failures.len().saturating_sub(1);
+    failures.into_iter().next().map(|first| match more {
+        0 => first,
+        n => CliError::new(format!("{first} (and {n} more trace files)")),
+    })
 }
 
 /// Writes one trace to `path`, atomically.

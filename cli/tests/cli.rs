@@ -77,7 +77,7 @@ fn help_prints_usage_and_succeeds() {
     for args in [&["--help"][..], &["-h"], &["help"], &["check", "--help"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert!(text(&out.stdout).contains("usage:"), "{args:?}");
+        assert!(text(&out.stdout).contains("Usage:"), "{args:?}");
     }
 }
 
@@ -586,6 +586,60 @@ fn sim_violation_exits_1_with_a_trace_and_a_reproduce_command() {
     assert_eq!(again.status.code(), Some(1));
     assert_eq!(again_lines[0], *first);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--max-traces N` writes the first N traces of each violated property, in seed order;
+/// every violating seed is still reported and counted.
+#[test]
+fn sim_max_traces_bounds_the_traces_written_per_property() {
+    let base = [
+        "sim",
+        "--scenario",
+        "ctp",
+        "--design",
+        "seed",
+        "--seeds",
+        "0..200",
+        "--json",
+    ];
+    let mut written = Vec::new();
+    for limit in ["0", "1", "2", "all"] {
+        let dir = scratch_dir(&format!("sim-max-traces-{limit}"));
+        let dir_arg = dir.to_string_lossy().into_owned();
+        let mut args = base.to_vec();
+        args.extend(["--max-traces", limit, "--trace-out", &dir_arg]);
+        let (out, lines) = sim_json(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let bad: Vec<&Value> = lines.iter().filter(|l| l["result"] == "violated").collect();
+        let mut per_property = std::collections::BTreeMap::<String, usize>::new();
+        for line in &bad {
+            if line["trace"].is_string() {
+                *per_property
+                    .entry(line["property"].to_string())
+                    .or_default() += 1;
+            }
+        }
+        let bound = limit.parse::<usize>().unwrap_or(usize::MAX);
+        assert!(
+            per_property.values().all(|n| *n <= bound),
+            "{limit}: {per_property:?}"
+        );
+        let summary = &lines.last().expect("a summary")["summary"];
+        assert_eq!(summary["violated"].as_u64(), Some(bad.len() as u64));
+        written.push((bad.len(), per_property.values().sum::<usize>()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let seeds = written[0].0;
+    assert!(written.iter().all(|(bad, _)| *bad == seeds), "{written:?}");
+    assert_eq!(written[0].1, 0, "--max-traces 0 writes none");
+    assert_eq!(
+        written[3].1, seeds,
+        "--max-traces all writes one per violating seed"
+    );
+    assert!(
+        written[1].1 < written[2].1 && written[2].1 < seeds,
+        "{written:?}"
+    );
 }
 
 #[test]

@@ -122,6 +122,22 @@ fn a_deadline_passed_by_the_recorded_times_replays_renders_and_is_not_shrunk() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("within the deadline"), "{stdout}");
 
+    // An edited due time that still claims the deadline passed is not believed: the
+    // simulator, run again on the recorded seed, records another, and by the model alone
+    // (no fair cycle) the verdict does not show. Render says the same.
+    let mut edited = trace.clone();
+    let due = edited["heal"]["next_due_ms"].as_u64().unwrap();
+    edited["heal"]["next_due_ms"] = Value::from(due + 1000);
+    let edited_path = dir.join("edited.json");
+    write_json(&edited_path, &edited);
+    let out = run(&["replay", &edited_path.to_string_lossy()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("not the simulator's"), "{stdout}");
+    let out = run(&["render", &edited_path.to_string_lossy()]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("heal_deadline not reproduced"), "{stdout}");
+
     // A heal-phase trace without its heal point (as written before traces had one) is
     // refused in one line.
     let mut old = trace;

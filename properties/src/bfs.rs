@@ -17,6 +17,7 @@ use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex, PoisonError, RwLock};
+use std::time::Instant;
 
 /// The most states in a block: small enough for two threads to share a level evenly,
 /// large enough that taking a block costs nothing against expanding it.
@@ -59,6 +60,9 @@ pub(crate) struct Level {
     pub hits: Vec<Option<Hit>>,
     /// Some state had successors that the depth bound kept from being generated.
     pub cut: bool,
+    /// The deadline passed while the level was expanded: it is incomplete, and its hits
+    /// and next level are to be dropped whole.
+    pub late: bool,
 }
 
 /// A successor kept while its level is expanded: its generator (the parent's position and
@@ -84,6 +88,17 @@ struct Job {
     blocks: Vec<Block>,
     open: Vec<bool>,
     may_expand: bool,
+    /// `--timeout`'s deadline, checked inside the level: one level can take longer than
+    /// the whole timeout.
+    deadline: Option<Instant>,
+}
+
+/// How many states a worker expands between two looks at the clock.
+const CLOCK_EVERY: usize = 256;
+
+#[allow(clippy::disallowed_methods)] // the --timeout deadline only stops the search
+fn past(deadline: Instant) -> bool {
+    Instant::now() >= deadline
 }
 
 struct Shared<'a> {
@@ -95,6 +110,7 @@ struct Shared<'a> {
     end: Barrier,
     hits: Mutex<Vec<Option<Hit>>>,
     cut: AtomicBool,
+    late: AtomicBool,
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
@@ -123,6 +139,7 @@ pub(crate) fn with_pool<R>(
         end: Barrier::new(threads + 1),
         hits: Mutex::new(vec![None; slots()]),
         cut: AtomicBool::new(false),
+        late: AtomicBool::new(false),
         panic: Mutex::new(None),
     };
     std::thread::scope(|scope| {
@@ -154,6 +171,7 @@ impl Pool<'_, '_> {
         frontier: Frontier,
         open: &[bool],
         may_expand: bool,
+        deadline: Option<Instant>,
     ) -> (Frontier, Level) {
         let mut base = 0u32;
         let blocks = frontier
@@ -179,6 +197,7 @@ impl Pool<'_, '_> {
             blocks,
             open: open.to_vec(),
             may_expand,
+            deadline,
         });
         shared.start.wait();
         shared.end.wait();
@@ -199,7 +218,8 @@ impl Pool<'_, '_> {
         }
         let hits = std::mem::replace(&mut *lock(&shared.hits), vec![None; slots()]);
         let cut = shared.cut.swap(false, Ordering::AcqRel);
-        (Frontier { blocks: next }, Level { hits, cut })
+        let late = shared.late.swap(false, Ordering::AcqRel);
+        (Frontier { blocks: next }, Level { hits, cut, late })
     }
 }
 
@@ -239,6 +259,12 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize) {
         let input = std::mem::take(&mut *lock(&block.input));
         let mut output = Vec::new();
         for (k, (fp, state)) in input.into_iter().enumerate() {
+            if k % CLOCK_EVERY == 0 && job.deadline.is_some_and(past) {
+                shared.late.store(true, Ordering::Release);
+            }
+            if shared.late.load(Ordering::Acquire) {
+                break;
+            }
             let pos = block.base + k as u32;
             let mut keep = |idx: u32, nfp: u64| {
                 let link = Link {

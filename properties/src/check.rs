@@ -352,7 +352,13 @@ fn breadth_first(
             search.max_depth = depth;
             let open = search.judge.open(&search.found);
             let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
-            let (next, level) = pool.level(frontier, &open, may_expand);
+            let deadline = search.options.timeout.map(|t| search.start + t);
+            let (next, level) = pool.level(frontier, &open, may_expand, deadline);
+            if level.late {
+                // The deadline passed inside the level: a level cut short is dropped whole.
+                search.exhaustive = false;
+                return Vec::new();
+            }
             for (slot, hit) in level.hits.into_iter().enumerate() {
                 if let Some((_, fp, msg)) = hit {
                     search.found[slot].get_or_insert((fp, msg));

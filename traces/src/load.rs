@@ -101,6 +101,14 @@ pub fn validate(trace: &Trace) -> Result<(), String> {
             .map_err(|e| format!("design or scenario out of range: {e}"))?;
         }
     }
+    // The pair `check` would refuse (a design whose mechanism the scenario lacks) is
+    // refused here too: a trace relabelled to it would judge a world no check explores.
+    trace.design.applies_to(&trace.scenario).map_err(|why| {
+        format!(
+            "design {} does not apply to scenario {}: {why}",
+            trace.design.name, trace.scenario.name
+        )
+    })?;
     if let Some(problem) = judge::unknown(&trace.outcome) {
         return Err(problem);
     }

@@ -3,16 +3,11 @@
 //! built here, with every `--set` applied, so that a bad value is refused before the first
 //! check starts, and each pair carries the library's verdict on whether it applies.
 
-use super::{
-    at_least_one, build_model, default_threads, once, seconds, thread_count, ModelArgs, Word,
-    Words, DEFAULT_TRACE_OUT,
-};
-use crate::args::Command;
+use super::cli::MatrixCli;
+use super::{build_model, default_threads, ModelArgs};
 use crate::error::CliError;
-use crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES;
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::scenario::SCENARIO_NAMES;
-use sharetxn_properties::check::DEFAULT_MAX_STATES;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -48,118 +43,30 @@ pub struct MatrixArgs {
     pub trace_out: PathBuf,
 }
 
-/// Parses `--designs a,b`: names the library knows, in the library's order.
-fn names(
-    flag: &str,
-    value: &str,
-    known: &[&'static str],
-    what: &str,
-) -> Result<Vec<&'static str>, CliError> {
-    let mut wanted = Vec::new();
-    for name in value.split(',').map(str::trim) {
-        if name.is_empty() {
-            return Err(CliError::new(format!(
-                "{flag} {value}: expected comma-separated {what} names"
-            )));
-        }
-        if !known.contains(&name) {
-            return Err(CliError::new(format!(
-                "{flag}: unknown {what} '{name}' (known: {})",
-                known.join(", ")
-            )));
-        }
-        wanted.push(name);
-    }
-    Ok(known
-        .iter()
-        .copied()
-        .filter(|k| wanted.contains(k))
-        .collect())
-}
-
-/// Parses the words after `sharetxn matrix`.
-pub(super) fn parse_matrix(words: &mut Words) -> Result<Command, CliError> {
-    let (mut designs, mut scenarios, mut sets) = (None, None, Vec::new());
-    let (mut threads, mut max_states, mut timeout, mut trace_out) = (None, None, None, None);
-    let mut unclaimed_max_states = None;
-    let mut json = false;
-    while let Some(word) = words.next()? {
-        let flag = match word {
-            Word::Help => return Ok(Command::Help),
-            Word::Flag(flag) => flag,
-            Word::Positional(word) => return Err(words.unexpected(&word)),
-        };
-        match flag.as_str() {
-            "--designs" => {
-                let value = words.value(&flag)?;
-                once(
-                    &mut designs,
-                    &flag,
-                    names(&flag, &value, DESIGN_NAMES, "design")?,
-                )?;
-            }
-            "--scenarios" => {
-                let value = words.value(&flag)?;
-                let parsed = names(&flag, &value, SCENARIO_NAMES, "scenario")?;
-                once(&mut scenarios, &flag, parsed)?;
-            }
-            "--set" => sets.push(words.value(&flag)?),
-            "--threads" => {
-                let value = words.value(&flag)?;
-                once(&mut threads, &flag, thread_count(&flag, &value)?)?;
-            }
-            "--max-states" => {
-                let value = words.value(&flag)?;
-                once(&mut max_states, &flag, at_least_one(&flag, &value)?)?;
-            }
-            "--unclaimed-max-states" => {
-                let value = words.value(&flag)?;
-                let n = at_least_one(&flag, &value)?;
-                once(&mut unclaimed_max_states, &flag, n)?;
-            }
-            "--timeout" => {
-                let value = words.value(&flag)?;
-                once(&mut timeout, &flag, seconds(&flag, &value)?)?;
-            }
-            "--trace-out" => {
-                let value = words.value(&flag)?;
-                if value.is_empty() {
-                    return Err(CliError::new(format!("{flag} needs a directory")));
-                }
-                once(&mut trace_out, &flag, PathBuf::from(value))?;
-            }
-            "--json" => {
-                words.switch(&flag)?;
-                if json {
-                    return Err(CliError::new(format!("{flag} given more than once")));
-                }
-                json = true;
-            }
-            _ => return Err(words.unknown(&flag)),
-        }
-    }
-    let designs = designs.unwrap_or_else(|| DESIGN_NAMES.to_vec());
-    let scenarios = scenarios.unwrap_or_else(|| SCENARIO_NAMES.to_vec());
+/// Builds every pair of what clap parsed after `sharetxn matrix`.
+pub(super) fn resolve(m: MatrixCli) -> Result<MatrixArgs, CliError> {
+    let designs = m.designs.map_or_else(|| DESIGN_NAMES.to_vec(), |n| n.0);
+    let scenarios = m.scenarios.map_or_else(|| SCENARIO_NAMES.to_vec(), |n| n.0);
     let mut pairs = Vec::new();
     for scenario in &scenarios {
         for design in &designs {
             // Every key is a field of every scenario and a knob of every design, so a
             // `--set` can only fail on its value, and then it fails for every pair alike.
-            let model = build_model(design, scenario, &sets)?;
+            let model = build_model(design, scenario, &m.sets)?;
             let applies = model.design.applies_to(&model.scenario);
             pairs.push(MatrixPair { model, applies });
         }
     }
-    Ok(Command::Matrix(MatrixArgs {
+    Ok(MatrixArgs {
         pairs,
-        sets,
-        threads: threads.unwrap_or_else(default_threads),
-        max_states: max_states.unwrap_or(DEFAULT_MAX_STATES),
-        unclaimed_max_states: unclaimed_max_states.unwrap_or(DEFAULT_UNCLAIMED_MAX_STATES),
-        timeout,
-        json,
-        trace_out: trace_out.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_OUT)),
-    }))
+        sets: m.sets,
+        threads: m.threads.unwrap_or_else(default_threads),
+        max_states: m.max_states,
+        unclaimed_max_states: m.unclaimed_max_states,
+        timeout: m.timeout,
+        json: m.json,
+        trace_out: m.trace_out,
+    })
 }
 
 #[cfg(test)]
@@ -189,11 +96,12 @@ mod tests {
             args.unclaimed_max_states,
             crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES
         );
-        let documented = format!(
-            "--unclaimed-max-states {}",
-            crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES
-        );
-        assert!(crate::args::USAGE.contains(&documented), "{documented}");
+        let help = match parse(vec!["matrix".into(), "--help".into()]) {
+            Ok(Command::Print(text)) => text,
+            other => panic!("{other:?}"),
+        };
+        let documented = format!("[default: {}]", crate::matrix::DEFAULT_UNCLAIMED_MAX_STATES);
+        assert!(help.contains(&documented), "{help}");
     }
 
     #[test]
@@ -237,7 +145,7 @@ mod tests {
             (&["--designs", "nope"][..], "unknown design 'nope'"),
             (&["--scenarios", "ctp,nope"][..], "unknown scenario 'nope'"),
             (&["--designs", "seed,"][..], "comma-separated"),
-            (&["--designs"][..], "needs a value"),
+            (&["--designs"][..], "a value is required"),
             (&["--set", "tv=7"][..], "0 to 2"),
             (&["--set", "nope=1"][..], "unknown key"),
             (&["--threads", "0"][..], "1 to 64"),
@@ -245,9 +153,9 @@ mod tests {
             (&["--unclaimed-max-states", "0"][..], "at least 1"),
             (&["--unclaimed-max-states", "x"][..], "whole number"),
             (&["--timeout", "0"][..], "above 0"),
-            (&["--trace-out="][..], "needs a directory"),
-            (&["--json", "--json"][..], "more than once"),
-            (&["--strategy", "dfs"][..], "unknown flag"),
+            (&["--trace-out="][..], "needs a file or directory"),
+            (&["--json", "--json"][..], "cannot be used multiple times"),
+            (&["--strategy", "dfs"][..], "unexpected argument"),
             (&["extra"][..], "unexpected argument"),
         ] {
             let message = matrix(words).unwrap_err();

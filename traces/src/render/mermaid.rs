@@ -7,8 +7,15 @@ use super::label::columns;
 use super::Walked;
 use crate::format::Trace;
 
-/// The Mermaid rendering of a trace.
+/// The Mermaid rendering of a trace, its outcome note as the file records it.
 pub fn render(trace: &Trace) -> Result<String, String> {
+    render_judged(trace, &trace.outcome.describe())
+}
+
+/// The Mermaid rendering of a trace with `outcome` as its last note: the verdict judged
+/// now by a replay (`sharetxn render` passes it), so a file's edited outcome text is
+/// never shown as if it were the model's.
+pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     let walked = Walked::new(trace)?;
     let names = walked.actor_names();
     let mut out = String::from("sequenceDiagram\n");
@@ -52,10 +59,7 @@ pub fn render(trace: &Trace) -> Result<String, String> {
     {
         out.push_str(note);
     }
-    out.push_str(&format!(
-        "    Note over {span}: {}\n",
-        escape(&trace.outcome.describe())
-    ));
+    out.push_str(&format!("    Note over {span}: {}\n", escape(outcome)));
     Ok(out)
 }
 

@@ -13,11 +13,18 @@ const CHANGES_SHOWN: usize = 3;
 /// How many characters of a changed value a line shows.
 const VALUE_WIDTH: usize = 24;
 
-/// The text rendering of a trace.
+/// The text rendering of a trace, its outcome as the file records it.
 pub fn render(trace: &Trace) -> Result<String, String> {
+    render_judged(trace, &trace.outcome.describe())
+}
+
+/// The text rendering of a trace with `outcome` as its outcome lines: the verdict judged
+/// now by a replay (`sharetxn render` passes it), so a file's edited outcome text is
+/// never shown as if it were the model's.
+pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     let walked = Walked::new(trace)?;
     let mut out = String::new();
-    out.push_str(&format!("outcome   {}\n", trace.outcome.describe()));
+    out.push_str(&format!("outcome   {outcome}\n"));
     out.push_str(&format!("design    {}\n", trace.design.describe()));
     out.push_str(&format!("scenario  {}\n", scenario_line(trace)));
     out.push_str(&format!("origin    {}\n", origin_line(&trace.origin)));
@@ -49,8 +56,7 @@ pub fn render(trace: &Trace) -> Result<String, String> {
         out.push_str(HEAL_MARK);
     }
     out.push_str(&format!(
-        "end       {} after {} steps\n",
-        trace.outcome.describe(),
+        "end       {outcome} after {} steps\n",
         trace.steps.len()
     ));
     Ok(out)
