@@ -1,0 +1,82 @@
+//! `docs/cli.md` is the help of every command as the binary prints it: this test builds the
+//! page from `sharetxn --help` and each `sharetxn <command> --help`, and fails when the page
+//! differs (a hand edit, or a flag changed without the page).
+//! `SHARETXN_DOCS_UPDATE=1 cargo test -p sharetxn --test cli_doc` rewrites it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
+
+/// The commands, in the order `sharetxn --help` lists them.
+const COMMANDS: &[&str] = &[
+    "list",
+    "check",
+    "matrix",
+    "replay",
+    "shrink",
+    "render",
+    "sim",
+    "explore",
+    "completions",
+];
+
+fn help(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--help")
+        // The help is wrapped to the terminal's width; a fixed one keeps the page the same
+        // wherever the test runs.
+        .env("COLUMNS", "100")
+        .output()
+        .expect("the sharetxn binary runs");
+    assert_eq!(out.status.code(), Some(0), "{args:?} --help exits 0");
+    String::from_utf8(out.stdout).expect("help is UTF-8")
+}
+
+fn page() -> String {
+    let mut page = String::from(
+        "# The command line\n\n\
+         Generated from the binary's own help (`sharetxn <command> --help`) by \
+         `cli/tests/cli_doc.rs`, which fails when this page and the binary differ.\n\n\
+         ## sharetxn\n\n```text\n",
+    );
+    page.push_str(&help(&[]));
+    page.push_str("```\n");
+    for command in COMMANDS {
+        page.push_str(&format!("\n## sharetxn {command}\n\n```text\n"));
+        page.push_str(&help(&[command]));
+        page.push_str("```\n");
+    }
+    page
+}
+
+#[test]
+fn docs_cli_md_is_the_help_of_every_command() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
+    let generated = page();
+    if std::env::var_os("SHARETXN_DOCS_UPDATE").is_some() {
+        std::fs::write(&path, &generated).expect("docs/cli.md written");
+        return;
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        current == generated,
+        "docs/cli.md differs from the binary's help: run \
+         SHARETXN_DOCS_UPDATE=1 cargo test -p sharetxn --test cli_doc"
+    );
+}
+
+#[test]
+fn every_listed_command_is_documented() {
+    let top = help(&[]);
+    let listed: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert_eq!(listed, COMMANDS);
+}
