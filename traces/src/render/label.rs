@@ -15,13 +15,65 @@ pub fn variant_name(value: &impl Debug) -> String {
     text[..end].to_string()
 }
 
-/// A message's RPC name, with the error of a response that failed.
+/// A message's RPC name with the fields that decide the story (the transaction result,
+/// the producer id and epoch, the acknowledged offsets), and the error of a response that
+/// failed: `EndTxn(ABORT, pid0/e0)`, `WriteTxnMarkers(COMMIT, pid0/e1)`,
+/// `TxnShareAcknowledge(0 ACCEPT, pid0/e0)`, `ProduceResponse(pid0/e0 seq 0,
+/// INVALID_PRODUCER_EPOCH)`.
 pub fn message(msg: &Msg) -> String {
     let name = variant_name(msg);
-    match msg.response_error() {
-        Some(error) if error != ErrorCode::None => format!("{name}({})", variant_name(&error)),
-        _ => name,
+    let mut fields = story(msg);
+    if let Some(error) = msg.response_error().filter(|e| *e != ErrorCode::None) {
+        fields.push(kafka_name(&variant_name(&error)));
     }
+    if fields.is_empty() {
+        name
+    } else {
+        format!("{name}({})", fields.join(", "))
+    }
+}
+
+/// The fields of `msg` a reader needs to follow a trace; none for the other RPCs.
+fn story(msg: &Msg) -> Vec<String> {
+    let result = |commit: bool| if commit { "COMMIT" } else { "ABORT" }.to_string();
+    let pe = |p: &dyn Debug| format!("{p:?}");
+    match msg {
+        Msg::EndTxn(r) => vec![result(r.commit), pe(&r.producer)],
+        Msg::EndTxnResponse(r) => {
+            let mut v = vec![result(r.commit), pe(&r.request_producer)];
+            v.extend(r.producer.map(|p| format!("now {p:?}")));
+            v
+        }
+        Msg::WriteTxnMarkers(r) => vec![result(r.commit), pe(&r.producer)],
+        Msg::WriteTxnMarkersResponse(r) => vec![result(r.commit), pe(&r.producer)],
+        Msg::Produce(r) => vec![format!("{:?} seq {}", r.producer, r.seq)],
+        Msg::ProduceResponse(r) => vec![format!("{:?} seq {}", r.producer, r.seq)],
+        Msg::InitProducerIdResponse(r) => r.producer.iter().map(|p| pe(p)).collect(),
+        Msg::AddPartitionsToTxn(r) => vec![pe(&r.producer)],
+        Msg::TxnShareAcknowledge(r) => {
+            let acks: Vec<String> = r
+                .acks
+                .iter()
+                .map(|a| format!("{} {}", a.offset, a.ack.name().to_uppercase()))
+                .collect();
+            vec![acks.join(" "), pe(&r.producer)]
+        }
+        Msg::TxnShareAcknowledgeResponse(r) => vec![pe(&r.producer)],
+        Msg::TxnOffsetCommit(r) => vec![format!("offset {}", r.offset), pe(&r.producer)],
+        _ => Vec::new(),
+    }
+}
+
+/// `InvalidProducerEpoch` as Kafka's `Errors` names it: `INVALID_PRODUCER_EPOCH`.
+fn kafka_name(variant: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in variant.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
 }
 
 /// What a timer or choice is, with its argument when it has one (`RequestTimeout(Produce)`).
@@ -91,5 +143,39 @@ mod tests {
         let timer = Timer::RequestTimeout(RequestKey::Produce(Default::default()));
         assert_eq!(detail(&timer), "RequestTimeout(Produce)");
         assert_eq!(detail(&RequestKey::Coordinator), "Coordinator");
+    }
+}
+
+#[cfg(test)]
+mod story_tests {
+    use super::*;
+    use sharetxn_model::ids::{PartitionIndex, ProducerEpoch, ProducerId, TransactionalId};
+    use sharetxn_model::msg::{EndTxnRequest, ProduceResponse, ProducerIdAndEpoch};
+
+    fn pe(epoch: u16) -> ProducerIdAndEpoch {
+        ProducerIdAndEpoch {
+            pid: ProducerId(0),
+            epoch: ProducerEpoch(epoch),
+        }
+    }
+
+    #[test]
+    fn a_label_names_the_result_the_identity_and_the_error() {
+        let end = Msg::EndTxn(EndTxnRequest {
+            txn: TransactionalId(0),
+            producer: pe(0),
+            commit: false,
+        });
+        assert_eq!(message(&end), "EndTxn(ABORT, pid0/e0)");
+        let fenced = Msg::ProduceResponse(ProduceResponse {
+            partition: PartitionIndex(0),
+            producer: pe(1),
+            seq: 3,
+            error: ErrorCode::InvalidProducerEpoch,
+        });
+        assert_eq!(
+            message(&fenced),
+            "ProduceResponse(pid0/e1 seq 3, INVALID_PRODUCER_EPOCH)"
+        );
     }
 }
