@@ -98,6 +98,37 @@ impl Debug for Raw<'_> {
     }
 }
 
+/// What each short actor name stands for, in topology order: `TC` the transaction
+/// coordinator, `D0` the leader of `out-0`, `SP0` the share-partition leader, and so on.
+pub fn legend(topology: &Topology) -> Vec<(String, String)> {
+    use sharetxn_model::scenario::Role;
+    (0..topology.len())
+        .map(|i| {
+            let id = i.into();
+            let name = topology.name(id);
+            let index = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let what = match topology.role(id) {
+                Role::TxnCoordinator => "transaction coordinator".to_string(),
+                Role::GroupCoordinator => "group coordinator of __consumer_offsets".to_string(),
+                Role::DataPartition => format!("leader of out-{index}"),
+                Role::Producer if name.starts_with('W') => "resumed session's writer".into(),
+                Role::Producer => format!("transactional client {index}"),
+                Role::SharePartition => "share-partition leader".to_string(),
+                Role::ShareCoordinator => "share coordinator of __share_group_state".to_string(),
+                Role::ShareConsumer => format!("share consumer {index}"),
+                Role::SourceReader => format!("Flink source reader {index}"),
+                Role::Committer => "2PC coordinator application".to_string(),
+                Role::ExternalParticipant => "external 2PC participant".to_string(),
+            };
+            (name, what)
+        })
+        .collect()
+}
+
+/// The names of identities in a trace: `pid0/e1` and `i0a0`.
+pub const IDENTITIES: &str =
+    "pid0/e1 producer id 0 at epoch 1; i0a0 a client's transaction attempt (incarnation 0, attempt 0)";
+
 /// An action in columns: what kind of step it is, who it goes from and to, and its label.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Columns {

@@ -3,7 +3,7 @@
 //! (a loss, a duplicate, a timer, a crash, a restart, a client's choice) is a note over
 //! the actors it concerns, and the outcome is the last note, across every participant.
 
-use super::label::columns;
+use super::label::{columns, legend};
 use super::Walked;
 use crate::format::Trace;
 
@@ -19,8 +19,8 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     let walked = Walked::new(trace)?;
     let names = walked.actor_names();
     let mut out = String::from("sequenceDiagram\n");
-    for name in &names {
-        out.push_str(&format!("    participant {name}\n"));
+    for (name, what) in legend(&walked.sys.topology) {
+        out.push_str(&format!("    participant {name} as {name} ({what})\n"));
     }
     let span = match (names.first(), names.last()) {
         (Some(first), Some(last)) if first != last => format!("{first},{last}"),

@@ -2,7 +2,7 @@
 //! line a step in fixed columns (step, virtual time, kind, from, to, message, what changed)
 //! and the outcome again at the end, where a reader's eye lands.
 
-use super::label::columns;
+use super::label::{columns, legend, IDENTITIES};
 use super::Walked;
 use crate::diff::{self, Change};
 use crate::format::{Heal, Origin, Trace};
@@ -28,6 +28,11 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     out.push_str(&format!("design    {}\n", trace.design.describe()));
     out.push_str(&format!("scenario  {}\n", scenario_line(trace)));
     out.push_str(&format!("origin    {}\n", origin_line(&trace.origin)));
+    let actors: Vec<String> = legend(&walked.sys.topology)
+        .into_iter()
+        .map(|(name, what)| format!("{name} {what}"))
+        .collect();
+    out.push_str(&format!("legend    {}; {IDENTITIES}\n", actors.join(", ")));
     if let Some(heal) = &trace.heal {
         out.push_str(&format!("heal      {}\n", heal_line(heal)));
     }
