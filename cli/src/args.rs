@@ -41,19 +41,6 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
-/// The commands that exist (to name the one whose `--help` an error points at).
-const COMMANDS: &[&str] = &[
-    "list",
-    "check",
-    "matrix",
-    "sim",
-    "replay",
-    "shrink",
-    "render",
-    "explore",
-    "completions",
-];
-
 /// A parsed command line.
 #[derive(Debug)]
 pub enum Command {
@@ -195,7 +182,8 @@ pub fn parse(argv: Vec<OsString>) -> Result<Command, CliError> {
     let command = argv
         .first()
         .and_then(|a| a.to_str())
-        .filter(|a| COMMANDS.contains(a))
+        // The commands clap knows, to name the one whose `--help` an error points at.
+        .filter(|a| Cli::command().get_subcommands().any(|c| c.get_name() == *a))
         .map(str::to_string);
     let words = std::iter::once(OsString::from("sharetxn")).chain(argv);
     let cli = match Cli::try_parse_from(words) {

@@ -16,7 +16,7 @@ use sharetxn_sim::line::SeedLine;
 use sharetxn_sim::parallel::run_seeds;
 use sharetxn_sim::seeds::{SeedRange, Shard};
 use sharetxn_sim::summary::Summary;
-use sharetxn_sim::{run_seed, Outcome, TraceQuota};
+use sharetxn_sim::{run_seed, Outcome, TraceLimit, TraceQuota};
 use std::process::ExitCode;
 
 /// Seeds handed to the threads at a time: a range is streamed, never collected, so
@@ -114,10 +114,10 @@ fn report(
         None
     };
     let line = SeedLine::new(outcome, trace.map(|p| p.display().to_string()));
-    let unwritten = format!("(not written: max_traces {} per property)", quota.limit());
+    let limit = quota.limit();
     match progress {
-        Some(p) => p.suspend(|| print_line(args, outcome, &line, &unwritten))?,
-        None => print_line(args, outcome, &line, &unwritten)?,
+        Some(p) => p.suspend(|| print_line(args, outcome, &line, limit))?,
+        None => print_line(args, outcome, &line, limit)?,
     }
     Ok(line)
 }
@@ -127,7 +127,7 @@ fn print_line(
     args: &SimArgs,
     outcome: &Outcome,
     line: &SeedLine,
-    unwritten: &str,
+    limit: TraceLimit,
 ) -> Result<(), CliError> {
     if args.json {
         let text = serde_json::to_string(line)
@@ -148,7 +148,8 @@ fn print_line(
         ))?;
     }
     if let (Some(property), Some(message)) = (&line.property, &line.message) {
-        let trace = line.trace.as_deref().unwrap_or(unwritten);
+        let unwritten = format!("(not written: max_traces {limit} per property)");
+        let trace = line.trace.as_deref().unwrap_or(&unwritten);
         output::stderr(&format!(
             "sharetxn: seed {} violated {property}: {message}\n  trace: {trace}\n  reproduce: {}\n",
             line.seed,
