@@ -1,30 +1,18 @@
 //! Inputs that once crashed, hung or lied (issue 19), each with the result it must give
 //! now: a one-line error and exit 2, or the right answer.
 
+mod common;
+use common::{run, text, BIN};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
 const MAX: &str = "18446744073709551615";
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the sharetxn binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("sharetxn-bad-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch_dir("bad", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -3,6 +3,8 @@
 //! binary, so they catch what unit tests of the modules cannot (argument handling end to
 //! end, stdout staying pure JSON, the server actually listening).
 
+mod common;
+use common::{run, text, BIN};
 use serde_json::Value;
 use sharetxn_properties::PROPERTIES;
 use std::io::{Read, Write};
@@ -11,8 +13,6 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
-
-const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
 
 /// The fault budget switched off, so an exhaustive check takes about a second.
 const NO_FAULTS: &[&str] = &[
@@ -24,23 +24,9 @@ const NO_FAULTS: &[&str] = &[
     "crashes=0",
 ];
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the sharetxn binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// A fresh directory under the target directory, removed first if a previous run left it.
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("sharetxn-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch_dir("cli", name)
 }
 
 /// Switches off the faults the model gained after the three above (early timeouts), if

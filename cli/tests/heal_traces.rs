@@ -4,28 +4,13 @@
 //! shows where the heal began, and `shrink` keeps the verdict, heal point included, or
 //! refuses a verdict that rests on virtual times alone.
 
+mod common;
+use common::{run, text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the sharetxn binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("sharetxn-heal-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch_dir("heal", name)
 }
 
 /// Runs `sharetxn sim` with `args` into `dir` and returns the one trace it wrote.

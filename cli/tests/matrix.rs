@@ -4,29 +4,15 @@
 //! applicability rule as `check` enforces it. The full default matrix is pinned by an
 //! ignored test: it takes minutes (`cargo test -p sharetxn --test matrix -- --ignored`).
 
+mod common;
+use common::{run, text};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_sharetxn");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the sharetxn binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Output;
 
 /// A fresh directory under the target directory, removed first if a previous run left it.
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("sharetxn-matrix-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::scratch_dir("matrix", name)
 }
 
 /// The small matrix: every design on `ctp` without early timeouts (a few thousand states).
