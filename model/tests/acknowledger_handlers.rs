@@ -3,17 +3,17 @@
 //! as begin, AddShareAcksToTxn, TxnShareAcknowledge (as no member), EndTxn COMMIT; the
 //! abort after a failed write; the restart that commits the restored checkpoint again.
 
+use sharetxn_model::clients::producer_share::NOT_A_MEMBER;
+use sharetxn_model::clients::source_reader::{ReaderStorage, SourceReaderState};
+use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::producer_share::NOT_A_MEMBER;
-use sharetxn_model::record_state::AckType;
-use sharetxn_model::share_msg::*;
-use sharetxn_model::source_reader::{ReaderStorage, SourceReaderState};
-use sharetxn_model::txn_share_msg::*;
-use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::AckType;
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -38,9 +38,9 @@ fn run(
     sys: &System,
     state: &NodeState,
     f: impl FnOnce(
-        &sharetxn_model::node::Node,
+        &sharetxn_model::world::node::Node,
         &mut Cow<NodeState>,
-        &mut Out<sharetxn_model::node::Node>,
+        &mut Out<sharetxn_model::world::node::Node>,
     ),
 ) -> (NodeState, Vec<Cmd>) {
     let mut cow = Cow::Borrowed(state);

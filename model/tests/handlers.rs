@@ -1,10 +1,10 @@
 //! Handler tests: one message in, the exact commands out.
 
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -219,6 +219,6 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
     };
     assert_eq!(
         s.txns[&TransactionalId(0)].state,
-        sharetxn_model::txn_state::TransactionState::PrepareCommit
+        sharetxn_model::coordinator::txn_state::TransactionState::PrepareCommit
     );
 }

@@ -4,14 +4,14 @@
 //! failover reloading it), and TxnHeartbeat keeping a transaction alive or its expiry
 //! aborting it.
 
+use sharetxn_model::coordinator::txn_coordinator::TxnCoordinatorState;
+use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::txn_coordinator::TxnCoordinatorState;
-use sharetxn_model::txn_heartbeat_msg::*;
-use sharetxn_model::txn_state::TransactionState;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::txn_heartbeat_msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -139,7 +139,7 @@ fn saved(state: &NodeState) -> String {
     format!(
         "{:?}",
         Command::<Msg, Timer, ClientChoice, NodeStorage>::Save(NodeStorage::TxnCoordinator(
-            sharetxn_model::txn_coordinator::TxnLog {
+            sharetxn_model::coordinator::txn_coordinator::TxnLog {
                 coordinator_epoch: s.coordinator_epoch,
                 next_pid: s.next_pid,
                 txns: s.txns.clone(),
@@ -342,7 +342,7 @@ fn a_failover_reloads_the_kept_2pc_transaction_ongoing_without_its_timeout() {
     let sys = system(true, false);
     let s = ongoing(&sys, true);
     let (s, _) = deliver(&sys, &s, p0(&sys), init(true, true));
-    let log = sharetxn_model::txn_coordinator::TxnLog {
+    let log = sharetxn_model::coordinator::txn_coordinator::TxnLog {
         coordinator_epoch: coordinator(&s).coordinator_epoch,
         next_pid: coordinator(&s).next_pid,
         txns: coordinator(&s).txns.clone(),

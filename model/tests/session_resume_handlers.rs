@@ -4,14 +4,14 @@
 //! pair once the kept transaction is returned; with `decide_after_resume` a fence that
 //! finds no kept transaction decides abort.
 
-use sharetxn_model::committer::{CommitterState, CommitterStorage};
+use sharetxn_model::clients::committer::{CommitterState, CommitterStorage};
+use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::external_msg::*;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::external_msg::*;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;

@@ -1,13 +1,13 @@
 //! Share-group handler tests: one message in, the exact commands out.
 
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::MemberId;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::{AckType, RecordState};
-use sharetxn_model::share_msg::*;
-use sharetxn_model::share_state::{ShareState, StateBatch};
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::MemberId;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::share::share_state::{ShareState, StateBatch};
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;

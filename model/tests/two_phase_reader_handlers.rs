@@ -4,16 +4,16 @@
 //! `PreparedTxnState`) only when prepared, then commits; a restart completes the kept
 //! transaction iff the restored checkpoint prepared it.
 
+use sharetxn_model::clients::source_reader::{ReaderStorage, SourceReaderState};
+use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::AckType;
-use sharetxn_model::share_msg::*;
-use sharetxn_model::source_reader::{ReaderStorage, SourceReaderState};
-use sharetxn_model::txn_share_msg::*;
-use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::AckType;
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;

@@ -2,17 +2,17 @@
 //! state and the answer out (staging, its durable answer or rollback, the COMMIT or ABORT
 //! outcome, `refresh()`'s inference, the owner check, and a rebuilt leader).
 
+use sharetxn_model::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::{AckType, RecordState};
-use sharetxn_model::share_coordinator_txn::PendingAcks;
-use sharetxn_model::share_msg::*;
-use sharetxn_model::share_state::{ShareState, StateBatch};
-use sharetxn_model::spl_knobs::{LeaderResolution, StageOwnerCheck};
-use sharetxn_model::txn_share_msg::*;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::share::share_coordinator_txn::PendingAcks;
+use sharetxn_model::share::share_state::{ShareState, StateBatch};
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;

@@ -3,14 +3,14 @@
 //! state and the answer out; and a restart replaying pending acks and markers.
 
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::{AckType, RecordState};
-use sharetxn_model::share_coordinator_txn::TxnAckStatus;
-use sharetxn_model::share_msg::*;
-use sharetxn_model::txn_share_msg::*;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -25,7 +25,7 @@ fn system() -> System {
 fn system_with(sets: &[&str]) -> System {
     let (mut design, mut scenario) = (Design::seed(), Scenario::ctp());
     for s in sets {
-        sharetxn_model::settings::apply(&mut design, &mut scenario, s).unwrap();
+        sharetxn_model::design::settings::apply(&mut design, &mut scenario, s).unwrap();
     }
     System::new(design, scenario)
 }
@@ -107,7 +107,7 @@ fn marker(epoch: u8, commit: bool) -> Msg {
     })
 }
 
-fn sc_state(state: &NodeState) -> &sharetxn_model::share_coordinator::ShareCoordinatorState {
+fn sc_state(state: &NodeState) -> &sharetxn_model::share::share_coordinator::ShareCoordinatorState {
     match state {
         NodeState::ShareCoordinator(s) => s,
         _ => panic!("not the share coordinator"),
@@ -439,7 +439,7 @@ fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
     };
     s.state.merge(
         0,
-        &[sharetxn_model::share_state::StateBatch {
+        &[sharetxn_model::share::share_state::StateBatch {
             offset: 0,
             state: RecordState::Available,
             delivery_count: 2,

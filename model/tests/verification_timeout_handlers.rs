@@ -3,14 +3,14 @@
 //! commands out; and its due rule in the closed world.
 
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::AckType;
-use sharetxn_model::share_msg::{Acknowledgement, DeliveryTag};
-use sharetxn_model::system::{Action, SystemState};
-use sharetxn_model::txn_share_msg::*;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::AckType;
+use sharetxn_model::protocol::share_msg::{Acknowledgement, DeliveryTag};
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::world::system::{Action, SystemState};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -82,7 +82,7 @@ fn verification(partition: TopicPartition) -> AddPartitionsToTxnRequest {
 }
 
 fn parks(tc: Id, partition: TopicPartition, cmds: &[Cmd]) -> bool {
-    let mut out: Out<sharetxn_model::node::Node> = Out::new();
+    let mut out: Out<sharetxn_model::world::node::Node> = Out::new();
     out.send(tc, Msg::AddPartitionsToTxn(verification(partition)));
     out.set_timer(
         TIMEOUT,

@@ -19,7 +19,7 @@ use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, PROPERTIES};
-use sharetxn_model::settings;
+use sharetxn_model::design::settings;
 use sharetxn_model::{Action, System, SystemState};
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ impl Default for CheckOptions<'_> {
 /// The 64-bit fingerprint of a state (in memory only; never persisted). Actor states hash
 /// as their cached hashes, so this walks only the network, timers and choices.
 pub fn fingerprint(state: &SystemState) -> u64 {
-    sharetxn_model::shared::fixed_hash(state)
+    sharetxn_model::world::shared::fixed_hash(state)
 }
 
 /// What one state yields: the properties it violates or witnesses, and its successors.

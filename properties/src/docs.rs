@@ -1,7 +1,7 @@
 //! Markdown tables for the project's documentation (`README.md`, `docs/`), generated from
 //! the definitions themselves so that the pages cannot drift from the tool: the property
 //! table from [`PROPERTIES`], the knob and scenario tables from
-//! [`sharetxn_model::settings::SETTINGS`] and each design's and scenario's own values,
+//! [`sharetxn_model::design::settings::SETTINGS`] and each design's and scenario's own values,
 //! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
 //! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
 //! (`properties/tests/docs.rs`, `cli/tests/docs.rs`) compare every such region with
@@ -10,8 +10,8 @@
 use crate::{Kind, PROPERTIES};
 use serde_json::Value;
 use sharetxn_model::design::DESIGN_NAMES;
-use sharetxn_model::scenario::SCENARIO_NAMES;
-use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_model::world::scenario::SCENARIO_NAMES;
+use sharetxn_model::{design::settings, Design, Scenario, System};
 
 /// The text of a region `<!-- generated: name -->` ... `<!-- end generated -->` of
 /// `page`, without the marker lines, if the page has it.

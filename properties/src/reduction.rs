@@ -25,7 +25,7 @@
 //! Breadth-first levels never fuse: a fused edge would be one level for two actions, and a
 //! BFS discovery must stay a shortest trace.
 
-use sharetxn_model::system::Envelope;
+use sharetxn_model::world::system::Envelope;
 use sharetxn_model::{Action, System, SystemState};
 
 /// The bit of a successor's action index that marks a fused edge: the action at the

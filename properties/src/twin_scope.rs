@@ -4,8 +4,8 @@
 //! no fault at all. Anything weaker stays `unreached`, so a model too weak to reach a twin
 //! still fails its check.
 
-use sharetxn_model::design_kip939::AcknowledgerCommit;
-use sharetxn_model::scenario::{Role, Scenario};
+use sharetxn_model::design::kip939::AcknowledgerCommit;
+use sharetxn_model::world::scenario::{Role, Scenario};
 use sharetxn_model::System;
 
 /// A twin's exclusion rule: the reason, if the scenario's bounds exclude it.
@@ -101,7 +101,7 @@ pub fn timeout_abort(sys: &System) -> Option<&'static str> {
 pub fn heartbeat_abort(sys: &System) -> Option<&'static str> {
     let s = &sys.scenario;
     let producer_owned = sys.design.heartbeat_owner
-        == sharetxn_model::session_heartbeat::HeartbeatOwner::Producer
+        == sharetxn_model::clients::session_heartbeat::HeartbeatOwner::Producer
         && s.stalls > 0;
     (!producer_owned && !message_faults(s) && !crashable(s, &Role::ALL))
         .then_some("no crash, no message fault, and no stall silencing the heartbeat")

@@ -1,12 +1,12 @@
 //! Read-only views of a `SystemState` that several properties share: where each write of a
 //! client transaction attempt stands, and the partition logs.
 
-use sharetxn_model::ids::{TopicPartition, TxnTag};
-use sharetxn_model::msg::Msg;
-use sharetxn_model::node::NodeState;
-use sharetxn_model::partition_log::{PartitionLog, RecordStatus};
-use sharetxn_model::share_coordinator::ShareCoordinatorState;
-use sharetxn_model::share_coordinator_txn::TxnAckStatus;
+use sharetxn_model::partition::partition_log::{PartitionLog, RecordStatus};
+use sharetxn_model::protocol::ids::{TopicPartition, TxnTag};
+use sharetxn_model::protocol::msg::Msg;
+use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
+use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
 use std::collections::BTreeSet;
@@ -139,7 +139,7 @@ pub fn write_statuses(
 pub fn share_coordinator_state<'a>(
     sys: &System,
     state: &'a SystemState,
-) -> Option<&'a sharetxn_model::share_state::ShareState> {
+) -> Option<&'a sharetxn_model::share::share_state::ShareState> {
     match state.node(sys.topology.share_coordinator?) {
         NodeState::ShareCoordinator(s) => Some(&s.state),
         _ => None,
@@ -150,7 +150,7 @@ pub fn share_coordinator_state<'a>(
 pub fn share_partition_state<'a>(
     sys: &System,
     state: &'a SystemState,
-) -> Option<&'a sharetxn_model::share_partition::SharePartitionState> {
+) -> Option<&'a sharetxn_model::share::share_partition::SharePartitionState> {
     match state.node(sys.topology.share_partition?) {
         NodeState::SharePartition(s) => Some(s),
         _ => None,

@@ -2,10 +2,10 @@
 //! reported, so a property that holds does so because the model keeps it, not because the
 //! check cannot see the failure.
 
-use sharetxn_model::ids::{ProducerEpoch, ProducerId, TxnTag};
-use sharetxn_model::msg::{OutputRecord, ProducerIdAndEpoch};
-use sharetxn_model::node::NodeState;
-use sharetxn_model::partition_log::Payload;
+use sharetxn_model::partition::partition_log::Payload;
+use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
+use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::props::producer_fencing;
 
@@ -35,7 +35,7 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     leader.log.append(pe(2), Some(0), record(2));
     // A broken leader that skipped the epoch check appends a zombie's write.
     leader.log.append(pe(1), Some(1), record(1));
-    state.nodes[d0] = sharetxn_model::shared::Shared::new(NodeState::DataPartition(leader));
+    state.nodes[d0] = sharetxn_model::world::shared::Shared::new(NodeState::DataPartition(leader));
     let message = producer_fencing::check(&sys, &state).expect("the zombie write is reported");
     assert!(
         message.contains("D0 accepted a write from pid0/e1"),
@@ -63,14 +63,14 @@ fn walk_until(
 
 #[test]
 fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
-    use sharetxn_model::node::NodeStorage;
-    use sharetxn_model::txn_state::TransactionState;
+    use sharetxn_model::coordinator::txn_state::TransactionState;
+    use sharetxn_model::world::node::NodeStorage;
     use sharetxn_model::Action;
     use sharetxn_properties::props::legal_transitions;
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let ongoing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::system::txn_states(s, tc).contains(&TransactionState::Ongoing)
+        sharetxn_model::world::system::txn_states(s, tc).contains(&TransactionState::Ongoing)
     };
     let mut state = walk_until(&sys, sys.init_state(), ongoing);
     assert_eq!(legal_transitions::check(&sys, &state), None);
@@ -83,7 +83,7 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
     for meta in log.txns.values_mut() {
         meta.state = TransactionState::Empty;
     }
-    state.storage[i] = Some(sharetxn_model::shared::Shared::new(
+    state.storage[i] = Some(sharetxn_model::world::shared::Shared::new(
         NodeStorage::TxnCoordinator(log),
     ));
     let crashed = sys.step(&state, &Action::Crash(tc));
@@ -94,7 +94,7 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
 
 #[test]
 fn legal_transitions_reports_a_handler_that_leaves_the_table() {
-    use sharetxn_model::txn_state::TransactionState;
+    use sharetxn_model::coordinator::txn_state::TransactionState;
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = usize::from(sys.topology.txn_coordinator);
     let mut node = sys.init_state().nodes[tc].as_ref().clone();
@@ -114,12 +114,12 @@ fn legal_transitions_reports_a_handler_that_leaves_the_table() {
 
 #[test]
 fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
-    use sharetxn_model::txn_state::TransactionState;
+    use sharetxn_model::coordinator::txn_state::TransactionState;
     use sharetxn_properties::props::txn_completes;
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let preparing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::system::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
+        sharetxn_model::world::system::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
     };
     let mut state = walk_until(&sys, sys.init_state(), preparing);
     // A broken coordinator: its pending markers and their resend timer vanish while the
@@ -129,8 +129,9 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
         panic!("TC is the coordinator")
     };
     coordinator.markers.clear();
-    state.nodes[i] = sharetxn_model::shared::Shared::new(NodeState::TxnCoordinator(coordinator));
-    state.timers[i] = sharetxn_model::shared::Shared::new(Default::default());
+    state.nodes[i] =
+        sharetxn_model::world::shared::Shared::new(NodeState::TxnCoordinator(coordinator));
+    state.timers[i] = sharetxn_model::world::shared::Shared::new(Default::default());
     state.network.channels.retain(|((src, _, _), _)| *src != tc);
     let quiescent = walk_until(&sys, state, |s| sys.is_quiescent(s));
     let message = txn_completes::check(&sys, &quiescent).expect("the stuck commit is reported");

@@ -1,7 +1,7 @@
 //! Share groups: the pinned state count of a small share-basic configuration, the bug
 //! knobs each found by the property they break, and the fixed defaults passing.
 
-use sharetxn_model::{settings, Design, Scenario, System};
+use sharetxn_model::{design::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 mod common;
 
@@ -126,7 +126,7 @@ fn first_reached<T>(
     let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
     let mut actions = Vec::new();
     while let Some(state) = queue.pop_front() {
-        if !seen.insert(sharetxn_model::shared::fixed_hash(&state)) {
+        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
             continue;
         }
         if let Some(found) = probe(&state) {

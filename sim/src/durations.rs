@@ -3,7 +3,7 @@
 //! simulator gives each kind the duration a Kafka cluster gives it.
 
 use crate::options::SimOptions;
-use sharetxn_model::msg::Timer;
+use sharetxn_model::protocol::msg::Timer;
 
 /// The virtual duration of `timer`.
 pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
@@ -41,8 +41,8 @@ const TXN_HEARTBEAT_EXPIRY_MS: u64 = 45_000;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sharetxn_model::ids::{ProducerId, TransactionalId};
-    use sharetxn_model::msg::RequestKey;
+    use sharetxn_model::protocol::ids::{ProducerId, TransactionalId};
+    use sharetxn_model::protocol::msg::RequestKey;
 
     #[test]
     fn kafka_defaults() {

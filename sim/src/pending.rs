@@ -7,11 +7,11 @@
 //! handler set again (`System::step_with_effects`) starts over.
 
 use crate::faults::MessageFate;
-use sharetxn_model::effects::StepEffects;
-use sharetxn_model::msg::Msg;
-use sharetxn_model::msg::Timer;
-use sharetxn_model::network::{Channel, Network};
-use sharetxn_model::shared::Shared;
+use sharetxn_model::protocol::msg::Msg;
+use sharetxn_model::protocol::msg::Timer;
+use sharetxn_model::world::effects::StepEffects;
+use sharetxn_model::world::network::{Channel, Network};
+use sharetxn_model::world::shared::Shared;
 use sharetxn_model::{Action, Envelope, SystemState};
 use stateright::actor::Id;
 use std::collections::{BTreeMap, VecDeque};
@@ -79,7 +79,7 @@ impl Pending {
     ///
     /// Only what the step changed is looked at: a connection queue, an actor's timers or
     /// its choices that `after` shares with `before` (the model copies on write, see
-    /// `sharetxn_model::shared::Shared`) are what the table already holds. What changed is
+    /// `sharetxn_model::world::shared::Shared`) are what the table already holds. What changed is
     /// visited in the order a whole rebuild would visit it (envelopes in order, then
     /// actors in order), so new entries draw the same latencies, fates and sequence
     /// numbers as if the table were rebuilt from `after` alone.

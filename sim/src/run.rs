@@ -11,7 +11,7 @@ use crate::rng::SimRng;
 use crate::schedule::Schedule;
 use crate::scheduler::{Pick, Scheduler};
 use crate::swarm::{Sizable, Swarm};
-use sharetxn_model::scenario::FaultBudget;
+use sharetxn_model::world::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
 use sharetxn_properties::{Kind, Violation, PROPERTIES};
 

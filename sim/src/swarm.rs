@@ -10,7 +10,7 @@ use crate::ratio::Ratio;
 use crate::rng::SimRng;
 use crate::schedule::{FaultEvent, Timed};
 use serde::{Deserialize, Serialize};
-use sharetxn_model::width::Offset;
+use sharetxn_model::protocol::width::Offset;
 use std::fmt;
 use std::ops::RangeInclusive;
 

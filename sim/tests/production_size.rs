@@ -3,7 +3,7 @@
 //! the same seed gives the same run twice. And a thousands-step simulator trace at such
 //! sizes shrinks under 40 steps and replays (issue 7).
 
-use sharetxn_model::msg::ClientChoice;
+use sharetxn_model::protocol::msg::ClientChoice;
 use sharetxn_model::{Action, Design, Scenario, System};
 use sharetxn_properties::PROPERTIES;
 use sharetxn_sim::{run_seed, Outcome, SimOptions};
@@ -110,7 +110,8 @@ fn long_trace_shrinks(property: &str, sets: &[&str], seed: u64, at_least: usize)
     let mut design = Design::by_name("seed").expect("the seed design");
     let mut scenario = Scenario::ctp();
     for set in sets {
-        sharetxn_model::settings::apply(&mut design, &mut scenario, set).expect("a design knob");
+        sharetxn_model::design::settings::apply(&mut design, &mut scenario, set)
+            .expect("a design knob");
     }
     let outcome = run_seed(&design, &scenario, &options, seed);
     let trace = trace_of(&design, &outcome);

@@ -9,7 +9,7 @@ use sharetxn_sim::{run_seed, SimOptions};
 /// the leader "still answering" the staging, so the staging's request timeout was never
 /// due, the transaction stayed open and the run went quiet with the leader's TX_PENDING
 /// record disagreeing with the coordinator (`cache_agrees`, `txn_completes`). The poll
-/// now counts for the poll only (`model/src/timing.rs`).
+/// now counts for the poll only (`model/src/world/timing.rs`).
 #[test]
 fn a_parked_poll_does_not_hold_back_the_staging_timeout() {
     let design = Design::by_name("proposed").expect("proposed");
@@ -32,11 +32,11 @@ fn a_parked_poll_does_not_hold_back_the_staging_timeout() {
 /// request timeout, so the share-partition leader resent every 30 virtual seconds for
 /// ever (seed 82214, `heal_deadline`). The verification now times out as
 /// `AddPartitionsToTxnManager`'s does: the staging is answered NETWORK_EXCEPTION and
-/// verified afresh (`model/src/parked_write.rs`). With only that, the leader rolled the
+/// verified afresh (`model/src/partition/parked_write.rs`). With only that, the leader rolled the
 /// staging back on the NETWORK_EXCEPTION while a resend was still on its way; SC verified
 /// and staged the resend, and its late answer was taken for the answer to the client's
 /// next staging (seed 32665, `cache_agrees`). The leader now sends the staging again on a
-/// retriable answer (`model/src/share_partition_txn.rs`).
+/// retriable answer (`model/src/share/share_partition_txn.rs`).
 #[test]
 fn a_lost_verification_times_out_and_the_staging_is_sent_again() {
     let design = Design::by_name("proposed").expect("proposed");

@@ -214,7 +214,7 @@ impl HealOracle {
 
 /// A lookup key for a state (equality is checked on the states themselves).
 fn key(state: &SystemState) -> u64 {
-    sharetxn_model::shared::fixed_hash(state)
+    sharetxn_model::world::shared::fixed_hash(state)
 }
 
 impl Test for HealOracle {

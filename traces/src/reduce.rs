@@ -14,9 +14,9 @@ use crate::format::Outcome;
 use crate::oracle::Oracle;
 use crate::walk;
 use serde_json::Value;
-use sharetxn_model::scenario::FaultBudget;
-use sharetxn_model::topology::Topology;
-use sharetxn_model::{settings, Action, Design, Scenario};
+use sharetxn_model::world::scenario::FaultBudget;
+use sharetxn_model::world::topology::Topology;
+use sharetxn_model::{design::settings, Action, Design, Scenario};
 use sharetxn_properties::PropertyDef;
 use stateright::actor::Id;
 

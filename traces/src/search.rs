@@ -11,7 +11,7 @@
 //! scenario itself, and keeps the first rung that shows
 //! the outcome in fewer steps. Small rungs are exhausted in moments.
 
-use sharetxn_model::scenario::FaultBudget;
+use sharetxn_model::world::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Status};
 

@@ -3,7 +3,7 @@
 //! and renders as pinned. A model change that moves any of them shows up here as a
 //! reviewed diff.
 
-use sharetxn_model::topology::Topology;
+use sharetxn_model::world::topology::Topology;
 use sharetxn_traces::render::{mermaid, text};
 use sharetxn_traces::{load, replay, Outcome, Trace, Verdict};
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use super::cli::MatrixCli;
 use super::{build_model, default_threads, ModelArgs};
 use crate::error::CliError;
 use sharetxn_model::design::DESIGN_NAMES;
-use sharetxn_model::scenario::SCENARIO_NAMES;
+use sharetxn_model::world::scenario::SCENARIO_NAMES;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -88,7 +88,7 @@ mod tests {
     fn every_design_on_every_scenario_by_default() {
         let args = matrix(&[]).unwrap();
         let pairs = sharetxn_model::design::DESIGN_NAMES.len()
-            * sharetxn_model::scenario::SCENARIO_NAMES.len();
+            * sharetxn_model::world::scenario::SCENARIO_NAMES.len();
         assert_eq!(args.pairs.len(), pairs);
         assert!(args.pairs.iter().any(|p| p.applies.is_err()));
         assert!(!args.json && args.timeout.is_none());

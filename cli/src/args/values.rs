@@ -4,7 +4,7 @@
 //! name, so the message says which flag and which value.
 
 use sharetxn_model::design::DESIGN_NAMES;
-use sharetxn_model::scenario::SCENARIO_NAMES;
+use sharetxn_model::world::scenario::SCENARIO_NAMES;
 use sharetxn_properties::Strategy;
 use sharetxn_sim::seeds::{SeedRange, Shard};
 use std::path::PathBuf;

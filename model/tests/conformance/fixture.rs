@@ -1,12 +1,12 @@
 //! What every conformance test needs: a system at a transaction version, one handler call,
 //! the answer it sends, and a transaction coordinator put in a given `TransactionMetadata`.
 
+use sharetxn_model::coordinator::txn_coordinator::{TransactionMetadata, TxnCoordinatorState};
+use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::txn_coordinator::{TransactionMetadata, TxnCoordinatorState};
-use sharetxn_model::txn_state::TransactionState;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -21,7 +21,7 @@ pub const TXN: TransactionalId = TransactionalId(0);
 /// The consumer-offsets design on txn-basic at transaction version `tv`.
 pub fn system(tv: u8) -> System {
     let (mut design, mut scenario) = (Design::consumer_offsets(), Scenario::txn_basic());
-    sharetxn_model::settings::apply(&mut design, &mut scenario, &format!("tv={tv}"))
+    sharetxn_model::design::settings::apply(&mut design, &mut scenario, &format!("tv={tv}"))
         .expect("a valid transaction version");
     System::new(design, scenario)
 }
@@ -136,7 +136,7 @@ pub fn answer(sys: &System, cmds: &[Cmd]) -> Msg {
 }
 
 /// The error of the one answer the first producer gets.
-pub fn error_of(sys: &System, cmds: &[Cmd]) -> sharetxn_model::error::ErrorCode {
+pub fn error_of(sys: &System, cmds: &[Cmd]) -> sharetxn_model::protocol::error::ErrorCode {
     answer(sys, cmds)
         .response_error()
         .expect("a response with an error code")

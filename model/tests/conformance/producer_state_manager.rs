@@ -6,10 +6,10 @@
 //! another producer's committed batches where the offsets matter.
 
 use sharetxn_model::design::TransactionVersion;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::*;
-use sharetxn_model::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
-use sharetxn_model::partition_log::{AppendCheck, PartitionLog, Payload};
+use sharetxn_model::partition::partition_log::{AppendCheck, PartitionLog, Payload};
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 
 /// Kafka's tests append as a client with no KIP-890 verification entry.
 const TV1: TransactionVersion = TransactionVersion(1);

@@ -6,14 +6,14 @@
 
 use crate::fixture::deliver;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::msg::Msg;
-use sharetxn_model::node::{NodeState, NodeStorage};
-use sharetxn_model::record_state::RecordState::{self, *};
-use sharetxn_model::share_coordinator::{ShareCoordinatorState, ShareRecord};
-use sharetxn_model::share_msg::*;
-use sharetxn_model::share_state::{ShareState, StateBatch};
-use sharetxn_model::width::{Epoch, Offset};
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::msg::Msg;
+use sharetxn_model::protocol::record_state::RecordState::{self, *};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::width::{Epoch, Offset};
+use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
+use sharetxn_model::share::share_state::{ShareState, StateBatch};
+use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 

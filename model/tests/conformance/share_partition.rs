@@ -6,15 +6,15 @@
 
 use crate::fixture::deliver;
 use sharetxn_model::design::Design;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::ids::MemberId;
-use sharetxn_model::msg::*;
-use sharetxn_model::node::NodeState;
-use sharetxn_model::record_state::{AckType, RecordState::*};
-use sharetxn_model::share_msg::*;
-use sharetxn_model::share_partition::{InFlightRecord, SharePartitionState};
-use sharetxn_model::share_state::{ShareState, StateBatch};
-use sharetxn_model::width::Offset;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::MemberId;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::{AckType, RecordState::*};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::width::Offset;
+use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
+use sharetxn_model::share::share_state::{ShareState, StateBatch};
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
 use std::borrow::Cow;
@@ -22,7 +22,8 @@ use std::borrow::Cow;
 fn system(delivery_limit: u8) -> System {
     let (mut design, mut scenario) = (Design::consumer_offsets(), Scenario::share_basic());
     let limit = format!("delivery_limit={delivery_limit}");
-    sharetxn_model::settings::apply(&mut design, &mut scenario, &limit).expect("a valid limit");
+    sharetxn_model::design::settings::apply(&mut design, &mut scenario, &limit)
+        .expect("a valid limit");
     System::new(design, scenario)
 }
 

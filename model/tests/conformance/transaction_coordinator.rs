@@ -3,9 +3,9 @@
 //! KIP-890 verification) and EndTxn at the coordinator, and the timeout abort.
 
 use crate::fixture::*;
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::msg::*;
-use sharetxn_model::txn_state::TransactionState::*;
+use sharetxn_model::coordinator::txn_state::TransactionState::*;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::msg::*;
 
 /// `shouldInitPidWithEpochZeroForNewTransactionalId`.
 #[test]
@@ -147,9 +147,13 @@ fn add_partitions_already_in_the_transaction_writes_nothing() {
 /// Verifies `partitions` for `producer` as the first partition leader does.
 fn verify(
     sys: &sharetxn_model::System,
-    state: &sharetxn_model::node::NodeState,
+    state: &sharetxn_model::world::node::NodeState,
     producer: ProducerIdAndEpoch,
-) -> (sharetxn_model::node::NodeState, Vec<Cmd>, Option<ErrorCode>) {
+) -> (
+    sharetxn_model::world::node::NodeState,
+    Vec<Cmd>,
+    Option<ErrorCode>,
+) {
     let (tc, d0) = (sys.topology.txn_coordinator, sys.topology.partitions[0]);
     let (after, cmds) = deliver(sys, tc, state, d0, verify_only(producer, vec![topic1()]));
     let error = sent_to(&cmds, d0).first().and_then(|m| m.response_error());
@@ -441,8 +445,8 @@ fn only_an_ongoing_transaction_expires() {
 /// Fires the coordinator's transaction timeout of `TXN`.
 fn time_out(
     sys: &sharetxn_model::System,
-    state: &sharetxn_model::node::NodeState,
-) -> (sharetxn_model::node::NodeState, Vec<Cmd>) {
+    state: &sharetxn_model::world::node::NodeState,
+) -> (sharetxn_model::world::node::NodeState, Vec<Cmd>) {
     use stateright::actor::{Actor, Out};
     let tc = sys.topology.txn_coordinator;
     let mut cow = std::borrow::Cow::Borrowed(state);

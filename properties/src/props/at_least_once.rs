@@ -13,8 +13,8 @@
 //! different member.
 
 use crate::view::{share_coordinator_state, share_partition_state};
-use sharetxn_model::record_state::RecordState;
-use sharetxn_model::width::Offset;
+use sharetxn_model::protocol::record_state::RecordState;
+use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).

@@ -8,7 +8,7 @@
 //! share coordinator, and that state had a terminal record.
 
 use crate::view::{share_coordinator_state, share_partition_state};
-use sharetxn_model::record_state::RecordState;
+use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.

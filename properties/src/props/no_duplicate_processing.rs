@@ -17,9 +17,9 @@
 //! by a COMMIT marker at the share coordinator.
 
 use crate::view::share_coordinator_txn_state;
-use sharetxn_model::ids::{PartitionIndex, TopicPartition, TxnTag};
-use sharetxn_model::partition_log::{Payload, RecordStatus};
-use sharetxn_model::width::Offset;
+use sharetxn_model::partition::partition_log::{Payload, RecordStatus};
+use sharetxn_model::protocol::ids::{PartitionIndex, TopicPartition, TxnTag};
+use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::{System, SystemState};
 use std::collections::BTreeMap;
 

@@ -8,9 +8,9 @@
 //! Twin `resolved_after_restart`: a marker resolved pending acknowledgements after the
 //! share coordinator reloaded them from its log.
 
-use sharetxn_model::node::NodeState;
-use sharetxn_model::txn_acks::pending_acks;
-use sharetxn_model::txn_state::TransactionState;
+use sharetxn_model::coordinator::txn_state::TransactionState;
+use sharetxn_model::share::txn_acks::pending_acks;
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).

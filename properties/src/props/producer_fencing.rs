@@ -7,7 +7,7 @@
 //! INVALID_PRODUCER_EPOCH.
 
 use crate::view::logs;
-use sharetxn_model::partition_log::LogEntry;
+use sharetxn_model::partition::partition_log::LogEntry;
 use sharetxn_model::{System, SystemState};
 use std::collections::BTreeMap;
 

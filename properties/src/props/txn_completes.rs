@@ -5,8 +5,8 @@
 //! Twin `commit_after_fault`: a transaction commits after a message was lost or duplicated
 //! or an actor crashed.
 
-use sharetxn_model::node::NodeState;
-use sharetxn_model::txn_state::TxnManagerState;
+use sharetxn_model::coordinator::txn_state::TxnManagerState;
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).

@@ -2,9 +2,9 @@
 //! rather than from a match over `Msg`, so messages the model adds (the share-group RPCs)
 //! get labels without a change here.
 
-use sharetxn_model::error::ErrorCode;
-use sharetxn_model::msg::Msg;
-use sharetxn_model::topology::Topology;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::msg::Msg;
+use sharetxn_model::world::topology::Topology;
 use sharetxn_model::Action;
 use std::fmt::Debug;
 
@@ -101,7 +101,7 @@ impl Debug for Raw<'_> {
 /// What each short actor name stands for, in topology order: `TC` the transaction
 /// coordinator, `D0` the leader of `out-0`, `SP0` the share-partition leader, and so on.
 pub fn legend(topology: &Topology) -> Vec<(String, String)> {
-    use sharetxn_model::scenario::Role;
+    use sharetxn_model::world::scenario::Role;
     (0..topology.len())
         .map(|i| {
             let id = i.into();
@@ -165,7 +165,7 @@ pub fn columns(topology: &Topology, action: &Action) -> Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sharetxn_model::msg::{RequestKey, Timer};
+    use sharetxn_model::protocol::msg::{RequestKey, Timer};
 
     #[test]
     fn names_come_from_debug() {
@@ -180,8 +180,10 @@ mod tests {
 #[cfg(test)]
 mod story_tests {
     use super::*;
-    use sharetxn_model::ids::{PartitionIndex, ProducerEpoch, ProducerId, TransactionalId};
-    use sharetxn_model::msg::{EndTxnRequest, ProduceResponse, ProducerIdAndEpoch};
+    use sharetxn_model::protocol::ids::{
+        PartitionIndex, ProducerEpoch, ProducerId, TransactionalId,
+    };
+    use sharetxn_model::protocol::msg::{EndTxnRequest, ProduceResponse, ProducerIdAndEpoch};
 
     fn pe(epoch: u16) -> ProducerIdAndEpoch {
         ProducerIdAndEpoch {

@@ -1,0 +1,342 @@
+//! The coordinator application of scenario `session-resume`: the seed's 4.5 custom
+//! two-phase coordinator, whose Kafka leg is completed by a committer that resumes the
+//! writer's session (the seed's 4.1, Flink's `KafkaCommitter`), with the same
+//! transactional id as the writer.
+//!
+//! Phase 1: it waits for the writer's `PreparedTxnState` (its `Committable`), records it
+//! durably and asks the external participant to prepare. Once both are prepared the application decides
+//! (a client choice, commit or abort) and records the decision in its own durable log
+//! before acting on it. Phase 2: it tells the participant, and runs
+//! `TransactionSession.resume(txnId, producerId, epoch)` and completes the transaction
+//! with the decision. A crash and restart (a recovering coordinator) reads the log: with a
+//! decision it resumes the Kafka leg again and repeats the decision to the participant;
+//! without one it starts phase 1 again. With no committable in its log either (it crashed
+//! before the writer's hand-off reached it, so the hand-off is lost), the design's
+//! `committer_recovery` decides whether it aborts what the writer's transactional id left open
+//! ([`Committer::presume_abort`]), and whether a resumed session fenced before it completed
+//! the durable decision is resumed again.
+
+use crate::clients::producer::{Producer, ProducerState};
+use crate::coordinator::txn_state::TxnManagerState;
+use crate::protocol::external_msg::{Committable, ExternalOp, ExternalRequest};
+use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::width::Epoch;
+use crate::world::node::{Node, NodeStorage};
+use crate::world::system::SystemState;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+use std::time::Duration;
+
+/// The coordinator application's durable log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CommitterStorage {
+    /// Which start of the process this is (a modelling device, as for producers).
+    pub incarnation: Epoch,
+    /// The writer's committable, once received.
+    pub committable: Option<Committable>,
+    /// The decision (commit = true), once made.
+    pub decision: Option<bool>,
+}
+
+/// The coordinator application's state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CommitterState {
+    /// Its log, as last written.
+    pub log: CommitterStorage,
+    /// The participant voted yes.
+    pub voted: bool,
+    /// The request to the participant awaiting its answer.
+    pub external: Option<ExternalOp>,
+    /// The participant acknowledged the decision.
+    pub external_done: bool,
+    /// The resumed session, once phase 2 began.
+    pub session: Option<ProducerState>,
+    /// Resume was acknowledged: the session holds the transaction (installed, or the
+    /// InitProducerId that fenced the writer was answered).
+    pub resumed: bool,
+    /// The decision was handed to the session.
+    pub completing: bool,
+    /// A recovery without a committable is aborting whatever the writer's transactional id
+    /// left open (`committer_recovery`); phase 1 waits until that session ended.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub presumed_abort: bool,
+}
+
+/// The coordinator application's configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Committer {
+    /// The committer's `TransactionManager` (the writer's transactional id, no partition).
+    pub session: Producer,
+    /// The external participant.
+    pub external: Id,
+}
+
+const DECIDE: &str = "decide";
+
+impl Committer {
+    /// Start or recovery from the log.
+    pub fn on_start(
+        &self,
+        storage: Option<&CommitterStorage>,
+        o: &mut Out<Node>,
+    ) -> CommitterState {
+        let log = CommitterStorage {
+            incarnation: storage.map_or(0, |s| s.incarnation + 1),
+            committable: storage.and_then(|s| s.committable.clone()),
+            decision: storage.and_then(|s| s.decision),
+        };
+        o.save(NodeStorage::Committer(log.clone()));
+        let mut s = CommitterState {
+            log,
+            voted: false,
+            external: None,
+            external_done: false,
+            session: None,
+            resumed: false,
+            completing: false,
+            presumed_abort: false,
+        };
+        match s.log.decision {
+            Some(commit) => self.phase_two(&mut s, commit, o),
+            None if s.log.committable.is_some() => self.ask(&mut s, ExternalOp::Prepare, o),
+            None if storage.is_some() && self.session.design.committer_recovery => {
+                self.presume_abort(&mut s, o)
+            }
+            None => {}
+        }
+        s
+    }
+
+    /// Recovery with neither a committable nor a decision in the log: the writer's hand-off
+    /// died with the crashed process, so nothing will ever complete a transaction the
+    /// writer prepared, and a 2PC transaction never times out. KIP-939's recovery for an
+    /// external coordinator: InitProducerId(keepPreparedTxn=true) under the writer's
+    /// transactional id (which fences the writer) returns the prepared transaction, and
+    /// `completeTransaction` with a state that does not match aborts it (presumed abort:
+    /// the participant was never asked to prepare, since the committable is logged before
+    /// that). Flink's `KafkaSink` does the same on restore, aborting the lingering
+    /// transactions of its transactional ids. Nothing is logged: a committable that still
+    /// arrives starts phase 1 once this session ended, and finds the transaction gone.
+    pub(crate) fn presume_abort(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+        s.presumed_abort = true;
+        s.session = Some(self.session.init_transactions_2pc(
+            s.log.incarnation,
+            self.session.design.two_phase_commit,
+            true,
+            o,
+        ));
+    }
+
+    /// The presumed abort's session: abort what InitProducerId kept, and once nothing is in
+    /// flight any more, drop the session so that phase 1 resumes with a fresh one. Whether
+    /// the recovery is still under way.
+    fn presumed_abort_pending(&self, s: &mut CommitterState, o: &mut Out<Node>) -> bool {
+        if !s.presumed_abort {
+            return false;
+        }
+        let Some(session) = s.session.as_mut() else {
+            s.presumed_abort = false;
+            return false;
+        };
+        if !s.completing && Producer::holds_resumed(session) {
+            s.completing = true;
+            self.session.complete_resumed(session, false, o);
+        }
+        let ended = session.coordinator.is_none()
+            && session.txn.is_none()
+            && matches!(
+                session.tm,
+                TxnManagerState::Ready | TxnManagerState::FatalError
+            );
+        if !ended {
+            return true;
+        }
+        s.presumed_abort = false;
+        s.session = None;
+        s.completing = false;
+        false
+    }
+
+    /// The writer's committable, the participant's answers, and the session's responses.
+    pub fn on_msg(&self, s: &mut CommitterState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        match msg {
+            Msg::Committable(c) => {
+                if s.log.committable.is_none() && s.log.decision.is_none() {
+                    s.log.committable = Some(c);
+                    o.save(NodeStorage::Committer(s.log.clone()));
+                    // Phase 1's other leg: the database prepares once the Kafka leg has.
+                    self.ask(s, ExternalOp::Prepare, o);
+                }
+            }
+            Msg::ExternalResponse(r) => {
+                if s.external != Some(r.op) {
+                    return;
+                }
+                s.external = None;
+                o.cancel_timer(Timer::RequestTimeout(RequestKey::External));
+                match r.op {
+                    ExternalOp::Prepare => s.voted = true,
+                    _ => s.external_done = true,
+                }
+            }
+            other => {
+                if let Some(session) = s.session.as_mut() {
+                    self.session.on_msg(session, src, other, o);
+                }
+            }
+        }
+        self.next(s, o);
+    }
+
+    /// The participant's request timed out: ask again (it is idempotent); the session's
+    /// own timeouts go to it.
+    pub fn on_timeout(&self, s: &mut CommitterState, timer: Timer, o: &mut Out<Node>) {
+        if timer == Timer::RequestTimeout(RequestKey::External) {
+            if let Some(op) = s.external {
+                self.ask(s, op, o);
+            }
+        } else if let Some(session) = s.session.as_mut() {
+            self.session.on_timeout(session, timer, o);
+        }
+        self.next(s, o);
+    }
+
+    /// The application's decision, once both legs are prepared.
+    pub fn on_choice(&self, s: &mut CommitterState, choice: ClientChoice, o: &mut Out<Node>) {
+        let commit = match choice {
+            ClientChoice::Commit => true,
+            ClientChoice::Abort => false,
+            _ => return,
+        };
+        if s.log.decision.is_some() || !self.may_decide(s) {
+            return;
+        }
+        self.decide(s, commit, o);
+    }
+
+    /// Both legs are prepared and, with `decide_after_resume`, the Kafka leg is resumed.
+    fn may_decide(&self, s: &CommitterState) -> bool {
+        s.voted
+            && s.log.committable.is_some()
+            && (!self.session.design.decide_after_resume || s.resumed)
+    }
+
+    /// Records the decision durably, then acts on it.
+    fn decide(&self, s: &mut CommitterState, commit: bool, o: &mut Out<Node>) {
+        o.choose_random(DECIDE, Vec::new());
+        s.log.decision = Some(commit);
+        o.save(NodeStorage::Committer(s.log.clone()));
+        self.phase_two(s, commit, o);
+    }
+
+    fn ask(&self, s: &mut CommitterState, op: ExternalOp, o: &mut Out<Node>) {
+        s.external = Some(op);
+        o.send(self.external, Msg::ExternalRequest(ExternalRequest { op }));
+        o.set_timer(Timer::RequestTimeout(RequestKey::External), no_delay());
+    }
+
+    /// Phase 2: the decision to the participant, and the Kafka leg resumed (unless it was
+    /// resumed before the decision) and completed.
+    fn phase_two(&self, s: &mut CommitterState, commit: bool, o: &mut Out<Node>) {
+        let op = if commit {
+            ExternalOp::Commit
+        } else {
+            ExternalOp::Abort
+        };
+        self.ask(s, op, o);
+        self.resume(s, o);
+        self.next(s, o);
+    }
+
+    /// `TransactionSession.resume(txnId, producerId, epoch)` with the writer's committable.
+    fn resume(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+        if s.session.is_some() {
+            return;
+        }
+        if let Some(c) = s.log.committable.clone() {
+            s.session = Some(self.session.resume_session(s.log.incarnation, &c, o));
+        }
+    }
+
+    /// Resumes early when the design says so, offers the decision once it may be taken
+    /// (or takes abort when the resumed transaction is gone), and completes the resumed
+    /// session once it holds the transaction.
+    fn next(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+        if self.presumed_abort_pending(s, o) {
+            return;
+        }
+        let early = self.session.design.decide_after_resume;
+        if early && s.log.decision.is_none() && s.voted && s.log.committable.is_some() {
+            self.resume(s, o);
+        }
+        if let Some(session) = s.session.as_mut() {
+            if let Some(c) = &s.log.committable {
+                // The kept transaction is the writer's attempt: its ghost tag follows the
+                // transaction, not the process that completes it.
+                if let Some(txn) = session.txn.as_mut() {
+                    txn.tag = c.tag;
+                }
+            }
+            if Producer::holds_resumed(session) {
+                s.resumed = true;
+            }
+        }
+        match s.log.decision {
+            None => {
+                // InitProducerId(keepPreparedTxn=true) found no ongoing transaction: the
+                // prepared transaction was aborted (by its writer, or timed out) before the
+                // fence, so the only decision left is abort.
+                let gone = early
+                    && !s.resumed
+                    && s.session
+                        .as_ref()
+                        .is_some_and(|p| p.tm == TxnManagerState::Ready && p.txn.is_none());
+                if gone && s.voted {
+                    self.decide(s, false, o);
+                    return;
+                }
+                let offer = if self.may_decide(s) {
+                    vec![ClientChoice::Commit, ClientChoice::Abort]
+                } else {
+                    Vec::new()
+                };
+                o.choose_random(DECIDE, offer);
+            }
+            Some(commit) => {
+                let Some(session) = s.session.as_mut() else {
+                    return;
+                };
+                if s.completing
+                    && session.tm == TxnManagerState::FatalError
+                    && self.session.design.committer_recovery
+                {
+                    // The durable decision is not done until Kafka took it: a session
+                    // fenced before its EndTxn landed (an InitProducerId this process sent
+                    // before it crashed bumped the epoch after the restarted process took
+                    // that request's answer for its own) resumes again, as the recovery
+                    // a restart would run.
+                    s.session = None;
+                    s.completing = false;
+                    self.resume(s, o);
+                    self.next(s, o);
+                    return;
+                }
+                if !s.completing && Producer::holds_resumed(session) {
+                    s.completing = true;
+                    self.session.complete_resumed(session, commit, o);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the committer's request to the external participant can no longer be answered:
+/// neither the request nor its answer is in flight (a crash of the participant drops both).
+/// A resend to a participant that is down waits for its restart, so it is not due again.
+pub fn external_is_lost(state: &SystemState, id: Id, external: Id) -> bool {
+    !crate::world::timing::talking(state, id, external)
+}
+
+fn no_delay() -> std::ops::Range<Duration> {
+    Duration::ZERO..Duration::ZERO
+}

@@ -1,0 +1,84 @@
+//! The client `TransactionManager`'s KIP-939 operations: `prepareTransaction()`,
+//! `initTransactions(keepPreparedTxn=true)` finding a prepared transaction, and
+//! `completeTransaction(PreparedTxnState)`.
+
+use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
+use crate::coordinator::txn_state::TxnManagerState;
+use crate::protocol::ids::TxnTag;
+use crate::protocol::msg::{InitProducerIdRequest, ProducerIdAndEpoch};
+use crate::world::node::Node;
+use stateright::actor::Out;
+
+impl Producer {
+    /// `initTransactions(keepPreparedTxn)` for a client with 2PC enabled or not.
+    pub(crate) fn init_transactions_2pc(
+        &self,
+        incarnation: crate::protocol::width::Epoch,
+        enable_2pc: bool,
+        keep_prepared_txn: bool,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
+        let init = InitProducerIdRequest {
+            txn: self.txn,
+            enable_2pc,
+            keep_prepared_txn,
+        };
+        self.start_with(incarnation, init, o)
+    }
+
+    /// `prepareTransaction()`: flush every write of the transaction in progress, then move
+    /// to PREPARED_TRANSACTION holding the `PreparedTxnState` (the current pair). A client
+    /// step only: no request goes to the coordinator. Ignored outside IN_TRANSACTION (the
+    /// Java call would throw).
+    pub(crate) fn prepare_transaction(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if state.tm != TxnManagerState::InTransaction {
+            return;
+        }
+        if let Some(txn) = state.txn.as_mut() {
+            txn.prepare = true;
+        }
+        self.maybe_end(state, o);
+    }
+
+    /// InitProducerId answered with an ongoing transaction that `KeepPreparedTxn` kept:
+    /// the client is in PREPARED_TRANSACTION for it, with the new pair as its identity and
+    /// the kept pair as its `PreparedTxnState`, until `completeTransaction`.
+    pub(crate) fn resume_prepared(&self, state: &mut ProducerState, ongoing: ProducerIdAndEpoch) {
+        let tag = TxnTag {
+            client: self.txn.0,
+            incarnation: state.incarnation,
+            attempt: state.attempts,
+        };
+        state.attempts += 1;
+        state.txn = Some(CurrentTxn {
+            tag,
+            input: 0,
+            failed: false,
+            decision: None,
+            writes_issued: true,
+            prepare: true,
+        });
+        state.prepared = Some(ongoing);
+        Self::set_tm(state, TxnManagerState::PreparedTransaction);
+    }
+
+    /// `completeTransaction(preparedTxnState)`: commit the prepared transaction iff
+    /// `expected` is the pair it holds, else abort it (the caller's record says this
+    /// transaction was not the one it prepared). Ignored unless PREPARED_TRANSACTION: with
+    /// no prepared transaction there is nothing to complete.
+    pub(crate) fn complete_transaction(
+        &self,
+        state: &mut ProducerState,
+        expected: Option<ProducerIdAndEpoch>,
+        o: &mut Out<Node>,
+    ) {
+        if state.tm != TxnManagerState::PreparedTransaction {
+            return;
+        }
+        let commit = expected.is_some() && expected == state.prepared;
+        if let Some(txn) = state.txn.as_mut() {
+            txn.decision = Some(commit);
+        }
+        self.maybe_end(state, o);
+    }
+}

@@ -1,0 +1,235 @@
+//! KIP-1309's heartbeat on the client side: a KIP-1310 `TransactionSession` sends
+//! `TxnHeartbeat` for its open transaction, so that the transaction coordinator can abort
+//! the transaction of a dead session long before the transaction timeout would
+//! ([`crate::coordinator::txn_coordinator_2pc`] is the coordinator's side). The session seed says the
+//! session owns the heartbeat ("The heartbeat (KIP 1309) is automatic"), on its own
+//! network client, "the same pattern used by the consumer's HeartbeatThread", so it goes
+//! on while the application is busy in `task.put()` ([`HeartbeatOwner`]).
+//!
+//! KIP-1309 is a draft that names no interval, no client error handling and no schema.
+//! Where it is silent this follows the `TransactionManager`:
+//! - the session heartbeats while its transaction is open (IN_TRANSACTION or
+//!   ABORTABLE_ERROR) and stops once it sends EndTxn or prepares (a 2PC transaction is
+//!   exempt at the coordinator);
+//! - the coordinator that aborted a silent transaction bumped its epoch
+//!   (`fence_and_abort`), so the next heartbeat is answered PRODUCER_FENCED. The
+//!   `TransactionManager` treats PRODUCER_FENCED on any transactional request as fatal:
+//!   the session moves to FATAL_ERROR, cancels what it has in flight and never sends the
+//!   aborted transaction's EndTxn, so the acknowledgements and outputs of that transaction
+//!   are not committed. A retriable error (CONCURRENT_TRANSACTIONS while an EndTxn is being
+//!   completed) is left to the next heartbeat.
+//!
+//! Timing in the exhaustive checker (see [`crate::world::timing`]): a heartbeat that the
+//! coordinator answers without error changes nothing (it re-arms a timer that is armed),
+//! so the session's heartbeat timer is *due* only when the answer would be news: the
+//! coordinator is up, no heartbeat of this session is in flight, and the coordinator no
+//! longer has the session's transaction open with its pair. Any other firing is early (a
+//! `timeouts` unit). The simulator gives it its real interval.
+
+use crate::clients::producer::{Producer, ProducerState};
+use crate::coordinator::txn_coordinator::TxnCoordinator;
+use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::TransactionalId;
+use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
+use crate::world::node::{Node, NodeState};
+use crate::world::system::{System, SystemState};
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+use std::time::Duration;
+
+/// Who sends a transaction's KIP-1309 heartbeats on a client whose application can be busy
+/// for long (a Connect sink task's `task.put()`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeartbeatOwner {
+    /// The session seed: the `TransactionSession`'s own network client heartbeats,
+    /// independent of the application thread, so a long `task.put()` does not stop it.
+    #[default]
+    Session,
+    /// Without KIP-1310 (the seed's point 4 of KIP-1302's problem): the heartbeat runs
+    /// inside the producer, which is idle while the application is in `task.put()`, so a
+    /// long put() silences it.
+    Producer,
+}
+
+impl HeartbeatOwner {
+    /// Every value, in `--set` order.
+    pub const ALL: [HeartbeatOwner; 2] = [HeartbeatOwner::Session, HeartbeatOwner::Producer];
+
+    /// The `--set` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeartbeatOwner::Session => "session",
+            HeartbeatOwner::Producer => "producer",
+        }
+    }
+}
+
+/// Whether `tm` is a state in which the session heartbeats: its transaction is open.
+fn heartbeating(tm: TxnManagerState) -> bool {
+    matches!(
+        tm,
+        TxnManagerState::InTransaction | TxnManagerState::AbortableError
+    )
+}
+
+impl Producer {
+    /// Whether this client sends KIP-1309 heartbeats: a session, with the knob on.
+    fn heartbeats(&self, state: &ProducerState) -> bool {
+        self.design.txn_heartbeat && state.session.is_some()
+    }
+
+    /// `beginTransaction()`: the session starts heartbeating for the transaction.
+    pub(crate) fn start_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
+        if self.heartbeats(state) {
+            o.set_timer(Timer::TxnHeartbeat, interval());
+        }
+    }
+
+    /// The transaction leaves the open states (EndTxn sent, prepared, or a fatal error):
+    /// no more heartbeats for it.
+    pub(crate) fn stop_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
+        if self.heartbeats(state) {
+            o.cancel_timer(Timer::TxnHeartbeat);
+        }
+    }
+
+    /// The heartbeat interval elapsed: one TxnHeartbeat with the session's pair, and the
+    /// next one armed, while the transaction is open.
+    pub(crate) fn on_heartbeat_timer(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if !self.heartbeats(state) || !heartbeating(state.tm) {
+            return;
+        }
+        let producer = self.identity(state);
+        o.send(
+            self.txn_coordinator,
+            Msg::TxnHeartbeat(TxnHeartbeatRequest {
+                txn: self.txn,
+                producer,
+            }),
+        );
+        o.set_timer(Timer::TxnHeartbeat, interval());
+    }
+
+    /// The coordinator's answer. PRODUCER_FENCED (or no such producer any more): the
+    /// coordinator aborted the transaction, and the session fails fatally instead of
+    /// committing it. An answer for an earlier pair, or after the transaction left the
+    /// open states, is stale.
+    pub(crate) fn on_heartbeat_response(
+        &self,
+        state: &mut ProducerState,
+        r: TxnHeartbeatResponse,
+        o: &mut Out<Node>,
+    ) {
+        if !self.heartbeats(state)
+            || !heartbeating(state.tm)
+            || state.identity != Some(r.producer)
+            || r.error == ErrorCode::None
+            || r.error.is_retriable()
+        {
+            return;
+        }
+        self.fatal(state, o);
+    }
+}
+
+/// Whether the heartbeat timer of session `id` is due: the coordinator is up, nothing of
+/// the session's heartbeats is in flight, and the coordinator would answer with an error
+/// (it no longer holds the session's pair), which is what the session has to learn.
+pub fn heartbeat_is_due(sys: &System, state: &SystemState, id: Id) -> bool {
+    let Some(p) = state.node(id).txn_client() else {
+        return false;
+    };
+    let (Some(pair), Some(txn)) = (p.identity, txn_of(sys, id)) else {
+        return false;
+    };
+    let tc = sys.topology.txn_coordinator;
+    if !heartbeating(p.tm) || !state.is_up(tc) {
+        return false;
+    }
+    let in_flight = state.network.any(|src, dst, msg| {
+        matches!(msg, Msg::TxnHeartbeat(_) | Msg::TxnHeartbeatResponse(_))
+            && ((src == id && dst == tc) || (src == tc && dst == id))
+    });
+    if in_flight {
+        return false;
+    }
+    let NodeState::TxnCoordinator(s) = state.node(tc) else {
+        return false;
+    };
+    s.txns.get(&txn).is_none_or(|meta| {
+        let error = TxnCoordinator::check_producer(meta, pair);
+        error != ErrorCode::None && !error.is_retriable()
+    })
+}
+
+/// Whether the coordinator's heartbeat deadline for `txn` is due: its owner can no longer
+/// heartbeat. It is down or failed for good, or, when the producer owns the heartbeat, the
+/// application is stalled in a long `task.put()` (the session's own network client goes on
+/// through a stall).
+pub fn expiry_is_due(sys: &System, state: &SystemState, txn: TransactionalId) -> bool {
+    sys.topology.client_of(txn).is_none_or(|p| {
+        !state.is_up(p)
+            || state.node(p).txn_client().is_some_and(|s| {
+                s.tm == TxnManagerState::FatalError
+                    || (sys.design.heartbeat_owner == HeartbeatOwner::Producer
+                        && s.share.as_ref().is_some_and(|sh| sh.stalled))
+            })
+    })
+}
+
+/// After the coordinator's heartbeat deadline for `txn` fired in `before`: whether it
+/// aborted the transaction, and whether its owner was a live session then (up, not failed,
+/// and the deadline due, not fired early by a fault), for `live_session_kept`.
+pub(crate) fn observe_expiry(
+    sys: &System,
+    before: &SystemState,
+    next: &mut SystemState,
+    txn: TransactionalId,
+) {
+    let tc = sys.topology.txn_coordinator;
+    let state_of = |s: &SystemState| match s.node(tc) {
+        NodeState::TxnCoordinator(c) => c.txns.get(&txn).map(|m| m.state),
+        _ => None,
+    };
+    let aborted = state_of(before) == Some(TransactionState::Ongoing)
+        && state_of(next) == Some(TransactionState::PrepareAbort);
+    if !aborted {
+        return;
+    }
+    let live = sys.topology.client_of(txn).filter(|&p| {
+        before.is_up(p)
+            && before
+                .node(p)
+                .txn_client()
+                .is_some_and(|s| s.tm != TxnManagerState::FatalError)
+            && expiry_is_due(sys, before, txn)
+    });
+    let name = live.map(|p| sys.topology.name(p));
+    next.ghost.update(|g| {
+        g.session.heartbeat_abort = true;
+        if let (Some(name), None) = (name, &g.session.live_heartbeat_abort) {
+            g.session.live_heartbeat_abort = Some(format!(
+                "TC aborted {name}'s transaction for missing heartbeats while {name} was up and in task.put()"
+            ));
+        }
+    });
+}
+
+/// The transactional id of client `id`.
+fn txn_of(sys: &System, id: Id) -> Option<TransactionalId> {
+    sys.topology
+        .txn_clients()
+        .position(|c| c == id)
+        .map(|i| TransactionalId(i as u8))
+}
+
+/// The exhaustive checker ignores durations; the simulator gives the interval
+/// (`sim::durations`).
+fn interval() -> std::ops::Range<Duration> {
+    Duration::ZERO..Duration::ZERO
+}

@@ -1,0 +1,164 @@
+//! KIP-1310's `TransactionSession` lifecycle beyond the loop of [`crate::clients::transaction_session`]:
+//! `prepareTransaction()`, `completeTransaction(PreparedTxnState)`, `close()` and
+//! `TransactionSession.resume(txnId, producerId, epoch)`, on the KIP-939 code of the
+//! `TransactionManager` ([`crate::clients::producer_2pc`]), one implementation.
+//!
+//! `resume` is what the seed leaves open ([`ResumeMode`]): install the identity locally
+//! ("creates a TransactionSession in IN_TRANSACTION state with the given identity", "no
+//! new wire protocol"), or fence the old incarnation first with
+//! InitProducerId(keepPreparedTxn=true), which the seed says resume "may call under the
+//! covers" (docs/kafka-cases.md S17).
+
+use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
+use crate::clients::transaction_session::SessionProducerState;
+use crate::coordinator::txn_state::TxnManagerState;
+use crate::design::session_knobs::ResumeMode;
+use crate::protocol::external_msg::Committable;
+use crate::protocol::ids::PartitionIndex;
+use crate::protocol::msg::OutputRecord;
+use crate::protocol::width::Epoch;
+use crate::world::node::Node;
+use stateright::actor::Out;
+use std::collections::BTreeMap;
+
+impl Producer {
+    /// `new TransactionSession(configs).initialize()` for a writer that will prepare:
+    /// InitProducerId with `Enable2Pc` as the design grants it.
+    pub(crate) fn initialize_2pc_session(
+        &self,
+        incarnation: Epoch,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
+        self.init_transactions_2pc(incarnation, self.design.two_phase_commit, false, o)
+    }
+
+    /// `TransactionSession.resume(txnId, producerId, epoch)` for the transaction the writer
+    /// prepared (`committable`). With `resume=install` the session starts IN_TRANSACTION
+    /// with that identity and sends nothing; with `resume=fence` it sends
+    /// InitProducerId(keepPreparedTxn=true) and is PREPARED_TRANSACTION once answered
+    /// ([`Producer::resume_prepared`]).
+    pub(crate) fn resume_session(
+        &self,
+        incarnation: Epoch,
+        committable: &Committable,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
+        match self.design.resume {
+            ResumeMode::Fence => {
+                self.init_transactions_2pc(incarnation, self.design.two_phase_commit, true, o)
+            }
+            ResumeMode::Install => ProducerState {
+                tm: TxnManagerState::InTransaction,
+                incarnation,
+                identity: Some(committable.producer),
+                next_input: 0,
+                attempts: 1,
+                txn: Some(CurrentTxn {
+                    tag: committable.tag,
+                    input: 0,
+                    failed: false,
+                    decision: None,
+                    writes_issued: true,
+                    prepare: false,
+                }),
+                coordinator: None,
+                requests: BTreeMap::new(),
+                seqs: BTreeMap::new(),
+                done: false,
+                transitions: Vec::new(),
+                share: None,
+                prepared: Some(committable.producer),
+                session: self.session.then_some(SessionProducerState {
+                    view: Some(committable.producer),
+                }),
+                sink: None,
+            },
+        }
+    }
+
+    /// Whether the resumed session holds the transaction and may complete it: installed,
+    /// or PREPARED_TRANSACTION after InitProducerId(keepPreparedTxn=true) was answered.
+    pub(crate) fn holds_resumed(state: &ProducerState) -> bool {
+        state.coordinator.is_none()
+            && state.txn.as_ref().is_some_and(|t| t.decision.is_none())
+            && matches!(
+                state.tm,
+                TxnManagerState::InTransaction | TxnManagerState::PreparedTransaction
+            )
+    }
+
+    /// The coordinator application's decision on a session that holds the transaction:
+    /// `commitTransaction()` / `abortTransaction()` on an installed session (IN_TRANSACTION),
+    /// `completeTransaction(preparedTxnState)` on a prepared one (commit iff the state is
+    /// the kept pair; an abort passes no state).
+    pub(crate) fn complete_resumed(
+        &self,
+        state: &mut ProducerState,
+        commit: bool,
+        o: &mut Out<Node>,
+    ) {
+        match state.tm {
+            TxnManagerState::PreparedTransaction => {
+                let expected = if commit { state.prepared } else { None };
+                self.complete_transaction(state, expected, o);
+            }
+            TxnManagerState::InTransaction => {
+                if let Some(txn) = state.txn.as_mut() {
+                    txn.decision = Some(commit);
+                }
+                self.maybe_end(state, o);
+            }
+            _ => {}
+        }
+    }
+
+    /// `close()`: the `Sender`'s shutdown aborts a transaction that is still open
+    /// ("Aborting incomplete transaction due to shutdown"), once its writes are answered.
+    /// `hasOngoingTransaction()` is IN_TRANSACTION, completing or ABORTABLE_ERROR: a
+    /// prepared transaction is left for whoever completes it.
+    pub(crate) fn close_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        let open = matches!(
+            state.tm,
+            TxnManagerState::InTransaction | TxnManagerState::AbortableError
+        );
+        if open {
+            self.abort_session(state, o);
+        }
+    }
+
+    /// `abortTransaction()` on a session that holds a transaction, prepared or not (Kafka
+    /// allows PREPARED_TRANSACTION to ABORTING_TRANSACTION): EndTxn ABORT once its writes
+    /// are answered.
+    pub(crate) fn abort_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if let Some(txn) = state.txn.as_mut() {
+            if txn.decision.is_none() {
+                txn.decision = Some(false);
+            }
+        }
+        self.maybe_end(state, o);
+    }
+
+    /// `producer.send(record)` on a session, outside the loop: one more record of the
+    /// transaction to the first output partition, with the session's identity. With
+    /// `session_send_check` the producer refuses it unless the session is IN_TRANSACTION
+    /// (Kafka's `maybeAddPartition` throws "Cannot call send in state ..."); false when
+    /// nothing was sent.
+    pub(crate) fn send_on_session(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
+        if self.design.session_send_check && state.tm != TxnManagerState::InTransaction {
+            return false;
+        }
+        let (Some(txn), Some(leader)) = (state.txn.as_ref(), self.partitions.first()) else {
+            return false;
+        };
+        if state.identity.is_none() {
+            return false;
+        }
+        let partition = PartitionIndex(0);
+        let record = OutputRecord {
+            input: txn.input,
+            tag: txn.tag,
+        };
+        self.send_produce(state, partition, *leader, record, o);
+        true
+    }
+}

@@ -1,0 +1,207 @@
+//! KIP-1289 section 3.2's `TransactionalShareAcknowledger`: share acknowledgements committed
+//! in a transaction by a process that produces nothing (the seed's Flink and Spark case).
+//!
+//! It has its own transactional id and, after `initTransactions()` (InitProducerId), its
+//! own producer id and epoch. `commitAcknowledgements(acks, groupId)` is, as the seed
+//! clarifies, no new RPC but three calls in sequence: `beginTransaction()`,
+//! `sendShareAcksToTransaction` (AddShareAcksToTxn, then TxnShareAcknowledge) and
+//! `commitTransaction()` (EndTxn COMMIT). `abortAcknowledgements()` is EndTxn ABORT for the
+//! transaction in progress.
+//!
+//! It is the producer's `TransactionManager` with no output partition and no share
+//! source to poll: the same request timeouts, resends, fatal and abortable errors and
+//! EndTxn flush, one implementation. A write that fails after its resends makes the
+//! transaction abortable and it ends with EndTxn ABORT, as `commitTransaction()` would
+//! throw and the caller abort.
+//!
+//! It is not the share-group member that acquired the records (docs/kafka-cases.md S24): its
+//! TxnShareAcknowledge carries [`NOT_A_MEMBER`], it cannot renew acquisition locks, and the
+//! seed gives it no way to learn the member's acquisitions or their deadlines.
+
+use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
+use crate::coordinator::txn_state::TxnManagerState;
+use crate::design::Design;
+use crate::protocol::ids::TransactionalId;
+use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::share_msg::Acknowledgement;
+use crate::protocol::width::Epoch;
+use crate::world::node::Node;
+use stateright::actor::{Id, Out};
+
+/// The standalone acknowledger's configuration: its `TransactionManager`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TransactionalShareAcknowledger {
+    /// The transactional producer inside it, with no output partition.
+    pub producer: Producer,
+}
+
+/// Where the acknowledger's configuration comes from.
+pub struct AcknowledgerConfig {
+    /// Its `transactional.id`.
+    pub txn: TransactionalId,
+    /// The transaction coordinator.
+    pub txn_coordinator: Id,
+    /// The group coordinator (never used: it commits no offsets).
+    pub group_coordinator: Id,
+    /// The share-partition leader of the acknowledged records (where a `stage_at_leader`
+    /// design stages them).
+    pub share_partition: Id,
+    /// The share coordinator of the share group's state partition.
+    pub share_coordinator: Id,
+    /// The design.
+    pub design: Design,
+    /// Transactions per incarnation (the caller keeps the bound).
+    pub txns: u8,
+    /// Resends after a request timeout.
+    pub request_retries: u8,
+}
+
+impl TransactionalShareAcknowledger {
+    /// `new TransactionalShareAcknowledger(config)`.
+    pub fn new(config: AcknowledgerConfig) -> TransactionalShareAcknowledger {
+        TransactionalShareAcknowledger {
+            producer: Producer {
+                txn: config.txn,
+                txn_coordinator: config.txn_coordinator,
+                group_coordinator: config.group_coordinator,
+                partitions: Vec::new(),
+                design: config.design,
+                inputs: 0,
+                txns: config.txns,
+                request_retries: config.request_retries,
+                share: Some(ShareSource {
+                    share_partition: None,
+                    leader: config.share_partition,
+                    share_coordinator: config.share_coordinator,
+                    member: NOT_A_MEMBER,
+                    stalls: 0,
+                }),
+                session: false,
+                sink: false,
+            },
+        }
+    }
+
+    /// `initTransactions()`: InitProducerId for the process's `incarnation`.
+    pub fn init_transactions(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
+        self.producer.start(incarnation, o)
+    }
+
+    /// Whether a `commitAcknowledgements` call can start: initialised, and no transaction
+    /// or coordinator request in progress.
+    pub fn is_idle(state: &ProducerState) -> bool {
+        state.tm == TxnManagerState::Ready && state.txn.is_none() && state.coordinator.is_none()
+    }
+
+    /// Begins a transaction carrying `acks` (AddShareAcksToTxn, then TxnShareAcknowledge):
+    /// false, and nothing done, unless idle with something to acknowledge (the Java calls
+    /// would throw or have nothing to send).
+    fn begin_with(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) -> bool {
+        let Some(first) = acks.first().map(|a| a.offset) else {
+            return false;
+        };
+        if !Self::is_idle(state) {
+            return false;
+        }
+        state.done = false;
+        state.share.get_or_insert_with(Default::default).acks = acks;
+        self.producer.begin_txn(state, first, o);
+        true
+    }
+
+    /// `commitAcknowledgements(acks, groupId)`: begin, AddShareAcksToTxn, then
+    /// TxnShareAcknowledge with `acks`, then EndTxn COMMIT once it is answered. Ignored
+    /// unless idle (the Java call would throw) or when there is nothing to acknowledge.
+    pub fn commit_acknowledgements(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) {
+        if !self.begin_with(state, acks, o) {
+            return;
+        }
+        if let Some(txn) = state.txn.as_mut() {
+            txn.decision.get_or_insert(true);
+        }
+        self.producer.maybe_end(state, o);
+    }
+
+    /// `abortAcknowledgements()`: EndTxn ABORT for the transaction in progress, once its
+    /// requests are answered; nothing when no transaction is in progress or its EndTxn
+    /// was already sent.
+    pub fn abort_acknowledgements(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if state.tm != TxnManagerState::InTransaction && state.tm != TxnManagerState::AbortableError
+        {
+            return;
+        }
+        if let Some(txn) = state.txn.as_mut() {
+            txn.decision = Some(false);
+        }
+        self.producer.maybe_end(state, o);
+    }
+
+    /// `initTransactions(keepPreparedTxn=true)` with 2PC enabled as the design allows:
+    /// a transaction a previous incarnation prepared is kept for `complete_transaction`.
+    pub fn init_transactions_keep_prepared(
+        &self,
+        incarnation: crate::protocol::width::Epoch,
+        o: &mut Out<Node>,
+    ) -> ProducerState {
+        let two_phase = self.producer.design.two_phase_commit;
+        self.producer
+            .init_transactions_2pc(incarnation, two_phase, true, o)
+    }
+
+    /// Flink `snapshotState` for the two-phase acknowledger: begin, AddShareAcksToTxn,
+    /// TxnShareAcknowledge with `acks`, then `prepareTransaction()` once they are answered.
+    /// Ignored unless idle or when there is nothing to acknowledge.
+    pub fn stage_and_prepare(
+        &self,
+        state: &mut ProducerState,
+        acks: Vec<Acknowledgement>,
+        o: &mut Out<Node>,
+    ) {
+        if !self.begin_with(state, acks, o) {
+            return;
+        }
+        self.producer.prepare_transaction(state, o);
+    }
+
+    /// `completeTransaction(preparedTxnState)`: commit the prepared transaction iff it is
+    /// the one `expected` names, else abort it.
+    pub fn complete_transaction(
+        &self,
+        state: &mut ProducerState,
+        expected: Option<crate::protocol::msg::ProducerIdAndEpoch>,
+        o: &mut Out<Node>,
+    ) {
+        self.producer.complete_transaction(state, expected, o);
+    }
+
+    /// Whether a transaction is prepared (PREPARED_TRANSACTION) and not yet completed.
+    pub fn is_prepared(state: &ProducerState) -> bool {
+        state.tm == TxnManagerState::PreparedTransaction && state.coordinator.is_none()
+    }
+
+    /// Whether the transaction in progress can only abort (a write failed).
+    pub fn failed(state: &ProducerState) -> bool {
+        state.txn.as_ref().is_some_and(|t| t.failed)
+    }
+
+    /// Responses from the transaction coordinator and the share coordinator.
+    pub fn on_msg(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        self.producer.on_msg(state, src, msg, o);
+    }
+
+    /// Request timeouts: resend, or give up as the producer does.
+    pub fn on_timeout(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<Node>) {
+        self.producer.on_timeout(state, timer, o);
+    }
+}

@@ -1,0 +1,8 @@
+//! The coordinators of the transaction protocol: the transaction coordinator
+//! (`TransactionCoordinator`, `TransactionStateManager`, KIP-939's 2PC and KIP-1309's
+//! heartbeats at its side) and the group coordinator (`__consumer_offsets`).
+
+pub mod group_coordinator;
+pub mod txn_coordinator;
+pub mod txn_coordinator_2pc;
+pub mod txn_state;

@@ -1,0 +1,719 @@
+//! The transaction coordinator: leader of the `__transaction_state` partition.
+//!
+//! It owns `TransactionMetadata` per transactional id, moves it along Kafka's
+//! `TransactionState` table, allocates producer ids and bumps epochs (InitProducerId
+//! fencing; TV2's bump on every EndTxn), adds partitions (AddPartitionsToTxn from TV0/1
+//! clients, AddOffsetsToTxn, and the implicit add and verification that partition leaders
+//! ask for under KIP-890), decides commit or abort (EndTxn), writes the decision to every
+//! participant (WriteTxnMarkers) and completes the transaction when all have answered.
+//! An ongoing transaction that outlives its timeout is fenced and aborted.
+//!
+//! Durable state is the compacted `__transaction_state` log: the latest
+//! `TransactionLogValue` per transactional id. A log append and the transition it records
+//! happen in one step (the model's writes are acks=all and do not fail), so the transient
+//! `pendingState` is never observable except as `PrepareEpochFence`, which Kafka never
+//! completes either. A restart is a coordinator failover: the coordinator epoch moves on,
+//! PREPARE_* transactions have their markers re-sent, ONGOING ones wait for the client or
+//! the timeout (`TransactionStateManager.loadTransactionsForTxnTopicPartition`).
+
+use crate::coordinator::txn_state::TransactionState;
+use crate::design::Design;
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::*;
+use crate::protocol::msg::*;
+use crate::protocol::txn_share_msg::AddShareAcksToTxnResponse;
+use crate::world::node::{Node, NodeStorage};
+use crate::world::topology::Topology;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Command, Id, Out};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// `TransactionMetadata` (what `TransactionLogValue` persists).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TransactionMetadata {
+    /// The producer id.
+    pub pid: ProducerId,
+    /// The current epoch.
+    pub epoch: ProducerEpoch,
+    /// The epoch before the last bump (TV2 recognises retried EndTxn by it).
+    pub last_epoch: Option<ProducerEpoch>,
+    /// The state.
+    pub state: TransactionState,
+    /// `topicPartitions`: the participants of the ongoing transaction.
+    pub partitions: BTreeSet<TopicPartition>,
+    /// KIP-939: the client enabled 2PC (Kafka stores `txnTimeoutMs = Int.MaxValue`), so
+    /// the transaction timeout never aborts this transactional id's transactions.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub two_phase: bool,
+    /// KIP-939: the pair the ongoing transaction was begun with, when `KeepPreparedTxn`
+    /// kept it across a new incarnation's epoch bump (KIP-939's log keeps both pairs), so
+    /// that a retried InitProducerId returns it again. Cleared when the transaction ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<ProducerIdAndEpoch>,
+}
+
+impl TransactionMetadata {
+    pub(crate) fn identity(&self) -> ProducerIdAndEpoch {
+        ProducerIdAndEpoch {
+            pid: self.pid,
+            epoch: self.epoch,
+        }
+    }
+}
+
+/// Markers sent and not yet answered, for one transaction.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PendingMarkers {
+    /// Producer id and the markers' epoch.
+    pub producer: ProducerIdAndEpoch,
+    /// COMMIT or ABORT.
+    pub commit: bool,
+    /// Partitions that have not answered.
+    pub partitions: BTreeSet<TopicPartition>,
+    /// Resends left.
+    pub retries_left: u8,
+}
+
+/// The coordinator's durable log (compacted): what a new leader loads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnLog {
+    /// The coordinator epoch of the last leader that loaded it.
+    pub coordinator_epoch: CoordinatorEpoch,
+    /// The next producer id to allocate (Kafka allocates blocks from the controller).
+    pub next_pid: ProducerId,
+    /// The latest metadata per transactional id.
+    pub txns: BTreeMap<TransactionalId, TransactionMetadata>,
+}
+
+/// The coordinator's state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnCoordinatorState {
+    /// This leader's coordinator epoch.
+    pub coordinator_epoch: CoordinatorEpoch,
+    /// The next producer id to allocate.
+    pub next_pid: ProducerId,
+    /// Transaction metadata by transactional id.
+    pub txns: BTreeMap<TransactionalId, TransactionMetadata>,
+    /// Markers in flight by transactional id (volatile: re-sent from the log on load).
+    pub markers: BTreeMap<TransactionalId, PendingMarkers>,
+    /// Requests that would be answered CONCURRENT_TRANSACTIONS, waiting for the
+    /// transaction to complete (volatile).
+    pub parked: Vec<(Id, Msg)>,
+    /// The table moves the current handler made, in order. The `System` drains them after
+    /// every handler to judge `legal_transitions`, so every stored state has none.
+    #[serde(skip)]
+    pub transitions: Vec<(TransactionState, TransactionState)>,
+}
+
+/// The transaction coordinator's configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TxnCoordinator {
+    /// The design (transaction version).
+    pub design: Design,
+    /// Where the participants are.
+    pub topology: Topology,
+    /// Marker resends after a timeout.
+    pub marker_retries: u8,
+}
+
+type Reply = (ErrorCode, Option<ProducerIdAndEpoch>);
+
+/// InitProducerId's answer: the error, the pair granted, and the ongoing transaction's
+/// pair when `KeepPreparedTxn` kept one.
+pub(crate) type InitReply = (
+    ErrorCode,
+    Option<ProducerIdAndEpoch>,
+    Option<ProducerIdAndEpoch>,
+);
+
+impl TxnCoordinator {
+    /// Loads the coordinator from its log (first start or failover).
+    pub fn on_start(&self, storage: Option<&TxnLog>, o: &mut Out<Node>) -> TxnCoordinatorState {
+        let (coordinator_epoch, next_pid, txns) = match storage {
+            Some(log) => (
+                CoordinatorEpoch(log.coordinator_epoch.0 + 1),
+                log.next_pid,
+                log.txns.clone(),
+            ),
+            None => (CoordinatorEpoch(0), ProducerId(0), BTreeMap::new()),
+        };
+        let mut state = TxnCoordinatorState {
+            coordinator_epoch,
+            next_pid,
+            txns,
+            markers: BTreeMap::new(),
+            parked: Vec::new(),
+            transitions: Vec::new(),
+        };
+        let ids: Vec<TransactionalId> = state.txns.keys().copied().collect();
+        for txn in ids {
+            let meta = state.txns[&txn].clone();
+            match meta.state {
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort => {
+                    let commit = meta.state == TransactionState::PrepareCommit;
+                    self.send_markers(&mut state, txn, commit, o);
+                }
+                TransactionState::Ongoing => self.arm_ongoing_timers(&meta, txn, o),
+                _ => {}
+            }
+        }
+        self.save(&state, o);
+        state
+    }
+
+    pub(crate) fn save(&self, state: &TxnCoordinatorState, o: &mut Out<Node>) {
+        o.save(NodeStorage::TxnCoordinator(TxnLog {
+            coordinator_epoch: state.coordinator_epoch,
+            next_pid: state.next_pid,
+            txns: state.txns.clone(),
+        }));
+    }
+
+    /// Handles a request or a marker response.
+    ///
+    /// CONCURRENT_TRANSACTIONS (a transaction is writing its markers) makes Kafka's
+    /// clients and partition leaders retry with a backoff until the transaction completes.
+    /// Polling changes no state, so the model lets the request wait at the coordinator
+    /// instead and answers it when the transaction completes: the same answers, without
+    /// the busy loops that would multiply the state space. A waiting request dies with
+    /// the coordinator, as an unanswered one does.
+    pub fn on_msg(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        let mut out = Out::new();
+        self.handle(state, src, msg.clone(), &mut out);
+        let waits = out.iter().any(|c| {
+            matches!(c, Command::Send(dst, m) if *dst == src
+                && m.response_error() == Some(ErrorCode::ConcurrentTransactions))
+        });
+        if waits {
+            let mut kept = Out::new();
+            for c in out {
+                if !matches!(&c, Command::Send(dst, m) if *dst == src
+                    && m.response_error() == Some(ErrorCode::ConcurrentTransactions))
+                {
+                    kept.append_command(c);
+                }
+            }
+            replay_into(o, kept);
+            if !state.parked.iter().any(|(s, m)| *s == src && *m == msg) {
+                state.parked.push((src, msg));
+            }
+        } else {
+            replay_into(o, out);
+        }
+    }
+
+    fn wake_parked(&self, state: &mut TxnCoordinatorState, o: &mut Out<Node>) {
+        for (src, msg) in std::mem::take(&mut state.parked) {
+            self.on_msg(state, src, msg, o);
+        }
+    }
+
+    fn handle(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        match msg {
+            Msg::InitProducerId(req) => {
+                let (error, producer, ongoing) = self.init_producer_id(state, &req, o);
+                o.send(
+                    src,
+                    Msg::InitProducerIdResponse(InitProducerIdResponse {
+                        txn: req.txn,
+                        error,
+                        producer,
+                        ongoing,
+                    }),
+                );
+            }
+            Msg::TxnHeartbeat(req) => {
+                let response = self.txn_heartbeat(state, &req, o);
+                o.send(src, Msg::TxnHeartbeatResponse(response));
+            }
+            Msg::AddPartitionsToTxn(req) => {
+                let error = match req.mode {
+                    AddPartitionsMode::VerifyOnly { .. } => self.verify(state, &req),
+                    AddPartitionsMode::Client | AddPartitionsMode::BrokerAdd { .. } => {
+                        self.add_partitions(state, req.txn, req.producer, &req.partitions, o)
+                    }
+                };
+                o.send(
+                    src,
+                    Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
+                        txn: req.txn,
+                        producer: req.producer,
+                        partitions: req.partitions,
+                        mode: req.mode,
+                        error,
+                    }),
+                );
+            }
+            Msg::AddOffsetsToTxn(req) => {
+                let error = self.add_partitions(
+                    state,
+                    req.txn,
+                    req.producer,
+                    &[TopicPartition::ConsumerOffsets],
+                    o,
+                );
+                o.send(
+                    src,
+                    Msg::AddOffsetsToTxnResponse(AddOffsetsToTxnResponse {
+                        txn: req.txn,
+                        producer: req.producer,
+                        error,
+                    }),
+                );
+            }
+            // KIP-1289: as AddOffsetsToTxn, for the share group's state partition.
+            Msg::AddShareAcksToTxn(req) => {
+                let error = self.add_partitions(
+                    state,
+                    req.txn,
+                    req.producer,
+                    &[TopicPartition::ShareGroupState],
+                    o,
+                );
+                o.send(
+                    src,
+                    Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+                        txn: req.txn,
+                        producer: req.producer,
+                        error,
+                    }),
+                );
+            }
+            Msg::EndTxn(req) => {
+                let (error, producer) = self.end_txn(state, &req, o);
+                o.send(
+                    src,
+                    Msg::EndTxnResponse(EndTxnResponse {
+                        txn: req.txn,
+                        request_producer: req.producer,
+                        commit: req.commit,
+                        error,
+                        producer,
+                    }),
+                );
+            }
+            Msg::WriteTxnMarkersResponse(resp) => self.on_marker_response(state, resp, o),
+            _ => {}
+        }
+    }
+
+    /// Handles the transaction timeout and marker resends.
+    pub fn on_timeout(&self, state: &mut TxnCoordinatorState, timer: Timer, o: &mut Out<Node>) {
+        match timer {
+            Timer::TxnTimeout(txn) => {
+                let Some(meta) = state.txns.get(&txn) else {
+                    return;
+                };
+                // `abortTimedOutTransactions` skips 2PC transactions (timeout Int.MaxValue).
+                if meta.state == TransactionState::Ongoing && !meta.two_phase {
+                    // `abortTimedOutTransactions`: prepareFenceProducerEpoch, then an
+                    // internal EndTxn(ABORT) with the bumped epoch.
+                    self.fence_and_abort(state, txn, o);
+                }
+            }
+            Timer::TxnHeartbeatExpiry(txn) => self.on_heartbeat_expiry(state, txn, o),
+            Timer::MarkerRetry(txn) => {
+                let Some(pending) = state.markers.get_mut(&txn) else {
+                    return;
+                };
+                if pending.retries_left == 0 {
+                    return;
+                }
+                pending.retries_left -= 1;
+                let pending = pending.clone();
+                for tp in &pending.partitions {
+                    self.send_marker(state.coordinator_epoch, &pending, *tp, o);
+                }
+                if pending.retries_left > 0 {
+                    o.set_timer(Timer::MarkerRetry(txn), timeout());
+                }
+            }
+            // Timers of other actors never reach the coordinator.
+            _ => {}
+        }
+    }
+
+    /// Every move is recorded rather than asserted, so that `legal_transitions` judges
+    /// each single step of the table (a handler may make several) and reports a broken
+    /// design as a violation with a trace instead of a panic.
+    pub(crate) fn transition(
+        trail: &mut Vec<(TransactionState, TransactionState)>,
+        meta: &mut TransactionMetadata,
+        to: TransactionState,
+    ) {
+        trail.push((meta.state, to));
+        meta.state = to;
+    }
+
+    fn init_producer_id(
+        &self,
+        state: &mut TxnCoordinatorState,
+        req: &InitProducerIdRequest,
+        o: &mut Out<Node>,
+    ) -> InitReply {
+        let txn = req.txn;
+        if req.enable_2pc && !self.design.two_phase_commit {
+            // `transaction.two.phase.commit.enable=false` on the broker: Kafka answers this
+            // rather than an UNSUPPORTED_* error, so a client cannot probe the setting.
+            return (ErrorCode::TransactionalIdAuthorizationFailed, None, None);
+        }
+        if let Some(reply) = self.keep_prepared(state, req, o) {
+            return reply;
+        }
+        let (error, producer) = self.init_producer_id_v5(state, txn, req.enable_2pc, o);
+        (error, producer, None)
+    }
+
+    /// InitProducerId as Kafka answers it without `KeepPreparedTxn`; a granted pair records
+    /// whether the client enabled 2PC (Kafka's `txnTimeoutMs`, set by every InitProducerId).
+    fn init_producer_id_v5(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        two_phase: bool,
+        o: &mut Out<Node>,
+    ) -> Reply {
+        let Some(meta) = state.txns.get(&txn) else {
+            let pid = state.next_pid;
+            state.next_pid = ProducerId(pid.0 + 1);
+            let meta = TransactionMetadata {
+                pid,
+                epoch: ProducerEpoch(0),
+                last_epoch: None,
+                state: TransactionState::Empty,
+                partitions: BTreeSet::new(),
+                two_phase,
+                kept: None,
+            };
+            let id = meta.identity();
+            state.txns.insert(txn, meta);
+            self.save(state, o);
+            return (ErrorCode::None, Some(id));
+        };
+        match meta.state {
+            TransactionState::PrepareCommit
+            | TransactionState::PrepareAbort
+            | TransactionState::PrepareEpochFence => (ErrorCode::ConcurrentTransactions, None),
+            TransactionState::Ongoing => {
+                // A new incarnation fences the old one: its transaction is aborted with
+                // the bumped epoch, and the caller retries until the abort completes.
+                self.fence_and_abort(state, txn, o);
+                (ErrorCode::ConcurrentTransactions, None)
+            }
+            TransactionState::Empty
+            | TransactionState::CompleteCommit
+            | TransactionState::CompleteAbort => {
+                let meta = state.txns.get_mut(&txn).expect("present");
+                meta.last_epoch = Some(meta.epoch);
+                meta.epoch = meta.epoch.bump();
+                meta.partitions.clear();
+                meta.two_phase = two_phase;
+                Self::transition(&mut state.transitions, meta, TransactionState::Empty);
+                let id = meta.identity();
+                self.save(state, o);
+                (ErrorCode::None, Some(id))
+            }
+            TransactionState::Dead => (ErrorCode::InvalidTxnState, None),
+        }
+    }
+
+    pub(crate) fn check_producer(
+        meta: &TransactionMetadata,
+        producer: ProducerIdAndEpoch,
+    ) -> ErrorCode {
+        if meta.pid != producer.pid {
+            ErrorCode::InvalidProducerIdMapping
+        } else if meta.epoch != producer.epoch {
+            ErrorCode::ProducerFenced
+        } else if meta.state.is_prepare() || meta.state == TransactionState::PrepareEpochFence {
+            ErrorCode::ConcurrentTransactions
+        } else {
+            ErrorCode::None
+        }
+    }
+
+    fn verify(&self, state: &TxnCoordinatorState, req: &AddPartitionsToTxnRequest) -> ErrorCode {
+        let Some(meta) = state.txns.get(&req.txn) else {
+            return ErrorCode::InvalidProducerIdMapping;
+        };
+        match Self::check_producer(meta, req.producer) {
+            ErrorCode::None => {}
+            e => return e,
+        }
+        let all_in = req.partitions.iter().all(|p| meta.partitions.contains(p));
+        if meta.state == TransactionState::Ongoing && all_in {
+            ErrorCode::None
+        } else {
+            ErrorCode::TransactionAbortable
+        }
+    }
+
+    fn add_partitions(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        producer: ProducerIdAndEpoch,
+        partitions: &[TopicPartition],
+        o: &mut Out<Node>,
+    ) -> ErrorCode {
+        let Some(meta) = state.txns.get_mut(&txn) else {
+            return ErrorCode::InvalidProducerIdMapping;
+        };
+        match Self::check_producer(meta, producer) {
+            ErrorCode::None => {}
+            e => return e,
+        }
+        let all_in = partitions.iter().all(|p| meta.partitions.contains(p));
+        if meta.state == TransactionState::Ongoing && all_in {
+            return ErrorCode::None;
+        }
+        if meta.state != TransactionState::Ongoing {
+            // EMPTY / COMPLETE_* -> ONGOING: the transaction (and its timeout) starts at
+            // the first partition add, not at the client's beginTransaction.
+            meta.partitions.clear();
+            meta.kept = None;
+            self.arm_ongoing_timers(meta, txn, o);
+        }
+        meta.partitions.extend(partitions.iter().copied());
+        Self::transition(&mut state.transitions, meta, TransactionState::Ongoing);
+        self.save(state, o);
+        ErrorCode::None
+    }
+
+    fn end_txn(
+        &self,
+        state: &mut TxnCoordinatorState,
+        req: &EndTxnRequest,
+        o: &mut Out<Node>,
+    ) -> Reply {
+        let Some(meta) = state.txns.get(&req.txn) else {
+            return (ErrorCode::InvalidProducerIdMapping, None);
+        };
+        if meta.pid != req.producer.pid {
+            return (ErrorCode::InvalidProducerIdMapping, None);
+        }
+        let target = if req.commit {
+            TransactionState::PrepareCommit
+        } else {
+            TransactionState::PrepareAbort
+        };
+        let complete = if req.commit {
+            TransactionState::CompleteCommit
+        } else {
+            TransactionState::CompleteAbort
+        };
+        if self.design.tv.bumps_epoch_per_txn() {
+            let is_retry = meta.last_epoch == Some(req.producer.epoch)
+                && req.producer.epoch.bump() == meta.epoch;
+            if is_retry {
+                // `retryOnEpochBump`: the client did not see our answer to its EndTxn.
+                return if meta.state == complete {
+                    (ErrorCode::None, Some(meta.identity()))
+                } else if meta.state == target {
+                    (ErrorCode::ConcurrentTransactions, None)
+                } else {
+                    (ErrorCode::InvalidTxnState, None)
+                };
+            }
+            if req.producer.epoch != meta.epoch {
+                return (ErrorCode::ProducerFenced, None);
+            }
+            match meta.state {
+                TransactionState::Ongoing => {}
+                TransactionState::Empty
+                | TransactionState::CompleteCommit
+                | TransactionState::CompleteAbort
+                    if !req.commit => {}
+                TransactionState::PrepareCommit
+                | TransactionState::PrepareAbort
+                | TransactionState::PrepareEpochFence => {
+                    return (ErrorCode::ConcurrentTransactions, None)
+                }
+                _ => return (ErrorCode::InvalidTxnState, None),
+            }
+            let meta = state.txns.get_mut(&req.txn).expect("present");
+            meta.last_epoch = Some(meta.epoch);
+            meta.epoch = meta.epoch.bump();
+            if meta.state != TransactionState::Ongoing {
+                meta.partitions.clear();
+            }
+            Self::transition(&mut state.transitions, meta, target);
+            let id = meta.identity();
+            self.cancel_ongoing_timers(req.txn, o);
+            self.save(state, o);
+            self.send_markers(state, req.txn, req.commit, o);
+            (ErrorCode::None, Some(id))
+        } else {
+            if req.producer.epoch != meta.epoch {
+                return (ErrorCode::ProducerFenced, None);
+            }
+            match meta.state {
+                TransactionState::Ongoing => {}
+                s if s == complete => return (ErrorCode::None, None),
+                s if s == target => return (ErrorCode::ConcurrentTransactions, None),
+                TransactionState::PrepareEpochFence => {
+                    return (ErrorCode::ConcurrentTransactions, None)
+                }
+                _ => return (ErrorCode::InvalidTxnState, None),
+            }
+            let meta = state.txns.get_mut(&req.txn).expect("present");
+            Self::transition(&mut state.transitions, meta, target);
+            self.cancel_ongoing_timers(req.txn, o);
+            self.save(state, o);
+            self.send_markers(state, req.txn, req.commit, o);
+            (ErrorCode::None, None)
+        }
+    }
+
+    pub(crate) fn fence_and_abort(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        o: &mut Out<Node>,
+    ) {
+        let meta = state.txns.get_mut(&txn).expect("present");
+        Self::transition(
+            &mut state.transitions,
+            meta,
+            TransactionState::PrepareEpochFence,
+        );
+        meta.last_epoch = Some(meta.epoch);
+        meta.epoch = meta.epoch.bump();
+        Self::transition(&mut state.transitions, meta, TransactionState::PrepareAbort);
+        self.cancel_ongoing_timers(txn, o);
+        self.save(state, o);
+        self.send_markers(state, txn, false, o);
+    }
+
+    fn send_markers(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        commit: bool,
+        o: &mut Out<Node>,
+    ) {
+        let meta = &state.txns[&txn];
+        let pending = PendingMarkers {
+            producer: meta.identity(),
+            commit,
+            partitions: meta.partitions.clone(),
+            retries_left: self.marker_retries,
+        };
+        if pending.partitions.is_empty() {
+            self.complete(state, txn, o);
+            return;
+        }
+        for tp in &pending.partitions {
+            self.send_marker(state.coordinator_epoch, &pending, *tp, o);
+        }
+        if pending.retries_left > 0 {
+            o.set_timer(Timer::MarkerRetry(txn), timeout());
+        }
+        state.markers.insert(txn, pending);
+    }
+
+    fn send_marker(
+        &self,
+        coordinator_epoch: CoordinatorEpoch,
+        pending: &PendingMarkers,
+        tp: TopicPartition,
+        o: &mut Out<Node>,
+    ) {
+        o.send(
+            self.topology.leader_of(tp),
+            Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
+                producer: pending.producer,
+                commit: pending.commit,
+                coordinator_epoch,
+                partition: tp,
+                tv: self.design.tv.0,
+            }),
+        );
+    }
+
+    fn on_marker_response(
+        &self,
+        state: &mut TxnCoordinatorState,
+        resp: WriteTxnMarkersResponse,
+        o: &mut Out<Node>,
+    ) {
+        if resp.coordinator_epoch != state.coordinator_epoch {
+            return; // an answer to an earlier leader of this partition
+        }
+        let Some((&txn, pending)) = state.markers.iter_mut().find(|(_, p)| {
+            p.producer == resp.producer
+                && p.commit == resp.commit
+                && p.partitions.contains(&resp.partition)
+        }) else {
+            return;
+        };
+        match resp.error {
+            ErrorCode::None => {
+                pending.partitions.remove(&resp.partition);
+                if pending.partitions.is_empty() {
+                    state.markers.remove(&txn);
+                    o.cancel_timer(Timer::MarkerRetry(txn));
+                    self.complete(state, txn, o);
+                }
+            }
+            ErrorCode::InvalidProducerEpoch | ErrorCode::TransactionCoordinatorFenced => {
+                // `TransactionMarkerRequestCompletionHandler`: stop sending this
+                // transaction's markers; it stays in PREPARE_* until a reload.
+                state.markers.remove(&txn);
+                o.cancel_timer(Timer::MarkerRetry(txn));
+            }
+            _ => {
+                let pending = pending.clone();
+                self.send_marker(state.coordinator_epoch, &pending, resp.partition, o);
+            }
+        }
+    }
+
+    fn complete(&self, state: &mut TxnCoordinatorState, txn: TransactionalId, o: &mut Out<Node>) {
+        let meta = state.txns.get_mut(&txn).expect("present");
+        let to = match meta.state {
+            TransactionState::PrepareCommit => TransactionState::CompleteCommit,
+            _ => TransactionState::CompleteAbort,
+        };
+        Self::transition(&mut state.transitions, meta, to);
+        meta.partitions.clear();
+        meta.kept = None;
+        self.save(state, o);
+        self.wake_parked(state, o);
+    }
+}
+
+trait AppendCommand {
+    fn append_command(
+        &mut self,
+        c: Command<Msg, Timer, crate::protocol::msg::ClientChoice, NodeStorage>,
+    );
+}
+
+impl AppendCommand for Out<Node> {
+    fn append_command(
+        &mut self,
+        c: Command<Msg, Timer, crate::protocol::msg::ClientChoice, NodeStorage>,
+    ) {
+        match c {
+            Command::Send(dst, m) => self.send(dst, m),
+            Command::SetTimer(t, d) => self.set_timer(t, d),
+            Command::CancelTimer(t) => self.cancel_timer(t),
+            Command::ChooseRandom(k, r) => self.choose_random(k, r),
+            Command::Save(s) => self.save(s),
+        }
+    }
+}
+
+fn replay_into(o: &mut Out<Node>, out: Out<Node>) {
+    for c in out {
+        o.append_command(c);
+    }
+}
+
+/// Timer durations are ignored by the exhaustive checker (any armed timer may fire) and
+/// set by the simulator from its own settings.
+pub(crate) fn timeout() -> std::ops::Range<Duration> {
+    Duration::ZERO..Duration::ZERO
+}

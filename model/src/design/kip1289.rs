@@ -1,0 +1,140 @@
+//! KIP-1289's designs at the share-partition leader: `draft` (the public draft PR's
+//! approach) and `proposed` (this project's protocol), and how their knobs are described.
+
+use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
+use crate::design::Design;
+
+impl Design {
+    /// The public draft (apache/kafka#22357 and the draft `SharePartitionTxnState`):
+    /// TxnShareAcknowledge is handled on the share-partition leader, which
+    /// validates the member id and epoch at stage time only, moves the record to TX_PENDING
+    /// (out of lock expiry and acquisition) and persists the pending acknowledgement with
+    /// the producer id and epoch through the share coordinator; once that staging is
+    /// durable (the draft's `stagingWrites` guard), `refresh()` re-reads the persisted
+    /// state and maps ACKNOWLEDGED/ARCHIVED to commit and AVAILABLE to abort. Everything
+    /// else is the seed's: markers matched at the share coordinator as the seed does, no
+    /// KIP-890 verification of the staging.
+    ///
+    /// Where the draft is silent, the choices made here: `refresh()` may run at any moment
+    /// after the staging is durable (nothing in the draft ties it to the marker), once per
+    /// staging; a new leader does not rebuild TX_PENDING (the draft's persisted state has
+    /// no pending record state, so the record loads AVAILABLE); an abort releases the
+    /// record without refunding its delivery count, and the leader persists that release
+    /// as a lock expiry does; a failed staging write rolls the record back to ACQUIRED.
+    pub fn draft() -> Design {
+        Design {
+            name: "draft".into(),
+            stage_at_leader: true,
+            stage_owner_check: StageOwnerCheck::MemberEpoch,
+            leader_resolution: LeaderResolution::Refresh,
+            ..Design::seed()
+        }
+    }
+
+    /// This project's protocol. Each choice over `seed` is one knob, and reverting it alone
+    /// gives the counterexample pinned in `properties/tests/proposed.rs`:
+    /// - `stage_at_leader`: the leader holds the record TX_PENDING, so its lock cannot
+    ///   expire and it cannot be redelivered while the acknowledgement is pending (else
+    ///   `no_duplicate_processing`);
+    /// - `stage_owner_check=acquisition`: a late staging of an earlier acquisition of the
+    ///   same member is rejected (else `ack_owner`);
+    /// - `leader_resolution=notify`: the share coordinator tells the leader COMMIT or ABORT
+    ///   when the marker resolved the acks, and the leader never infers an outcome (else
+    ///   `cache_agrees` with no resolution, `no_duplicate_processing` with `refresh`);
+    /// - `rebuild_pending`: a new leader rebuilds TX_PENDING from the share coordinator's
+    ///   pending acks (else `no_duplicate_processing` after a leader failover).
+    ///
+    /// - `marker_match=txn-epoch`: a marker resolves the acks of its own transaction, by
+    ///   producer id and the epoch that transaction staged with (else `marker_match` and
+    ///   `no_orphan_acks`: the TV2 marker's bumped epoch misses the staged one);
+    /// - `sc_replay_pending`: a share coordinator load keeps staged acks pending until their
+    ///   marker (else `pending_isolation` and `no_lost_record` after a coordinator restart);
+    /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
+    ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
+    /// - `acknowledger_commit=two-phase` with `two_phase_commit`: the Flink acknowledger
+    ///   stages and prepares a checkpoint's acks in `snapshotState` (KIP-939) and commits
+    ///   them at `notifyCheckpointComplete`, a restart completing the prepared transaction
+    ///   against the restored checkpoint (else `no_duplicate_processing`: a checkpoint
+    ///   completes, its commit fails, the records come back; or, without 2PC, the
+    ///   transaction timeout aborts a prepared transaction the checkpoint counts on).
+    ///
+    /// On a `TransactionSession` (KIP-1310, scenario `session`):
+    /// - `session_commit_flush`: the session's commit waits until every produce and share
+    ///   acknowledgement of the transaction was answered (else `flush_before_commit` and
+    ///   `txn_atomicity`: a produce still in flight is fenced by the bumped epoch after the
+    ///   commit, docs/kafka-cases.md S15);
+    /// - `epoch_handoff=atomic`: the producer takes the session's new epoch in one step with
+    ///   no batch in flight (else `txn_atomicity`: a batch of the next transaction built
+    ///   with the old epoch joins the previous transaction, docs/kafka-cases.md S16).
+    ///
+    /// On a Connect sink task (KIP-1302, scenario `connect-share-sink`):
+    /// - `sink_commit_scope=staged`: the commit thread's commit covers only the batches
+    ///   whose acknowledgements it staged; a batch polled during the commit waits for the
+    ///   next transaction (else `txn_atomicity`: that batch, sent with the committing
+    ///   transaction's epoch, joins it and commits while its acknowledgement goes into the
+    ///   next transaction, which can abort).
+    ///
+    /// On a resumed session (scenario `session-resume`, docs/kafka-cases.md S17):
+    /// - `resume=fence`: `resume` fences the incarnation that prepared the transaction with
+    ///   InitProducerId(keepPreparedTxn=true) before completing it (else `single_writer` and
+    ///   `external_agreement`: the unfenced zombie's `abortTransaction()` wins the race);
+    /// - `decide_after_resume`: the coordinator application resumes (fences) the Kafka leg
+    ///   before it decides, and decides abort when the prepared transaction is gone (else
+    ///   `external_agreement`: the zombie aborts between the decision and the fence);
+    /// - `session_send_check`: the producer on a session refuses `send()` outside
+    ///   IN_TRANSACTION (else `single_writer`: a zombie's Produce with the prepared pair
+    ///   joins the open transaction at a partition that has not seen the bumped epoch);
+    /// - `committer_recovery`: a coordinator application that restarts with neither a
+    ///   committable nor a decision in its log aborts what the writer's transactional id
+    ///   left open, and one whose resumed session was fenced before its decision landed
+    ///   resumes again (else `txn_completes` and `no_hanging_transaction` with `--set
+    ///   crashable=committer`: the hand-off died with the crash and the prepared 2PC
+    ///   transaction never ends).
+    pub fn proposed() -> Design {
+        Design {
+            name: "proposed".into(),
+            stage_at_leader: true,
+            stage_owner_check: StageOwnerCheck::Acquisition,
+            leader_resolution: LeaderResolution::Notify,
+            rebuild_pending: true,
+            marker_match: crate::design::MarkerMatch::TxnEpoch,
+            sc_replay_pending: true,
+            stage_verification: true,
+            two_phase_commit: true,
+            acknowledger_commit: crate::design::kip939::AcknowledgerCommit::TwoPhase,
+            session_commit_flush: true,
+            epoch_handoff: crate::design::session_knobs::EpochHandoff::Atomic,
+            sink_commit_scope: crate::design::sink_knobs::SinkCommitScope::Staged,
+            resume: crate::design::session_knobs::ResumeMode::Fence,
+            session_send_check: true,
+            decide_after_resume: true,
+            committer_recovery: true,
+            ..Design::seed()
+        }
+    }
+}
+
+/// The leader-side KIP-1289 knobs that differ from the seed, as `, key=value` pieces (so
+/// descriptions of designs without them stay as they were).
+pub fn describe_spl(d: &Design) -> String {
+    let mut out = String::new();
+    if d.stage_at_leader {
+        out.push_str(", stage_at_leader=true");
+    }
+    if d.stage_owner_check != StageOwnerCheck::None {
+        out.push_str(&format!(
+            ", stage_owner_check={}",
+            d.stage_owner_check.name()
+        ));
+    }
+    if d.leader_resolution != LeaderResolution::None {
+        out.push_str(&format!(
+            ", leader_resolution={}",
+            d.leader_resolution.name()
+        ));
+    }
+    if d.rebuild_pending {
+        out.push_str(", rebuild_pending=true");
+    }
+    out
+}

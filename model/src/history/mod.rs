@@ -1,0 +1,7 @@
+//! Ghost state: the history of a run that the properties read and no actor may. The world
+//! records it from the steps it executes.
+
+pub mod ghost;
+pub mod resume_ghost;
+pub mod session_ghost;
+pub mod txn_ack_ghost;

@@ -1,0 +1,109 @@
+//! Ghost facts about a resumed `TransactionSession` (scenario `session-resume`), for
+//! `single_writer` and `external_agreement`: when the resume was acknowledged and with
+//! which identity, what brokers then did with the old incarnation's requests carrying that
+//! identity, and what Kafka and the external participant decided. Only scenarios with a
+//! committer record them, so other scenarios' ghost (and their digests) stay as they were.
+
+use crate::coordinator::txn_state::TransactionState;
+use crate::protocol::msg::{Msg, ProducerIdAndEpoch};
+use crate::world::node::NodeState;
+use crate::world::system::{System, SystemState, TXN_ID};
+use serde::{Deserialize, Serialize};
+use stateright::actor::Id;
+
+/// What the resumed session's run showed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ResumeGhost {
+    /// The identity the committer resumed, once its resume was acknowledged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<ProducerIdAndEpoch>,
+    /// The first request of the writer with the resumed identity a broker accepted after
+    /// the resume, described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zombie_accepted: Option<String>,
+    /// A broker rejected a request of the writer with the resumed identity after the
+    /// resume.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zombie_rejected: bool,
+    /// The transaction coordinator's first decision on the writer's transaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka: Option<bool>,
+    /// The external participant's decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<bool>,
+}
+
+impl ResumeGhost {
+    /// Whether nothing was recorded (left out of traces then).
+    pub fn is_empty(&self) -> bool {
+        *self == ResumeGhost::default()
+    }
+}
+
+/// After every step: the resume acknowledgement, Kafka's and the participant's decisions.
+pub(crate) fn observe(sys: &System, next: &mut SystemState) {
+    let Some(&committer) = sys.topology.committers.first() else {
+        return;
+    };
+    let mut g = next.ghost.resume.clone();
+    if g.resumed.is_none() {
+        if let NodeState::Committer(c) = next.node(committer) {
+            if c.resumed {
+                g.resumed = c.log.committable.as_ref().map(|c| c.producer);
+            }
+        }
+    }
+    if g.kafka.is_none() {
+        if let NodeState::TxnCoordinator(tc) = next.node(sys.topology.txn_coordinator) {
+            g.kafka = tc.txns.get(&TXN_ID).and_then(|m| match m.state {
+                TransactionState::PrepareCommit | TransactionState::CompleteCommit => Some(true),
+                TransactionState::PrepareAbort | TransactionState::CompleteAbort => Some(false),
+                _ => None,
+            });
+        }
+    }
+    if g.external.is_none() {
+        if let Some(&db) = sys.topology.externals.first() {
+            if let NodeState::ExternalParticipant(x) = next.node(db) {
+                g.external = x.decision;
+            }
+        }
+    }
+    if g != next.ghost.resume {
+        next.ghost.update(|ghost| ghost.resume = g);
+    }
+}
+
+/// A broker's answer `msg` from `src` to `dst`: if `dst` is the writer and the answer is to
+/// a request carrying the resumed identity, record whether it was accepted.
+pub(crate) fn observe_answer(sys: &System, state: &mut SystemState, src: Id, dst: Id, msg: &Msg) {
+    if !sys.topology.writers.contains(&dst) {
+        return;
+    }
+    let Some(resumed) = state.ghost.resume.resumed else {
+        return;
+    };
+    let (producer, error) = match msg {
+        Msg::ProduceResponse(r) => (r.producer, r.error),
+        Msg::TxnOffsetCommitResponse(r) => (r.producer, r.error),
+        Msg::EndTxnResponse(r) => (r.request_producer, r.error),
+        _ => return,
+    };
+    if producer != resumed {
+        return;
+    }
+    if error == crate::protocol::error::ErrorCode::None {
+        if state.ghost.resume.zombie_accepted.is_none() {
+            let what = format!(
+                "{} accepted the writer's {} with {producer:?} after the committer resumed that identity",
+                sys.topology.name(src),
+                msg.name().trim_end_matches("Response")
+            );
+            state
+                .ghost
+                .update(|g| g.resume.zombie_accepted = Some(what));
+        }
+    } else if !state.ghost.resume.zombie_rejected {
+        state.ghost.update(|g| g.resume.zombie_rejected = true);
+    }
+}

@@ -1,0 +1,66 @@
+//! Ghost facts about KIP-1310 sessions, for `flush_before_commit`: whether a session
+//! decided a commit while a write of that transaction was still unanswered. Only clients
+//! on a session record them, so other scenarios' ghost (and their digests) stay as they
+//! were.
+
+use crate::clients::producer::ProducerState;
+use crate::protocol::ids::TxnTag;
+use crate::protocol::msg::Msg;
+use serde::{Deserialize, Serialize};
+
+/// What the sessions' commit decisions found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SessionGhost {
+    /// The first commit decided with a produce or a share acknowledgement of its
+    /// transaction unanswered, described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unflushed_commit: Option<String>,
+    /// A commit was decided after its produce and its share acknowledgement were both
+    /// answered.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flushed_commit: bool,
+    /// KIP-1309: the transaction coordinator aborted a transaction whose heartbeats
+    /// stopped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub heartbeat_abort: bool,
+    /// The first such abort of a live session's transaction (up, not failed, its deadline
+    /// due rather than fired early by a fault), described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_heartbeat_abort: Option<String>,
+}
+
+impl SessionGhost {
+    /// Whether nothing was recorded (left out of traces then).
+    pub fn is_empty(&self) -> bool {
+        *self == SessionGhost::default()
+    }
+
+    /// A session client `name` decided to commit attempt `tag`: records what of the
+    /// attempt was still unanswered, given the attempt's writes issued so far (`issued`:
+    /// a produce and a share acknowledgement).
+    pub(crate) fn observe_commit(
+        &mut self,
+        name: &str,
+        client: &ProducerState,
+        tag: TxnTag,
+        issued: (bool, bool),
+    ) {
+        let unanswered: Vec<&str> = client
+            .requests
+            .values()
+            .filter_map(|r| match &r.msg {
+                Msg::Produce(p) if p.record.tag == tag => Some("a Produce"),
+                Msg::TxnShareAcknowledge(a) if a.tag == tag => Some("a TxnShareAcknowledge"),
+                _ => None,
+            })
+            .collect();
+        if unanswered.is_empty() {
+            self.flushed_commit |= issued.0 && issued.1;
+        } else if self.unflushed_commit.is_none() {
+            self.unflushed_commit = Some(format!(
+                "{name} decided to commit {tag} with {} unanswered",
+                unanswered.join(" and ")
+            ));
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The closed world's record of KIP-1289 facts no actor keeps: what each attempt staged,
+//! what the transaction coordinator decided for it, and whether a marker resolved exactly
+//! its own transaction's acknowledgements. The `System` calls these observers from its
+//! steps; protocol logic never reads what they write.
+
+use crate::history::ghost::{StagedAck, TcDecision};
+use crate::protocol::msg::{Msg, WriteTxnMarkersRequest};
+use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
+use crate::protocol::width::Offset;
+use crate::share::txn_acks::PendingAck;
+use crate::world::node::NodeState;
+use crate::world::system::{System, SystemState};
+use stateright::actor::Id;
+use std::collections::BTreeSet;
+
+/// A TxnShareAcknowledge was sent: what it stages, under which identity.
+pub fn observe_staging(next: &mut SystemState, req: &TxnShareAcknowledgeRequest) {
+    let staged = StagedAck {
+        producer: req.producer,
+        offsets: req.acks.iter().map(|a| a.offset).collect(),
+    };
+    if next.ghost.share.txn_acks.staged.get(&req.tag) != Some(&staged) {
+        next.ghost.update(|g| {
+            g.share.txn_acks.staged.insert(req.tag, staged);
+        });
+    }
+}
+
+/// The transaction coordinator stepped from `before` to `after`: record each transaction
+/// it moved into PREPARE_COMMIT or PREPARE_ABORT, by the identity its writes carried.
+pub fn observe_decision(
+    sys: &System,
+    before: &NodeState,
+    after: &NodeState,
+    next: &mut SystemState,
+) {
+    let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) = (before, after) else {
+        return;
+    };
+    for (txn, meta) in &a.txns {
+        if !meta.state.is_prepare() {
+            continue;
+        }
+        let old = b.txns.get(txn);
+        if old.is_some_and(|o| o.state.is_prepare()) {
+            continue;
+        }
+        let staging = old.map_or(meta.pid, |o| o.pid);
+        let staging = crate::protocol::msg::ProducerIdAndEpoch {
+            pid: staging,
+            epoch: old.map_or(meta.epoch, |o| o.epoch),
+        };
+        // KIP-939: a transaction kept across a new incarnation's epoch bump was staged
+        // under the pair it began with, not the one that ends it.
+        let staging = old.and_then(|o| o.kept).unwrap_or(staging);
+        let marker = crate::protocol::msg::ProducerIdAndEpoch {
+            pid: meta.pid,
+            epoch: meta.epoch,
+        };
+        let commit = meta.state == crate::coordinator::txn_state::TransactionState::PrepareCommit;
+        // The attempts this decision is for: those that staged under its identity and
+        // were not decided before, and the client's transaction at that identity.
+        let mut tags: BTreeSet<_> = next
+            .ghost
+            .share
+            .txn_acks
+            .staged
+            .iter()
+            .filter(|(t, s)| {
+                s.producer == staging && !next.ghost.share.txn_acks.outcomes.contains_key(t)
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        for id in &sys.topology.producers {
+            if let NodeState::Producer(p) = next.node(*id) {
+                if let (Some(txn), Some(identity)) = (&p.txn, p.identity) {
+                    if identity == staging {
+                        tags.insert(txn.tag);
+                    }
+                }
+            }
+        }
+        next.ghost.update(|g| {
+            let acks = &mut g.share.txn_acks;
+            acks.decided.insert(staging, TcDecision { marker, commit });
+            for tag in tags {
+                acks.outcomes.entry(tag).or_insert(commit);
+            }
+        });
+    }
+}
+
+/// A marker was delivered to `id`, whose state was `before`: did it resolve exactly the
+/// acknowledgements of its own transaction?
+pub fn observe_marker(
+    before: &NodeState,
+    next: &mut SystemState,
+    id: Id,
+    marker: &WriteTxnMarkersRequest,
+    name: &str,
+) {
+    let was: BTreeSet<PendingAck> = before.pending_acks().into_iter().collect();
+    if was.is_empty() {
+        return;
+    }
+    let now: BTreeSet<PendingAck> = next.node(id).pending_acks().into_iter().collect();
+    let resolved: Vec<&PendingAck> = was.difference(&now).collect();
+    let ghost = &next.ghost.share.txn_acks;
+    let own = ghost.stagings_of(marker.producer, marker.commit);
+    let kind = if marker.commit { "COMMIT" } else { "ABORT" };
+    let mut mismatch = None;
+    if !own.is_empty() {
+        if let Some(other) = resolved.iter().find(|a| !own.contains(&a.producer)) {
+            mismatch = Some(format!(
+                "{kind} marker {:?}/{:?} at {name} resolved the ack of offset {} by {} staged at {:?}/{:?}, not its own transaction's (staged at {:?}/{:?})",
+                marker.producer.pid,
+                marker.producer.epoch,
+                other.offset,
+                other.tag,
+                other.producer.pid,
+                other.producer.epoch,
+                own[0].pid,
+                own[0].epoch
+            ));
+        } else if let Some(left) = now.iter().find(|a| {
+            was.contains(a)
+                && own.contains(&a.producer)
+                && ghost.outcome(a.tag) == Some(marker.commit)
+        }) {
+            mismatch = Some(format!(
+                "{kind} marker {:?}/{:?} at {name} left the ack of offset {} by {} (staged at {:?}/{:?}) pending",
+                marker.producer.pid,
+                marker.producer.epoch,
+                left.offset,
+                left.tag,
+                left.producer.pid,
+                left.producer.epoch
+            ));
+        }
+    }
+    let discarded = !marker.commit && !resolved.is_empty();
+    let after_restart = ghost.reloaded_pending && !resolved.is_empty();
+    let record = (mismatch.is_some() && ghost.marker_mismatch.is_none())
+        || (discarded && !ghost.abort_discarded)
+        || (after_restart && !ghost.resolved_after_restart);
+    if record {
+        next.ghost.update(|g| {
+            let acks = &mut g.share.txn_acks;
+            if acks.marker_mismatch.is_none() {
+                acks.marker_mismatch = mismatch;
+            }
+            acks.abort_discarded |= discarded;
+            acks.resolved_after_restart |= after_restart;
+        });
+    }
+}
+
+/// An actor restarted from `before` (its state when it crashed) to `after` (loaded).
+pub fn observe_restart(before: &NodeState, after: &NodeState, next: &mut SystemState) {
+    let across = !before.pending_acks().is_empty();
+    let reloaded = !after.pending_acks().is_empty();
+    let ghost = &next.ghost.share.txn_acks;
+    if (across && !ghost.pending_across_restart) || (reloaded && !ghost.reloaded_pending) {
+        next.ghost.update(|g| {
+            g.share.txn_acks.pending_across_restart |= across;
+            g.share.txn_acks.reloaded_pending |= reloaded;
+        });
+    }
+}
+
+/// The share-partition leader delivered `offset` again: was its acknowledgement aborted?
+pub fn observe_acquired(next: &mut SystemState, offset: Offset) {
+    let acks = &next.ghost.share.txn_acks;
+    if acks.redelivered_after_abort {
+        return;
+    }
+    let aborted = acks
+        .staged
+        .iter()
+        .any(|(tag, s)| s.offsets.contains(&offset) && acks.outcome(*tag) == Some(false));
+    if aborted {
+        next.ghost
+            .update(|g| g.share.txn_acks.redelivered_after_abort = true);
+    }
+}
+
+/// Whether a message is a marker (for the system's dispatch).
+pub fn as_marker(msg: &Msg) -> Option<&WriteTxnMarkersRequest> {
+    match msg {
+        Msg::WriteTxnMarkers(m) => Some(m),
+        _ => None,
+    }
+}

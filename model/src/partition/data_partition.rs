@@ -1,0 +1,117 @@
+//! A data partition leader (`output-N`): transactional appends with producer-state checks,
+//! KIP-890 verification of a producer's first write in a transaction (part 1: verify only;
+//! part 2, TV2: the leader adds the partition implicitly), and COMMIT/ABORT markers.
+//! The log is durable (the model's appends are acks=all); verification state is not.
+
+use crate::design::Design;
+use crate::partition::leader::{LeaderState, LeaderStorage};
+use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
+use crate::partition::partition_log::{AppendCheck, Payload};
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::*;
+use crate::protocol::msg::*;
+use crate::world::node::{Node, NodeStorage};
+use stateright::actor::{Id, Out};
+
+/// A data partition's state.
+pub type DataPartitionState = LeaderState<ProduceRequest>;
+
+/// A data partition leader's configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DataPartition {
+    /// Which partition it leads.
+    pub index: PartitionIndex,
+    /// The transaction coordinator (for verification).
+    pub txn_coordinator: Id,
+    /// The design (transaction version, verification).
+    pub design: Design,
+}
+
+impl DataPartition {
+    /// Loads the partition from its log.
+    pub fn on_start(
+        &self,
+        storage: Option<&LeaderStorage>,
+        o: &mut Out<Node>,
+    ) -> DataPartitionState {
+        let (state, storage) = LeaderState::load(&storage.cloned());
+        o.save(NodeStorage::Leader(storage));
+        state
+    }
+
+    /// Handles Produce, verification answers and markers.
+    pub fn on_msg(&self, state: &mut DataPartitionState, src: Id, msg: Msg, o: &mut Out<Node>) {
+        match msg {
+            Msg::Produce(req) => self.produce(state, src, req, false, o),
+            Msg::AddPartitionsToTxnResponse(resp) => {
+                if let Some(parked) = self.verifier().resume(&mut state.verifying, &resp, o) {
+                    self.produce(state, parked.src, parked.request, true, o);
+                }
+            }
+            Msg::WriteTxnMarkers(req) => {
+                let error = state.log.write_marker(&req);
+                if error == ErrorCode::None {
+                    o.save(NodeStorage::Leader(state.storage()));
+                    // The marker ends whatever was open: a verification in progress for
+                    // this producer no longer guards a valid append (the ABA race).
+                    void_guard(&mut state.verifying, req.producer.pid);
+                }
+                o.send(src, req.response(error));
+            }
+            _ => {}
+        }
+    }
+
+    /// The inter-broker request timeout of the verification of `pid` ran out.
+    pub fn on_timeout(&self, state: &mut DataPartitionState, timer: Timer, o: &mut Out<Node>) {
+        if let Timer::VerificationTimeout(pid) = timer {
+            self.verifier().time_out(&mut state.verifying, pid, o);
+        }
+    }
+
+    fn verifier(&self) -> Verifier {
+        Verifier {
+            txn_coordinator: self.txn_coordinator,
+            tv: self.design.tv,
+            partition: TopicPartition::Output(self.index),
+            join_voided: false,
+        }
+    }
+
+    fn produce(
+        &self,
+        state: &mut DataPartitionState,
+        src: Id,
+        req: ProduceRequest,
+        verified: bool,
+        o: &mut Out<Node>,
+    ) {
+        let check = state.log.check_append(
+            req.producer,
+            Some(req.seq),
+            self.design.tv,
+            self.design.verification || self.design.tv.bumps_epoch_per_txn(),
+            verified,
+        );
+        match check {
+            AppendCheck::Append => {
+                state
+                    .log
+                    .append(req.producer, Some(req.seq), Payload::Output(req.record));
+                o.save(NodeStorage::Leader(state.storage()));
+                reply(o, src, &req, ErrorCode::None);
+            }
+            AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
+            AppendCheck::Reject(e) => reply(o, src, &req, e),
+            AppendCheck::NeedsVerification => {
+                let guard = state.guard();
+                self.verifier()
+                    .park(&mut state.verifying, guard, src, req, o);
+            }
+        }
+    }
+}
+
+fn reply(o: &mut Out<Node>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
+    o.send(dst, req.response(error));
+}

@@ -1,0 +1,261 @@
+//! KIP-890 verification at a leader that takes transactional writes: a producer's first
+//! write of a transaction waits (is parked) while the transaction coordinator verifies it,
+//! and is resumed, failed or timed out by what comes back. Data partitions (Produce), the
+//! group coordinator (TxnOffsetCommit) and the share coordinator (TxnShareAcknowledge)
+//! all do this through `AddPartitionsToTxnManager`, so they share this one implementation.
+//!
+//! The manager is an `InterBrokerSendThread`: a verification unanswered within the
+//! broker's `request.timeout.ms` completes with `wasTimedOut` and every waiting write is
+//! answered NETWORK_EXCEPTION, after which the entry is gone and the client's retry
+//! verifies afresh. Without that timeout a lost verification would hold every retry
+//! joined to it for ever (the simulator's seed 82214 on `proposed`).
+
+use crate::design::TransactionVersion;
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::{ProducerId, TopicPartition, TransactionalId};
+use crate::protocol::msg::{
+    AddPartitionsMode, AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, Msg, ProduceRequest,
+    ProduceResponse, ProducerIdAndEpoch, Timer, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
+    VerificationGuard,
+};
+use crate::protocol::txn_share_msg::{TxnShareAcknowledgeRequest, TxnShareAcknowledgeResponse};
+use crate::world::node::Node;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// A write parked while the transaction coordinator verifies it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Parked<R> {
+    /// The guard the verification carries.
+    pub guard: VerificationGuard,
+    /// Who sent the write (the response goes there).
+    pub src: Id,
+    /// The producer id and epoch the write carries (and its verification asked about).
+    pub producer: ProducerIdAndEpoch,
+    /// The write itself.
+    pub request: R,
+    /// Still guarded: a marker for its producer since it was parked voids the guard, so
+    /// a successful verification can no longer unlock the append.
+    pub valid: bool,
+}
+
+/// The verifications in progress at one leader, one per producer id (a newer one
+/// replaces the older).
+pub type Verifying<R> = BTreeMap<ProducerId, Parked<R>>;
+
+/// A transactional write that a leader verifies before its append.
+pub trait VerifiedWrite: Clone + PartialEq {
+    /// The transactional id the verification names.
+    fn txn(&self) -> TransactionalId;
+    /// The producer id and epoch the write carries.
+    fn producer(&self) -> ProducerIdAndEpoch;
+    /// The response that answers this write with `error`.
+    fn response(&self, error: ErrorCode) -> Msg;
+}
+
+/// How one leader verifies: where the verification goes and what it asks about.
+#[derive(Clone, Copy, Debug)]
+pub struct Verifier {
+    /// The transaction coordinator.
+    pub txn_coordinator: Id,
+    /// The transaction version (TV2 adds the partition instead of only verifying).
+    pub tv: TransactionVersion,
+    /// The partition the leader writes.
+    pub partition: TopicPartition,
+    /// Whether a retry also joins a verification whose guard a marker voided (the share
+    /// coordinator's choice: such a retry is answered INVALID_TXN_STATE with the old
+    /// write), or displaces it and verifies afresh (the partition leaders').
+    pub join_voided: bool,
+}
+
+impl Verifier {
+    /// Parks `request` from `src` under `guard` and sends its verification, unless it is
+    /// a retry of the write being verified, which joins that verification. A displaced
+    /// older write is answered NETWORK_EXCEPTION, as `addTxnData` answers the entry a
+    /// same-epoch retry replaces.
+    pub fn park<R: VerifiedWrite>(
+        &self,
+        verifying: &mut Verifying<R>,
+        guard: VerificationGuard,
+        src: Id,
+        request: R,
+        o: &mut Out<Node>,
+    ) {
+        let producer = request.producer();
+        let joins = verifying
+            .get(&producer.pid)
+            .is_some_and(|p| p.request == request && (p.valid || self.join_voided));
+        if joins {
+            // The retry waits for the answer already on its way (Kafka answers the
+            // abandoned copy NETWORK_EXCEPTION, which the client ignores: it no longer
+            // waits on that correlation id).
+            return;
+        }
+        let parked = Parked {
+            guard,
+            src,
+            producer,
+            request: request.clone(),
+            valid: true,
+        };
+        if let Some(old) = verifying.insert(producer.pid, parked) {
+            o.send(old.src, old.request.response(ErrorCode::NetworkException));
+        }
+        o.send(
+            self.txn_coordinator,
+            AddPartitionsToTxnRequest::verification(
+                self.tv,
+                request.txn(),
+                producer,
+                self.partition,
+                guard,
+            ),
+        );
+        o.set_timer(Timer::VerificationTimeout(producer.pid), immediate());
+    }
+
+    /// The coordinator answered a verification. Returns the parked write to append when
+    /// it was verified and its guard still holds; otherwise answers it (or ignores an
+    /// answer to a verification no longer current).
+    pub fn resume<R: VerifiedWrite>(
+        &self,
+        verifying: &mut Verifying<R>,
+        resp: &AddPartitionsToTxnResponse,
+        o: &mut Out<Node>,
+    ) -> Option<Parked<R>> {
+        let guard = match resp.mode {
+            AddPartitionsMode::VerifyOnly { guard } | AddPartitionsMode::BrokerAdd { guard } => {
+                guard
+            }
+            AddPartitionsMode::Client => return None,
+        };
+        let current = verifying
+            .get(&resp.producer.pid)
+            .is_some_and(|p| p.guard == guard && p.producer == resp.producer);
+        if !current {
+            return None;
+        }
+        let parked = verifying.remove(&resp.producer.pid)?;
+        o.cancel_timer(Timer::VerificationTimeout(resp.producer.pid));
+        if resp.error == ErrorCode::None && parked.valid {
+            return Some(parked);
+        }
+        let error = if resp.error == ErrorCode::None {
+            // `VerificationGuard` mismatch at append: "Record was not part of an ongoing
+            // transaction" (a marker came in between).
+            ErrorCode::InvalidTxnState
+        } else {
+            verification_error(resp.error)
+        };
+        o.send(parked.src, parked.request.response(error));
+        None
+    }
+
+    /// The verification of `pid` went unanswered for the inter-broker request timeout:
+    /// the waiting write is answered NETWORK_EXCEPTION and the entry dropped, so a retry
+    /// verifies afresh.
+    pub fn time_out<R: VerifiedWrite>(
+        &self,
+        verifying: &mut Verifying<R>,
+        pid: ProducerId,
+        o: &mut Out<Node>,
+    ) {
+        if let Some(parked) = verifying.remove(&pid) {
+            o.send(
+                parked.src,
+                parked.request.response(ErrorCode::NetworkException),
+            );
+        }
+    }
+}
+
+/// A marker was written for `pid`: its parked write (if any) loses its guard.
+pub fn void_guard<R>(verifying: &mut Verifying<R>, pid: ProducerId) {
+    if let Some(p) = verifying.get_mut(&pid) {
+        p.valid = false;
+    }
+}
+
+/// What a client sees when verification fails (`AddPartitionsToTxnManager`).
+pub fn verification_error(e: ErrorCode) -> ErrorCode {
+    match e {
+        ErrorCode::InvalidProducerIdMapping => ErrorCode::InvalidTxnState,
+        ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
+        other => other,
+    }
+}
+
+/// Whether `msg` is the verification of `producer` under `guard`, or its answer.
+pub fn carries_verification(
+    msg: &Msg,
+    producer: ProducerIdAndEpoch,
+    guard: VerificationGuard,
+) -> bool {
+    let (p, mode) = match msg {
+        Msg::AddPartitionsToTxn(r) => (r.producer, r.mode),
+        Msg::AddPartitionsToTxnResponse(r) => (r.producer, r.mode),
+        _ => return false,
+    };
+    p == producer
+        && matches!(mode, AddPartitionsMode::VerifyOnly { guard: g } | AddPartitionsMode::BrokerAdd { guard: g } if g == guard)
+}
+
+fn immediate() -> std::ops::Range<Duration> {
+    Duration::ZERO..Duration::ZERO
+}
+
+impl VerifiedWrite for ProduceRequest {
+    fn txn(&self) -> TransactionalId {
+        self.txn
+    }
+
+    fn producer(&self) -> ProducerIdAndEpoch {
+        self.producer
+    }
+
+    fn response(&self, error: ErrorCode) -> Msg {
+        Msg::ProduceResponse(ProduceResponse {
+            partition: self.partition,
+            producer: self.producer,
+            seq: self.seq,
+            error,
+        })
+    }
+}
+
+impl VerifiedWrite for TxnOffsetCommitRequest {
+    fn txn(&self) -> TransactionalId {
+        self.txn
+    }
+
+    fn producer(&self) -> ProducerIdAndEpoch {
+        self.producer
+    }
+
+    fn response(&self, error: ErrorCode) -> Msg {
+        Msg::TxnOffsetCommitResponse(TxnOffsetCommitResponse {
+            producer: self.producer,
+            offset: self.offset,
+            error,
+        })
+    }
+}
+
+impl VerifiedWrite for TxnShareAcknowledgeRequest {
+    fn txn(&self) -> TransactionalId {
+        self.txn
+    }
+
+    fn producer(&self) -> ProducerIdAndEpoch {
+        self.producer
+    }
+
+    fn response(&self, error: ErrorCode) -> Msg {
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer: self.producer,
+            error,
+        })
+    }
+}

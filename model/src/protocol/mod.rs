@@ -1,0 +1,13 @@
+//! The wire: Kafka's request and response types as the designs give them, and the ids,
+//! widths, error codes and share record states they carry. Every other folder speaks
+//! through these types.
+
+pub mod error;
+pub mod external_msg;
+pub mod ids;
+pub mod msg;
+pub mod record_state;
+pub mod share_msg;
+pub mod txn_heartbeat_msg;
+pub mod txn_share_msg;
+pub mod width;

@@ -1,0 +1,165 @@
+//! Payloads of the share-group RPCs: ShareFetch (78) and ShareAcknowledge (79) between
+//! share consumers and the share-partition leader, ReadShareGroupState (84) and
+//! WriteShareGroupState (85) between the share-partition leader and the share
+//! coordinator. One share partition, so topic and partition fields are left out.
+
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::MemberId;
+use crate::protocol::record_state::AckType;
+use crate::protocol::width::{Counter, Epoch, Offset};
+use crate::share::share_state::{ShareState, StateBatch};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Ghost: the delivery an acknowledgement was made for (which member got the record and
+/// with which delivery count). The protocol never reads it; `ack_owner` compares it with
+/// the acquisition the acknowledgement is applied to.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct DeliveryTag {
+    /// The member the record was delivered to.
+    pub member: MemberId,
+    /// The delivery count of that delivery.
+    pub delivery_count: u8,
+}
+
+impl fmt::Debug for DeliveryTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}#{}", self.member, self.delivery_count)
+    }
+}
+
+/// One acknowledgement (an `AcknowledgementBatch` of one offset and one type).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Acknowledgement {
+    /// The offset acknowledged.
+    pub offset: Offset,
+    /// The acknowledgement type.
+    pub ack: AckType,
+    /// Ghost: the delivery it was made for.
+    pub tag: DeliveryTag,
+}
+
+impl fmt::Debug for Acknowledgement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{:?}({:?})", self.offset, self.ack, self.tag)
+    }
+}
+
+/// An `AcquiredRecords` entry of a ShareFetch response.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AcquiredRecord {
+    /// The offset.
+    pub offset: Offset,
+    /// Its delivery count, this delivery included.
+    pub delivery_count: u8,
+}
+
+impl fmt::Debug for AcquiredRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}#{}", self.offset, self.delivery_count)
+    }
+}
+
+/// ShareFetch request: fetch records, piggybacking the acknowledgements of earlier ones.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ShareFetchRequest {
+    /// `MemberId`.
+    pub member: MemberId,
+    /// `ShareSessionEpoch`: 0 opens a session, then +1 per request.
+    pub session_epoch: Counter,
+    /// `MaxRecords`.
+    pub max_records: u8,
+    /// `AcknowledgementBatches`.
+    pub acks: Vec<Acknowledgement>,
+}
+
+/// ShareFetch response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ShareFetchResponse {
+    /// The member of the request.
+    pub member: MemberId,
+    /// The session epoch of the request (the client matches responses by it).
+    pub session_epoch: Counter,
+    /// The top-level or partition error (session errors, NOT_LEADER_OR_FOLLOWER).
+    pub error: ErrorCode,
+    /// `AcknowledgeErrorCode`: the outcome of the piggybacked acknowledgements.
+    pub ack_error: ErrorCode,
+    /// `AcquiredRecords`.
+    pub acquired: Vec<AcquiredRecord>,
+}
+
+/// ShareAcknowledge request: acknowledgements only.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ShareAcknowledgeRequest {
+    /// `MemberId`.
+    pub member: MemberId,
+    /// `ShareSessionEpoch` (never 0: acknowledgements need an open session).
+    pub session_epoch: Counter,
+    /// `AcknowledgementBatches`.
+    pub acks: Vec<Acknowledgement>,
+}
+
+/// ShareAcknowledge response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ShareAcknowledgeResponse {
+    /// The member of the request.
+    pub member: MemberId,
+    /// The session epoch of the request.
+    pub session_epoch: Counter,
+    /// The session error, or the acknowledgements' error.
+    pub error: ErrorCode,
+}
+
+/// ReadShareGroupState request: a share-partition leader loads its state.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ReadShareGroupStateRequest {
+    /// The reader's leader epoch (a higher one fences older leaders' writes).
+    pub leader_epoch: Epoch,
+    /// KIP-1289 `rebuild_pending`: the leader asks for the pending transactional acks too.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pending: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// ReadShareGroupState response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ReadShareGroupStateResponse {
+    /// The leader epoch of the request.
+    pub leader_epoch: Epoch,
+    /// FENCED_LEADER_EPOCH, or `None`.
+    pub error: ErrorCode,
+    /// The persisted state, on success.
+    pub state: Option<ShareState>,
+    /// KIP-1289: the transactional acks pending at the share coordinator, when asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<crate::share::share_coordinator_txn::PendingAcks>,
+}
+
+/// WriteShareGroupState request: a share-partition leader persists state changes.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct WriteShareGroupStateRequest {
+    /// The writer's leader epoch.
+    pub leader_epoch: Epoch,
+    /// The writer's state epoch.
+    pub state_epoch: Epoch,
+    /// Which write of this leader (the model's stand-in for the correlation id).
+    pub write: Counter,
+    /// The writer's share-partition start offset.
+    pub start_offset: Offset,
+    /// The changed offsets.
+    pub batches: Vec<StateBatch>,
+}
+
+/// WriteShareGroupState response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct WriteShareGroupStateResponse {
+    /// The leader epoch of the request.
+    pub leader_epoch: Epoch,
+    /// The write of the request.
+    pub write: Counter,
+    /// FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH, or `None`.
+    pub error: ErrorCode,
+}

@@ -1,0 +1,88 @@
+//! Payloads of KIP-1289's RPCs: AddShareAcksToTxn (client to transaction coordinator: add
+//! the `__share_group_state` partition to the transaction, as AddOffsetsToTxn adds
+//! `__consumer_offsets`) and TxnShareAcknowledge (client to share coordinator: stage
+//! acknowledgements as pending within the transaction, as TxnOffsetCommit stages offsets).
+//! One share group and one share partition, so group, topic and partition fields are left
+//! out.
+
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
+use crate::protocol::msg::ProducerIdAndEpoch;
+use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::protocol::width::Offset;
+use serde::{Deserialize, Serialize};
+
+/// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddShareAcksToTxnRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch of the transaction.
+    pub producer: ProducerIdAndEpoch,
+}
+
+/// AddShareAcksToTxnResponse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AddShareAcksToTxnResponse {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch the request carried.
+    pub producer: ProducerIdAndEpoch,
+    /// The error, as for AddOffsetsToTxn (fencing, invalid mapping, concurrent transactions).
+    pub error: ErrorCode,
+}
+
+/// TxnShareAcknowledgeRequest (mirrors TxnOffsetCommitRequest).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcknowledgeRequest {
+    /// The transactional id.
+    pub txn: TransactionalId,
+    /// The producer id and epoch the acks are written with.
+    pub producer: ProducerIdAndEpoch,
+    /// The share-group member that acquired the records.
+    pub member: MemberId,
+    /// The acknowledgements to stage.
+    pub acks: Vec<Acknowledgement>,
+    /// Ghost: the client attempt that staged them (never read by protocol logic).
+    pub tag: TxnTag,
+    /// With `stage_at_leader`: the acquisitions acknowledged (offset and delivery count),
+    /// which the leader's `acquisition` owner check compares with the record's current one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliveries: Vec<AcquiredRecord>,
+    /// Set by a staging share-partition leader with `leader_resolution=notify`: the share
+    /// coordinator tells it when a marker resolves these acknowledgements.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub notify: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// TxnShareAcksResolved (share coordinator to share-partition leader, `notify`): a marker
+/// resolved acknowledgements the leader staged. Resent until answered.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcksResolvedRequest {
+    /// The producer id and epoch the acknowledgements were staged with.
+    pub producer: ProducerIdAndEpoch,
+    /// COMMIT (apply) or ABORT (discard).
+    pub commit: bool,
+    /// The offsets resolved.
+    pub offsets: Vec<Offset>,
+}
+
+/// TxnShareAcksResolvedResponse: the leader applied the outcome (or had nothing staged).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcksResolvedResponse {
+    /// The producer id and epoch of the request.
+    pub producer: ProducerIdAndEpoch,
+}
+
+/// TxnShareAcknowledgeResponse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnShareAcknowledgeResponse {
+    /// The producer id and epoch the request carried.
+    pub producer: ProducerIdAndEpoch,
+    /// The error.
+    pub error: ErrorCode,
+}

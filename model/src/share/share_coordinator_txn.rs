@@ -1,0 +1,370 @@
+//! KIP-1289's transactional path at the share coordinator: acknowledgements staged by
+//! TxnShareAcknowledge are written to `__share_group_state` with the producer id and epoch,
+//! pending until the transaction's marker; a COMMIT marker applies them through the same
+//! merge as WriteShareGroupState (`applyPendingAcknowledgements`), an ABORT discards them
+//! (`discardPendingAcknowledgements`). Both are log records, so a restart replays them
+//! (`replayEndTransactionMarker`).
+//!
+//! Three design knobs decide what the seed leaves open (see `Design::seed`):
+//! - `marker_match`: which pending entries a marker resolves;
+//! - `sc_replay_pending`: whether a load replays staged records into the pending store or,
+//!   as `ShareCoordinatorShard.replay()` does today, straight into the committed state;
+//! - `stage_verification`: whether a staging is verified with the transaction coordinator
+//!   first (KIP-890 part 1), as `scheduleTransactionalWriteOperation` does.
+//!
+//! Whatever the knobs, appends go through the `__share_group_state` log's producer state: a
+//! staging or a marker older than the newest epoch the log holds for the producer id is
+//! INVALID_PRODUCER_EPOCH, and a marker is written when it resolves something or carries a
+//! newer epoch (a repeated marker writes nothing), as a partition log writes control
+//! batches.
+
+use crate::design::MarkerMatch;
+use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::{ProducerId, TopicPartition, TxnTag};
+use crate::protocol::msg::{
+    AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+};
+use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
+use crate::protocol::width::Counter;
+use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
+use crate::share::share_state::{ShareState, StateBatch};
+use crate::world::node::Node;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+
+/// Acknowledgements staged within a transaction, not yet resolved by a marker.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PendingAcks {
+    /// The producer id and epoch they were written with.
+    pub producer: ProducerIdAndEpoch,
+    /// Ghost: the client attempt that staged them.
+    pub tag: TxnTag,
+    /// The state batches a COMMIT applies.
+    pub batches: Vec<StateBatch>,
+    /// KIP-1289 `notify`: the share-partition leader that staged them and asked to be
+    /// told their outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notify: Option<Id>,
+}
+
+/// Ghost: how one transaction's staged acknowledgements left the pending store. Derived
+/// from the log like the rest of the state (a load rebuilds it), never read by protocol
+/// logic.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The acknowledgements.
+    pub acks: PendingAcks,
+    /// Applied to the committed state (true) or discarded.
+    pub commit: bool,
+    /// Resolved by a marker (true), or applied by a load that ignored the producer id.
+    pub by_marker: bool,
+}
+
+/// A TxnShareAcknowledge parked while the transaction coordinator verifies it.
+pub type ParkedStaging = crate::partition::parked_write::Parked<TxnShareAcknowledgeRequest>;
+
+/// Where a transaction's staged acknowledgements stand at the share coordinator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TxnAckStatus {
+    /// Staged, waiting for the marker.
+    Pending,
+    /// Applied to the committed state.
+    Committed,
+    /// Discarded by an ABORT marker.
+    Aborted,
+}
+
+/// How a record of the log is replayed: live (just appended) or by a load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayMode {
+    /// The record was just appended by this incarnation.
+    Live,
+    /// The record is replayed from the log at load.
+    Load,
+}
+
+/// The state batch an acknowledgement becomes. The share coordinator does not know the
+/// delivery count limit: a released record is stored AVAILABLE and the share-partition
+/// leader archives it at load when it is at the limit (`SharePartition::load`).
+///
+/// The delivery count is the one the request carries for the offset, which a staging
+/// share-partition leader fills in from its own record state, as its WriteShareGroupState
+/// state batches do. A client's TxnShareAcknowledge carries offsets and acknowledge types
+/// only (KIP-1289 4.2), and acquisitions are not persisted, so the coordinator can only
+/// take the count it has persisted for the offset (none written: 0).
+pub fn ack_batch(
+    ack: &Acknowledgement,
+    carried: &[AcquiredRecord],
+    persisted: &ShareState,
+) -> Option<StateBatch> {
+    let delivery_count = carried
+        .iter()
+        .find(|d| d.offset == ack.offset)
+        .map(|d| d.delivery_count)
+        .or_else(|| persisted.state_of(ack.offset).map(|(_, count)| count))
+        .unwrap_or(0);
+    ack.ack
+        .target(delivery_count, u8::MAX)
+        .map(|state| StateBatch {
+            offset: ack.offset,
+            state,
+            delivery_count,
+        })
+}
+
+impl ShareCoordinatorState {
+    /// Every status the acknowledgements staged by attempt `tag` have (a late copy of a
+    /// staging can be pending again after the first copy was resolved).
+    pub fn txn_ack_statuses(&self, tag: TxnTag) -> Vec<TxnAckStatus> {
+        let mut out: Vec<TxnAckStatus> = self
+            .resolved
+            .iter()
+            .filter(|r| r.acks.tag == tag)
+            .map(|r| {
+                if r.commit {
+                    TxnAckStatus::Committed
+                } else {
+                    TxnAckStatus::Aborted
+                }
+            })
+            .collect();
+        if self.pending.values().any(|p| p.tag == tag) {
+            out.push(TxnAckStatus::Pending);
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Where the acknowledgements staged by attempt `tag` stand: the latest resolution,
+    /// else pending, else `None` (never staged).
+    pub fn txn_ack_status(&self, tag: TxnTag) -> Option<TxnAckStatus> {
+        if self.pending.values().any(|p| p.tag == tag) {
+            return Some(TxnAckStatus::Pending);
+        }
+        self.resolved
+            .iter()
+            .rev()
+            .find(|r| r.acks.tag == tag)
+            .map(|r| {
+                if r.commit {
+                    TxnAckStatus::Committed
+                } else {
+                    TxnAckStatus::Aborted
+                }
+            })
+    }
+
+    /// The acknowledgements staged and not yet resolved.
+    pub fn pending_entries(&self) -> impl Iterator<Item = &PendingAcks> + '_ {
+        self.pending.values()
+    }
+
+    /// The acknowledgements applied to the committed state, by a marker or by a load.
+    pub fn committed_entries(&self) -> impl Iterator<Item = &Resolution> + '_ {
+        self.resolved.iter().filter(|r| r.commit)
+    }
+}
+
+impl ShareCoordinator {
+    /// TxnShareAcknowledge: stage the acks as a pending record of the transaction, after
+    /// verifying it with the transaction coordinator when the producer has no transaction
+    /// open here yet (`stage_verification`).
+    pub fn on_txn_share_acknowledge(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        req: TxnShareAcknowledgeRequest,
+        verified: bool,
+        o: &mut Out<Node>,
+    ) {
+        let fenced = s
+            .producer_epochs
+            .get(&req.producer.pid)
+            .is_some_and(|e| req.producer.epoch < *e);
+        if fenced {
+            reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
+            return;
+        }
+        // `hasOngoingTransaction(producerId, producerEpoch)`: only a first write of the
+        // transaction at this partition is verified.
+        let ongoing = s.pending.contains_key(&req.producer);
+        if self.design.stage_verification && !verified && !ongoing {
+            // Kafka's guard is an object identity; here the log end, so a marker between
+            // verification and append (which moves the log end) voids it.
+            let guard = VerificationGuard {
+                generation: 0,
+                counter: Counter::try_from(s.log.len()).expect("a log shorter than 2^32 entries"),
+            };
+            self.verifier().park(&mut s.verifying, guard, src, req, o);
+            return;
+        }
+        let batches = req
+            .acks
+            .iter()
+            .filter_map(|a| ack_batch(a, &req.deliveries, &s.state))
+            .collect();
+        let record = ShareRecord::TxnAcks(PendingAcks {
+            producer: req.producer,
+            tag: req.tag,
+            batches,
+            notify: req.notify.then_some(src),
+        });
+        self.append(s, record, o);
+        reply(o, src, &req, ErrorCode::None);
+    }
+
+    /// The transaction coordinator's answer to a staging's verification.
+    pub fn on_verified(
+        &self,
+        s: &mut ShareCoordinatorState,
+        resp: AddPartitionsToTxnResponse,
+        o: &mut Out<Node>,
+    ) {
+        if let Some(parked) = self.verifier().resume(&mut s.verifying, &resp, o) {
+            self.on_txn_share_acknowledge(s, parked.src, parked.request, true, o);
+        }
+    }
+
+    /// The inter-broker request timeout of a staging's verification ran out.
+    pub fn on_verification_timeout(
+        &self,
+        s: &mut ShareCoordinatorState,
+        pid: ProducerId,
+        o: &mut Out<Node>,
+    ) {
+        self.verifier().time_out(&mut s.verifying, pid, o);
+    }
+
+    fn verifier(&self) -> Verifier {
+        Verifier {
+            txn_coordinator: self.txn_coordinator,
+            tv: self.design.tv,
+            partition: TopicPartition::ShareGroupState,
+            // A retry of the staging being verified joins that verification even when a
+            // marker voided it (it is answered INVALID_TXN_STATE when the answer comes):
+            // displacing it would answer NETWORK_EXCEPTION, which the client retries,
+            // without end.
+            join_voided: true,
+        }
+    }
+
+    /// The pending entries a marker of `marker` resolves, and whether some pending entry of
+    /// its producer id is too new for it (`txn-epoch` fences such a marker).
+    fn resolvable(
+        &self,
+        s: &ShareCoordinatorState,
+        marker: ProducerIdAndEpoch,
+    ) -> (Vec<ProducerIdAndEpoch>, bool) {
+        let tv2 = self.design.tv.bumps_epoch_per_txn();
+        let mut resolvable = Vec::new();
+        let mut too_new = false;
+        for key in s.pending.keys().filter(|k| k.pid == marker.pid) {
+            let matches = match self.design.marker_match {
+                MarkerMatch::ExactEpoch => key.epoch == marker.epoch,
+                MarkerMatch::ProducerId => true,
+                // TV2 markers carry the epoch bumped at EndTxn (or by a fencing abort);
+                // before TV2 only a fencing abort bumps it.
+                MarkerMatch::TxnEpoch if tv2 => key.epoch < marker.epoch,
+                MarkerMatch::TxnEpoch => key.epoch <= marker.epoch,
+            };
+            if matches {
+                resolvable.push(*key);
+            } else if self.design.marker_match == MarkerMatch::TxnEpoch {
+                too_new = true;
+            }
+        }
+        (resolvable, too_new)
+    }
+
+    /// WriteTxnMarkers for `__share_group_state`, answered like a partition leader.
+    pub fn on_txn_marker(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        req: WriteTxnMarkersRequest,
+        o: &mut Out<Node>,
+    ) {
+        let log_epoch = s.producer_epochs.get(&req.producer.pid).copied();
+        let (resolvable, too_new) = self.resolvable(s, req.producer);
+        let error = if log_epoch.is_some_and(|e| req.producer.epoch < e)
+            || (resolvable.is_empty() && too_new)
+        {
+            ErrorCode::InvalidProducerEpoch
+        } else {
+            let newer = log_epoch.is_none_or(|e| req.producer.epoch > e);
+            if !resolvable.is_empty() || newer {
+                let record = ShareRecord::TxnMarker {
+                    producer: req.producer,
+                    commit: req.commit,
+                };
+                self.append(s, record, o);
+                self.notify_leader(s, req.producer.pid, o);
+                // The marker ends whatever was open: a staging being verified for this
+                // producer no longer guards a valid append (the ABA race).
+                void_guard(&mut s.verifying, req.producer.pid);
+            }
+            ErrorCode::None
+        };
+        o.send(src, req.response(error));
+    }
+
+    /// Replays a transactional record, live or at load.
+    pub(crate) fn replay_txn(
+        &self,
+        record: &ShareRecord,
+        s: &mut ShareCoordinatorState,
+        mode: ReplayMode,
+    ) {
+        match record {
+            ShareRecord::TxnAcks(p) => {
+                let e = s.producer_epochs.entry(p.producer.pid).or_default();
+                *e = (*e).max(p.producer.epoch);
+                if mode == ReplayMode::Load && !self.design.sc_replay_pending {
+                    // Today's `replay()` ignores the producer id: the staged batches are
+                    // merged as if they were a ShareUpdate.
+                    let start = s.state.start_offset;
+                    s.state.merge(start, &p.batches);
+                    s.resolved.push(Resolution {
+                        acks: p.clone(),
+                        commit: true,
+                        by_marker: false,
+                    });
+                    return;
+                }
+                if self.design.marker_match == MarkerMatch::ProducerId {
+                    // One pending set per producer id, as `pendingTransactionalOffsets`.
+                    s.pending.retain(|k, _| k.pid != p.producer.pid);
+                }
+                s.pending.insert(p.producer, p.clone());
+            }
+            ShareRecord::TxnMarker { producer, commit } => {
+                let (resolvable, _) = self.resolvable(s, *producer);
+                let e = s.producer_epochs.entry(producer.pid).or_default();
+                *e = (*e).max(producer.epoch);
+                for key in resolvable {
+                    let Some(p) = s.pending.remove(&key) else {
+                        continue;
+                    };
+                    if *commit {
+                        let start = s.state.start_offset;
+                        s.state.merge(start, &p.batches);
+                    }
+                    crate::share::share_coordinator_notify::resolved(s, &p, *commit);
+                    s.resolved.push(Resolution {
+                        acks: p,
+                        commit: *commit,
+                        by_marker: true,
+                    });
+                }
+            }
+            ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}
+        }
+    }
+}
+
+fn reply(o: &mut Out<Node>, dst: Id, req: &TxnShareAcknowledgeRequest, error: ErrorCode) {
+    o.send(dst, req.response(error));
+}

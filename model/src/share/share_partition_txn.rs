@@ -1,0 +1,485 @@
+//! KIP-1289 at the share-partition leader (`stage_at_leader`): the TX_PENDING record
+//! state of the draft PR apache/kafka#22357 and what moves a record in and out of it.
+//!
+//! * TxnShareAcknowledge arrives at the leader. It validates the acknowledgements as the
+//!   design's `stage_owner_check` says, moves each record ACQUIRED -> TX_PENDING (its lock
+//!   is cancelled: TX_PENDING is out of lock expiry and out of acquisition), and stages the
+//!   acknowledgements at the share coordinator under the producer id and epoch (the
+//!   coordinator's transactional path). The client's answer waits for that write; a failed
+//!   write rolls the record back to ACQUIRED with a new lock, except a retriable one
+//!   (NETWORK_EXCEPTION: the coordinator's verification timed out), which is sent again.
+//! * The outcome reaches the leader as `leader_resolution` says: never (until a restart),
+//!   by `refresh` (re-read the persisted state; ACKNOWLEDGED/ARCHIVED is a commit, anything
+//!   else an abort), or by the coordinator's `notify` (an explicit COMMIT or ABORT). A
+//!   commit makes the record ACKNOWLEDGED (ARCHIVED for REJECT); the coordinator already
+//!   persisted it. An abort releases it (AVAILABLE, or ARCHIVED at the delivery limit; the
+//!   delivery count is not refunded), which the leader persists as a lock expiry does.
+//! * `rebuild_pending`: a new leader asks the coordinator for the pending acknowledgements
+//!   and loads those records TX_PENDING instead of AVAILABLE.
+
+use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
+use crate::protocol::error::ErrorCode;
+use crate::protocol::ids::TxnTag;
+use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
+use crate::protocol::record_state::{released, AckType, RecordState};
+use crate::protocol::share_msg::{AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse};
+use crate::protocol::txn_share_msg::*;
+use crate::protocol::width::Offset;
+use crate::share::share_coordinator_txn::PendingAcks;
+use crate::share::share_partition::{
+    InFlightRecord, ShareEvent, SharePartition, SharePartitionState,
+};
+use crate::share::share_state::StateBatch;
+use crate::world::node::Node;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Id, Out};
+use std::time::Duration;
+
+/// A transactional acknowledgement staged on a TX_PENDING record (the draft's staged
+/// producer id and epoch in `InFlightState`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Staged {
+    /// The producer id and epoch it was staged with.
+    pub producer: ProducerIdAndEpoch,
+    /// The acknowledgement type (ACCEPT or REJECT commit to ACKNOWLEDGED or ARCHIVED).
+    pub ack: AckType,
+    /// Ghost: the client attempt that staged it (never read by protocol logic).
+    pub tag: TxnTag,
+    /// The staging write to the share coordinator while it is unanswered; `None` once the
+    /// staging is durable.
+    pub forward: Option<TxnShareAcknowledgeRequest>,
+    /// The client waiting for the staging's answer.
+    pub reply: Option<Id>,
+}
+
+impl SharePartition {
+    /// TxnShareAcknowledge at the leader: validate, move to TX_PENDING, stage at the SC.
+    pub(crate) fn on_txn_share_acknowledge(
+        &self,
+        s: &mut SharePartitionState,
+        src: Id,
+        req: TxnShareAcknowledgeRequest,
+        o: &mut Out<Node>,
+    ) {
+        if !self.design.stage_at_leader {
+            return;
+        }
+        let acks: Vec<_> = req
+            .acks
+            .iter()
+            .filter(|a| a.offset >= s.start_offset)
+            .copied()
+            .collect();
+        // A resent staging of what is already TX_PENDING for this producer is idempotent.
+        let restaged = !acks.is_empty()
+            && acks.iter().all(|a| {
+                s.records.get(&a.offset).is_some_and(|r| {
+                    r.state == RecordState::TxPending
+                        && r.staged
+                            .as_ref()
+                            .is_some_and(|st| st.producer == req.producer)
+                })
+            });
+        if restaged {
+            let durable = acks.iter().all(|a| {
+                s.records[&a.offset]
+                    .staged
+                    .as_ref()
+                    .is_some_and(|st| st.forward.is_none())
+            });
+            if durable {
+                answer(src, req.producer, ErrorCode::None, o);
+            } else {
+                for a in &acks {
+                    if let Some(st) = s.records.get_mut(&a.offset).and_then(|r| r.staged.as_mut()) {
+                        st.reply = Some(src);
+                    }
+                }
+            }
+            return;
+        }
+        let valid = acks.iter().all(|a| {
+            s.records.get(&a.offset).is_some_and(|r| {
+                r.state == RecordState::Acquired
+                    && r.ongoing.is_none()
+                    && self.owner_ok(r, &req, a.offset)
+            })
+        });
+        if !valid || acks.is_empty() {
+            s.events.push(ShareEvent::AckRejected);
+            answer(src, req.producer, ErrorCode::InvalidRecordState, o);
+            return;
+        }
+        // The leader's own delivery counts, which the share coordinator writes with the
+        // acknowledgements (the client's copy is only what it was handed).
+        let deliveries = acks
+            .iter()
+            .filter_map(|a| {
+                s.records.get(&a.offset).map(|r| AcquiredRecord {
+                    offset: a.offset,
+                    delivery_count: r.delivery_count,
+                })
+            })
+            .collect();
+        let forward = TxnShareAcknowledgeRequest {
+            acks: acks.clone(),
+            deliveries,
+            notify: self.design.leader_resolution == LeaderResolution::Notify,
+            ..req.clone()
+        };
+        for a in &acks {
+            let r = s.records.get_mut(&a.offset).expect("validated");
+            s.events.push(ShareEvent::AckApplied {
+                offset: a.offset,
+                ack: a.tag,
+                acquisition: DeliveryTag {
+                    member: r.member.unwrap_or(req.member),
+                    delivery_count: r.delivery_count,
+                },
+            });
+            s.transitions.push((r.state, RecordState::TxPending));
+            r.state = RecordState::TxPending;
+            r.staged = Some(Staged {
+                producer: req.producer,
+                ack: a.ack,
+                tag: req.tag,
+                forward: Some(forward.clone()),
+                reply: Some(src),
+            });
+            o.cancel_timer(Timer::AcquisitionLock(a.offset));
+        }
+        o.send(self.share_coordinator, Msg::TxnShareAcknowledge(forward));
+        o.set_timer(Timer::StageRetry, immediate());
+    }
+
+    fn owner_ok(
+        &self,
+        r: &InFlightRecord,
+        req: &TxnShareAcknowledgeRequest,
+        offset: Offset,
+    ) -> bool {
+        match self.design.stage_owner_check {
+            StageOwnerCheck::None => true,
+            StageOwnerCheck::MemberEpoch => r.member == Some(req.member),
+            StageOwnerCheck::Acquisition => {
+                r.member == Some(req.member)
+                    && req
+                        .deliveries
+                        .iter()
+                        .any(|d| d.offset == offset && d.delivery_count == r.delivery_count)
+            }
+        }
+    }
+
+    /// The share coordinator answered a staging: durable, sent again (a retriable error), or
+    /// rolled back.
+    pub(crate) fn on_stage_response(
+        &self,
+        s: &mut SharePartitionState,
+        r: TxnShareAcknowledgeResponse,
+        o: &mut Out<Node>,
+    ) {
+        let offsets: Vec<Offset> = s
+            .records
+            .iter()
+            .filter(|(_, rec)| {
+                rec.staged
+                    .as_ref()
+                    .is_some_and(|st| st.producer == r.producer && st.forward.is_some())
+            })
+            .map(|(offset, _)| *offset)
+            .collect();
+        if !offsets.is_empty() && r.error.is_retriable() {
+            // The coordinator's verification timed out (NETWORK_EXCEPTION): the staging is
+            // sent again, as the persister retries a retriable error, rather than rolled
+            // back. A copy still on its way may yet be verified and staged, and a rollback
+            // would leave it pending behind the leader's back, its late answer taken for
+            // the answer to the client's next staging (simulator seed 32665).
+            let mut resent: Vec<&TxnShareAcknowledgeRequest> = Vec::new();
+            for offset in &offsets {
+                let st = s.records[offset].staged.as_ref().expect("listed");
+                if let Some(f) = st.forward.as_ref().filter(|f| !resent.contains(f)) {
+                    resent.push(f);
+                }
+            }
+            for f in resent {
+                o.send(self.share_coordinator, Msg::TxnShareAcknowledge(f.clone()));
+            }
+            return;
+        }
+        let mut client = None;
+        for offset in &offsets {
+            let rec = s.records.get_mut(offset).expect("listed");
+            let st = rec.staged.as_mut().expect("listed");
+            client = client.or(st.reply.take());
+            if r.error == ErrorCode::None {
+                st.forward = None;
+            } else {
+                // `rollbackState`: back to ACQUIRED by the same member, with a new lock.
+                rec.staged = None;
+                s.transitions.push((rec.state, RecordState::Acquired));
+                rec.state = RecordState::Acquired;
+                o.set_timer(Timer::AcquisitionLock(*offset), immediate());
+            }
+        }
+        if offsets.is_empty() {
+            return;
+        }
+        if !has_unstaged(s) {
+            o.cancel_timer(Timer::StageRetry);
+        }
+        if r.error == ErrorCode::None && self.design.leader_resolution == LeaderResolution::Refresh
+        {
+            o.set_timer(Timer::TxnRefresh, immediate());
+        }
+        if let Some(client) = client {
+            answer(client, r.producer, r.error, o);
+        }
+    }
+
+    /// `notify`: the share coordinator's explicit outcome.
+    pub(crate) fn on_acks_resolved(
+        &self,
+        s: &mut SharePartitionState,
+        src: Id,
+        r: TxnShareAcksResolvedRequest,
+        o: &mut Out<Node>,
+    ) {
+        let offsets: Vec<Offset> = r
+            .offsets
+            .iter()
+            .copied()
+            .filter(|offset| {
+                s.records.get(offset).is_some_and(|rec| {
+                    rec.state == RecordState::TxPending
+                        && rec
+                            .staged
+                            .as_ref()
+                            .is_some_and(|st| st.producer == r.producer)
+                })
+            })
+            .collect();
+        self.resolve(s, &offsets, r.commit, o);
+        o.send(
+            src,
+            Msg::TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse {
+                producer: r.producer,
+            }),
+        );
+    }
+
+    /// Timers of the transactional path: the staging resend and `refresh()`.
+    pub(crate) fn on_txn_timeout(
+        &self,
+        s: &mut SharePartitionState,
+        timer: Timer,
+        o: &mut Out<Node>,
+    ) {
+        match timer {
+            Timer::StageRetry => {
+                let mut sent: Vec<&TxnShareAcknowledgeRequest> = Vec::new();
+                for rec in s.records.values() {
+                    if let Some(f) = rec.staged.as_ref().and_then(|st| st.forward.as_ref()) {
+                        if !sent.contains(&f) {
+                            sent.push(f);
+                        }
+                    }
+                }
+                for f in &sent {
+                    o.send(
+                        self.share_coordinator,
+                        Msg::TxnShareAcknowledge((*f).clone()),
+                    );
+                }
+                if !sent.is_empty() {
+                    o.set_timer(Timer::StageRetry, immediate());
+                }
+            }
+            Timer::TxnRefresh if s.loaded && !s.refreshing && has_durable_pending(s) => {
+                s.refreshing = true;
+                self.read_state(s.leader_epoch, false, o);
+            }
+            _ => {}
+        }
+    }
+
+    /// `refresh()`'s answer: persisted ACKNOWLEDGED/ARCHIVED is taken as a commit, anything
+    /// else as an abort. Records whose staging is not yet durable are left alone (the
+    /// draft's `stagingWrites` guard).
+    pub(crate) fn on_refresh(
+        &self,
+        s: &mut SharePartitionState,
+        r: ReadShareGroupStateResponse,
+        o: &mut Out<Node>,
+    ) {
+        let Some(state) = r.state else {
+            return;
+        };
+        s.refreshing = false;
+        let durable: Vec<Offset> = s
+            .records
+            .iter()
+            .filter(|(_, rec)| {
+                rec.state == RecordState::TxPending
+                    && rec.staged.as_ref().is_some_and(|st| st.forward.is_none())
+            })
+            .map(|(offset, _)| *offset)
+            .collect();
+        let (committed, aborted): (Vec<Offset>, Vec<Offset>) = durable
+            .into_iter()
+            .partition(|offset| state.is_terminal(*offset));
+        self.resolve(s, &committed, true, o);
+        self.resolve(s, &aborted, false, o);
+    }
+
+    /// Applies an outcome to TX_PENDING records: COMMIT to the staged ack's target, ABORT
+    /// to released (persisted, as a lock expiry is).
+    fn resolve(
+        &self,
+        s: &mut SharePartitionState,
+        offsets: &[Offset],
+        commit: bool,
+        o: &mut Out<Node>,
+    ) {
+        let mut releases = Vec::new();
+        for offset in offsets {
+            let Some(rec) = s.records.get_mut(offset) else {
+                continue;
+            };
+            let Some(st) = rec.staged.take() else {
+                continue;
+            };
+            let to = if commit {
+                st.ack
+                    .target(rec.delivery_count, self.delivery_limit)
+                    .unwrap_or(RecordState::Acquired)
+            } else {
+                released(rec.delivery_count, self.delivery_limit)
+            };
+            s.transitions.push((rec.state, to));
+            rec.state = to;
+            if to == RecordState::Acquired {
+                o.set_timer(Timer::AcquisitionLock(*offset), immediate());
+                continue;
+            }
+            rec.member = None;
+            if !commit {
+                if to == RecordState::Archived {
+                    s.events.push(ShareEvent::LimitArchived);
+                }
+                releases.push(StateBatch {
+                    offset: *offset,
+                    state: to,
+                    delivery_count: rec.delivery_count,
+                });
+            }
+        }
+        if !releases.is_empty() {
+            self.write(s, releases, None, o);
+        }
+        self.advance_start(s);
+        self.wake(s, o);
+    }
+
+    /// `rebuild_pending` at load: records with acknowledgements pending at the share
+    /// coordinator are TX_PENDING (durable), not AVAILABLE.
+    pub(crate) fn rebuild_pending(
+        &self,
+        s: &mut SharePartitionState,
+        pending: &[PendingAcks],
+        o: &mut Out<Node>,
+    ) {
+        if !self.design.rebuild_pending {
+            return;
+        }
+        for p in pending {
+            for b in &p.batches {
+                let Some(rec) = s.records.get_mut(&b.offset) else {
+                    continue;
+                };
+                if rec.state.is_terminal() {
+                    continue;
+                }
+                rec.state = RecordState::TxPending;
+                rec.delivery_count = rec.delivery_count.max(b.delivery_count);
+                rec.staged = Some(Staged {
+                    producer: p.producer,
+                    ack: match b.state {
+                        RecordState::Archived => AckType::Reject,
+                        _ => AckType::Accept,
+                    },
+                    tag: p.tag,
+                    forward: None,
+                    reply: None,
+                });
+            }
+        }
+        if self.design.leader_resolution == LeaderResolution::Refresh && has_durable_pending(s) {
+            o.set_timer(Timer::TxnRefresh, immediate());
+        }
+    }
+}
+
+/// Whether the leader holds a client's TxnShareAcknowledge while staging it.
+pub fn holds_reply(s: &SharePartitionState, client: Id) -> bool {
+    s.records
+        .values()
+        .any(|r| r.staged.as_ref().is_some_and(|st| st.reply == Some(client)))
+}
+
+/// KIP-1289: a client's parked poll will be answered once a TX_PENDING record's outcome
+/// arrives (a commit moves the start offset, an abort makes the record available), so it
+/// is not the empty `poll` that ends the client's loop: a real consumer polls again.
+pub fn answers_parked(s: &SharePartitionState, client: Id) -> bool {
+    s.parked.iter().any(|(src, _, _)| *src == client)
+        && s.records
+            .values()
+            .any(|r| r.state == RecordState::TxPending)
+}
+
+fn has_unstaged(s: &SharePartitionState) -> bool {
+    s.records
+        .values()
+        .any(|r| r.staged.as_ref().is_some_and(|st| st.forward.is_some()))
+}
+
+fn has_durable_pending(s: &SharePartitionState) -> bool {
+    s.records.values().any(|r| {
+        r.state == RecordState::TxPending
+            && r.staged.as_ref().is_some_and(|st| st.forward.is_none())
+    })
+}
+
+/// A staging is lost when the share coordinator is up and neither a staging of this
+/// leader nor its answer is in flight (while it is down the staging waits for it).
+pub fn stage_is_lost(
+    sys: &crate::world::system::System,
+    state: &crate::world::system::SystemState,
+    spl: Id,
+) -> bool {
+    let crate::world::node::NodeState::SharePartition(s) = state.node(spl) else {
+        return true;
+    };
+    let Some(sc) = sys.topology.share_coordinator else {
+        return true;
+    };
+    !has_unstaged(s)
+        || state.is_up(sc)
+            && !state.network.any(|src, dst, msg| {
+                matches!(
+                    msg,
+                    Msg::TxnShareAcknowledge(_) | Msg::TxnShareAcknowledgeResponse(_)
+                ) && ((src == spl && dst == sc) || (src == sc && dst == spl))
+            })
+}
+
+fn answer(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<Node>) {
+    o.send(
+        client,
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error }),
+    );
+}
+
+fn immediate() -> std::ops::Range<Duration> {
+    Duration::ZERO..Duration::ZERO
+}

@@ -1,0 +1,13 @@
+//! The closed world the actors run in: `System` (one `stateright::Model` over every actor),
+//! the network, the topology, the scenarios and their fault budgets, and when a timer is
+//! due.
+
+pub mod effects;
+pub mod network;
+pub mod node;
+pub mod resume_system;
+pub mod scenario;
+pub mod shared;
+pub mod system;
+pub mod timing;
+pub mod topology;

@@ -1,0 +1,285 @@
+//! `Node`: one enum over every actor kind, implementing stateright's `Actor`. Stateright's
+//! `Choice` combinator does not forward `on_random`, so roles are a hand-written enum.
+
+use crate::clients::committer::{Committer, CommitterState, CommitterStorage};
+use crate::clients::external_participant::{ExternalParticipant, ExternalState};
+use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::resume_writer::{ResumeWriter, ResumeWriterState};
+use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
+use crate::clients::source_reader::{Processed, ReaderStorage, SourceReader, SourceReaderState};
+use crate::coordinator::group_coordinator::{GroupCoordinator, GroupCoordinatorState};
+use crate::coordinator::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
+use crate::partition::data_partition::{DataPartition, DataPartitionState};
+use crate::partition::leader::LeaderStorage;
+use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::protocol::width::Epoch;
+use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
+use crate::share::share_partition::{ShareEvent, SharePartition, SharePartitionState};
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Actor, Id, Out};
+use std::borrow::Cow;
+
+/// An actor of the closed world.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // each variant is the actor it names
+pub enum Node {
+    TxnCoordinator(TxnCoordinator),
+    GroupCoordinator(GroupCoordinator),
+    DataPartition(DataPartition),
+    Producer(Producer),
+    SharePartition(SharePartition),
+    ShareCoordinator(ShareCoordinator),
+    ShareConsumer(ShareConsumer),
+    SourceReader(SourceReader),
+    ResumeWriter(ResumeWriter),
+    Committer(Committer),
+    ExternalParticipant(ExternalParticipant),
+}
+
+/// An actor's state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum NodeState {
+    TxnCoordinator(TxnCoordinatorState),
+    GroupCoordinator(GroupCoordinatorState),
+    DataPartition(DataPartitionState),
+    Producer(ProducerState),
+    SharePartition(SharePartitionState),
+    ShareCoordinator(ShareCoordinatorState),
+    ShareConsumer(ShareConsumerState),
+    SourceReader(Box<SourceReaderState>),
+    ResumeWriter(Box<ResumeWriterState>),
+    Committer(Box<CommitterState>),
+    ExternalParticipant(ExternalState),
+}
+
+/// What survives a crash.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NodeStorage {
+    /// The `__transaction_state` log.
+    TxnCoordinator(TxnLog),
+    /// A partition leader's log (data partitions and `__consumer_offsets`).
+    Leader(LeaderStorage),
+    /// A client's incarnation number (a modelling device; clients are volatile).
+    Producer {
+        /// Which start of the process.
+        incarnation: Epoch,
+    },
+    /// The share-partition leader's leader epoch (the partition's metadata, durable).
+    SharePartition {
+        /// The last leader epoch.
+        leader_epoch: Epoch,
+    },
+    /// The `__share_group_state` log for the share partition's key.
+    ShareCoordinator(Vec<ShareRecord>),
+    /// A Flink source reader's checkpoint storage.
+    SourceReader(ReaderStorage),
+    /// The 2PC coordinator application's decision log.
+    Committer(CommitterStorage),
+    /// The external participant's log.
+    ExternalParticipant(ExternalState),
+}
+
+impl NodeState {
+    /// Drains the table moves the last handler recorded and describes the first one that
+    /// the transition table does not allow.
+    pub fn drain_transitions(&mut self) -> Option<String> {
+        match self {
+            NodeState::TxnCoordinator(s) => std::mem::take(&mut s.transitions)
+                .into_iter()
+                .find(|(from, to)| !to.can_follow(*from))
+                .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
+            NodeState::Producer(s) => producer_moves(s),
+            NodeState::SourceReader(r) => producer_moves(&mut r.acknowledger),
+            NodeState::ResumeWriter(w) => producer_moves(&mut w.session),
+            NodeState::Committer(c) => c.session.as_mut().and_then(producer_moves),
+            NodeState::SharePartition(s) => std::mem::take(&mut s.transitions)
+                .into_iter()
+                .find(|(from, to)| !to.can_follow(*from))
+                .map(|(from, to)| format!("moved a record from {from:?} to {to:?}")),
+            _ => None,
+        }
+    }
+
+    /// Drains what the last handler's completed checkpoint covered (readers only).
+    pub fn drain_processed(&mut self) -> Vec<Processed> {
+        match self {
+            NodeState::SourceReader(s) => std::mem::take(&mut s.processed),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The `TransactionManager` of a transactional client: a producer, or the acknowledger
+    /// inside a source reader.
+    pub fn txn_client(&self) -> Option<&ProducerState> {
+        match self {
+            NodeState::Producer(p) => Some(p),
+            NodeState::SourceReader(r) => Some(&r.acknowledger),
+            NodeState::ResumeWriter(w) => Some(&w.session),
+            NodeState::Committer(c) => c.session.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The state of a `ShareConsumer`: a share consumer's, or a source reader's.
+    pub fn share_consumer(&self) -> Option<&ShareConsumerState> {
+        match self {
+            NodeState::ShareConsumer(c) => Some(c),
+            NodeState::SourceReader(r) => Some(&r.consumer),
+            _ => None,
+        }
+    }
+
+    /// Drains the share-group events the last handler recorded.
+    pub fn drain_share_events(&mut self) -> Vec<ShareEvent> {
+        match self {
+            NodeState::SharePartition(s) => std::mem::take(&mut s.events),
+            _ => Vec::new(),
+        }
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $state:ident, |$a:ident, $s:ident| $body:expr) => {
+        match ($self, $state.to_mut()) {
+            (Node::TxnCoordinator($a), NodeState::TxnCoordinator($s)) => $body,
+            (Node::GroupCoordinator($a), NodeState::GroupCoordinator($s)) => $body,
+            (Node::DataPartition($a), NodeState::DataPartition($s)) => $body,
+            (Node::Producer($a), NodeState::Producer($s)) => $body,
+            (Node::SharePartition($a), NodeState::SharePartition($s)) => $body,
+            (Node::ShareCoordinator($a), NodeState::ShareCoordinator($s)) => $body,
+            (Node::ShareConsumer($a), NodeState::ShareConsumer($s)) => $body,
+            (Node::SourceReader($a), NodeState::SourceReader($s)) => $body,
+            (Node::ResumeWriter($a), NodeState::ResumeWriter($s)) => $body,
+            (Node::Committer($a), NodeState::Committer($s)) => $body,
+            (Node::ExternalParticipant($a), NodeState::ExternalParticipant($s)) => $body,
+            _ => unreachable!("actor and state kinds always match"),
+        }
+    };
+}
+
+impl Actor for Node {
+    type Msg = Msg;
+    type Timer = Timer;
+    type State = NodeState;
+    type Storage = NodeStorage;
+    type Random = ClientChoice;
+
+    fn on_start(&self, _id: Id, storage: &Option<NodeStorage>, o: &mut Out<Self>) -> NodeState {
+        match self {
+            Node::TxnCoordinator(a) => {
+                let log = match storage {
+                    Some(NodeStorage::TxnCoordinator(l)) => Some(l),
+                    _ => None,
+                };
+                NodeState::TxnCoordinator(a.on_start(log, o))
+            }
+            Node::GroupCoordinator(a) => {
+                NodeState::GroupCoordinator(a.on_start(leader_storage(storage), o))
+            }
+            Node::DataPartition(a) => {
+                NodeState::DataPartition(a.on_start(leader_storage(storage), o))
+            }
+            Node::Producer(a) => {
+                let incarnation = match storage {
+                    Some(NodeStorage::Producer { incarnation }) => Some(*incarnation),
+                    _ => None,
+                };
+                NodeState::Producer(a.on_start(incarnation, o))
+            }
+            Node::SharePartition(a) => {
+                let epoch = match storage {
+                    Some(NodeStorage::SharePartition { leader_epoch }) => Some(*leader_epoch),
+                    _ => None,
+                };
+                NodeState::SharePartition(a.on_start(epoch, o))
+            }
+            Node::ShareCoordinator(a) => {
+                let log = match storage {
+                    Some(NodeStorage::ShareCoordinator(l)) => Some(l),
+                    _ => None,
+                };
+                NodeState::ShareCoordinator(a.on_start(log, o))
+            }
+            Node::ShareConsumer(a) => NodeState::ShareConsumer(a.on_start(o)),
+            Node::SourceReader(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::SourceReader(r)) => Some(r),
+                    _ => None,
+                };
+                NodeState::SourceReader(Box::new(a.on_start(stored, o)))
+            }
+            Node::ResumeWriter(a) => NodeState::ResumeWriter(Box::new(a.on_start(o))),
+            Node::Committer(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::Committer(c)) => Some(c),
+                    _ => None,
+                };
+                NodeState::Committer(Box::new(a.on_start(stored, o)))
+            }
+            Node::ExternalParticipant(a) => {
+                let stored = match storage {
+                    Some(NodeStorage::ExternalParticipant(x)) => Some(x),
+                    _ => None,
+                };
+                NodeState::ExternalParticipant(a.on_start(stored))
+            }
+        }
+    }
+
+    fn on_msg(&self, _id: Id, state: &mut Cow<NodeState>, src: Id, msg: Msg, o: &mut Out<Self>) {
+        dispatch!(self, state, |a, s| a.on_msg(s, src, msg, o))
+    }
+
+    fn on_timeout(&self, _id: Id, state: &mut Cow<NodeState>, timer: &Timer, o: &mut Out<Self>) {
+        match (self, state.to_mut()) {
+            (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.on_timeout(s, *timer, o),
+            (Node::Producer(a), NodeState::Producer(s)) => a.on_timeout(s, *timer, o),
+            (Node::SharePartition(a), NodeState::SharePartition(s)) => a.on_timeout(s, *timer, o),
+            (Node::ShareCoordinator(a), NodeState::ShareCoordinator(s)) => {
+                a.on_timeout(s, *timer, o)
+            }
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_timeout(s, *timer, o),
+            (Node::DataPartition(a), NodeState::DataPartition(s)) => a.on_timeout(s, *timer, o),
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => {
+                a.on_timeout(s, *timer, o)
+            }
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_timeout(s, *timer, o),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_timeout(s, *timer, o),
+            (Node::Committer(a), NodeState::Committer(s)) => a.on_timeout(s, *timer, o),
+            _ => {}
+        }
+    }
+
+    fn on_random(
+        &self,
+        _id: Id,
+        state: &mut Cow<NodeState>,
+        random: &ClientChoice,
+        o: &mut Out<Self>,
+    ) {
+        match (self, state.to_mut()) {
+            (Node::Producer(a), NodeState::Producer(s)) => a.on_choice(s, *random, o),
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.on_choice(s, *random, o),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_choice(s, *random, o),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_choice(s, *random, o),
+            (Node::Committer(a), NodeState::Committer(s)) => a.on_choice(s, *random, o),
+            _ => {}
+        }
+    }
+}
+
+fn leader_storage(storage: &Option<NodeStorage>) -> Option<&LeaderStorage> {
+    match storage {
+        Some(NodeStorage::Leader(l)) => Some(l),
+        _ => None,
+    }
+}
+
+/// The first TransactionManager move the last handler recorded that its table forbids.
+fn producer_moves(s: &mut ProducerState) -> Option<String> {
+    std::mem::take(&mut s.transitions)
+        .into_iter()
+        .find(|(from, to)| !to.can_follow(*from))
+        .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}"))
+}

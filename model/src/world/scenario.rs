@@ -1,0 +1,542 @@
+//! Scenarios: a workload and its bounds. The fault budget is part of the scenario, so a
+//! bound means what it says: totals for the whole run.
+
+use crate::protocol::record_state::AckType;
+use crate::protocol::width::Offset;
+use serde::{Deserialize, Serialize};
+
+/// A kind of actor, as scenarios name them (for the crash set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// The transaction coordinator (`__transaction_state` leader).
+    TxnCoordinator,
+    /// The group coordinator holding `__consumer_offsets`.
+    GroupCoordinator,
+    /// A data partition leader.
+    DataPartition,
+    /// A transactional producer (a client: volatile).
+    Producer,
+    /// The share-partition leader (the input partition's leader and its share state).
+    SharePartition,
+    /// The share coordinator (`__share_group_state` leader).
+    ShareCoordinator,
+    /// A share consumer (a client: volatile).
+    ShareConsumer,
+    /// A Flink source reader: a share consumer and a `TransactionalShareAcknowledger` in
+    /// one task; its checkpoint state is durable (Flink's checkpoint storage).
+    SourceReader,
+    /// Scenario `session-resume`: the 2PC coordinator application (durable decision log).
+    Committer,
+    /// Scenario `session-resume`: the external participant (a database, durable).
+    ExternalParticipant,
+}
+
+impl Role {
+    /// All roles, in a fixed order.
+    pub const ALL: [Role; 10] = [
+        Role::TxnCoordinator,
+        Role::GroupCoordinator,
+        Role::DataPartition,
+        Role::Producer,
+        Role::SharePartition,
+        Role::ShareCoordinator,
+        Role::ShareConsumer,
+        Role::SourceReader,
+        Role::Committer,
+        Role::ExternalParticipant,
+    ];
+
+    /// The kebab-case name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::TxnCoordinator => "txn-coordinator",
+            Role::GroupCoordinator => "group-coordinator",
+            Role::DataPartition => "data-partition",
+            Role::Producer => "producer",
+            Role::SharePartition => "share-partition",
+            Role::ShareCoordinator => "share-coordinator",
+            Role::ShareConsumer => "share-consumer",
+            Role::SourceReader => "source-reader",
+            Role::Committer => "committer",
+            Role::ExternalParticipant => "external-participant",
+        }
+    }
+}
+
+/// Totals for the whole run: how many messages may be lost or duplicated, and how many
+/// crashes may happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FaultBudget {
+    /// Messages lost (requests or responses; the sender sees a timeout).
+    pub drops: u8,
+    /// Messages duplicated (a retried request whose first copy is still in flight).
+    pub duplicates: u8,
+    /// Crashes (each followed, when the model chooses, by a restart from durable state).
+    pub crashes: u8,
+    /// Early timeouts: a timer that fires while what it waits for is still in progress
+    /// (a request or its answer is in flight, a client is alive and working). A timeout
+    /// after a loss or a crash is not early and costs nothing: it is how Kafka recovers.
+    pub timeouts: u8,
+}
+
+/// A workload and its bounds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Scenario {
+    /// The scenario's name, as `sharetxn list` shows it.
+    pub name: String,
+    /// Input records to consume, transform and produce (one per transaction).
+    pub inputs: u8,
+    /// Transactions each producer incarnation begins at most.
+    pub txns: u8,
+    /// Output partitions each transaction writes one record to.
+    pub partitions: u8,
+    /// The fault budget.
+    pub budget: FaultBudget,
+    /// Which roles may crash.
+    pub crashable: Vec<Role>,
+    /// How often a client resends a request after its request timeout before it gives up
+    /// (`delivery.timeout.ms` / `max.block.ms` in the Java client bound the same thing).
+    pub request_retries: u8,
+    /// How often the transaction coordinator resends a marker after a timeout.
+    pub marker_retries: u8,
+    /// Transactional producers (1 in the transaction scenarios, 0 in share-only ones).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub producers: u8,
+    /// Records in the share partition's input log (0: no share group, no share actors).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub records: Offset,
+    /// Share consumers (members of the share group).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub consumers: u8,
+    /// `group.share.delivery.count.limit` (Kafka: default 5, at least 2).
+    #[serde(default = "five", skip_serializing_if = "is_five")]
+    pub delivery_limit: u8,
+    /// `share.acknowledgement.mode`.
+    #[serde(default, skip_serializing_if = "AckMode::is_implicit")]
+    pub ack_mode: AckMode,
+    /// The types an explicit-mode consumer may choose per record.
+    #[serde(
+        default = "default_ack_types",
+        skip_serializing_if = "is_default_ack_types"
+    )]
+    pub ack_types: Vec<AckType>,
+    /// How often a consumer may stall past the acquisition lock of its records.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stalls: u8,
+    /// ShareFetch `MaxRecords`.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub max_records: u8,
+    /// Flink source readers: each a share-group member whose records are acknowledged by
+    /// its own `TransactionalShareAcknowledger` when a checkpoint completes (KIP-1289 3.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub readers: u8,
+    /// KIP-1310: each KIP-1289 client is a `TransactionSession` with a producer and a share
+    /// consumer on it, rather than one producer that does everything.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub session: bool,
+    /// KIP-1302: each session client is Connect's `WorkerShareSinkTask` in exactly-once
+    /// mode, whose poll thread goes on while its commit thread commits.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sink: bool,
+    /// KIP-1310 resume (scenario `session-resume`): a writer on a session prepares its
+    /// transaction and a committer resumes and completes it, with an external participant.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub resume: bool,
+}
+
+/// `share.acknowledgement.mode`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum AckMode {
+    /// Kafka's default: the next poll accepts every record the previous one delivered.
+    #[default]
+    Implicit,
+    /// The application acknowledges each record with a type of its choice.
+    Explicit,
+}
+
+impl AckMode {
+    /// Whether this is the implicit mode.
+    pub fn is_implicit(&self) -> bool {
+        *self == AckMode::Implicit
+    }
+
+    /// The lowercase name used in settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            AckMode::Implicit => "implicit",
+            AckMode::Explicit => "explicit",
+        }
+    }
+}
+
+// Serde defaults: a field the transaction scenarios do not use is left out of their traces,
+// so traces written before share groups existed read and write back byte for byte.
+fn one() -> u8 {
+    1
+}
+fn five() -> u8 {
+    5
+}
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+fn is_one(n: &u8) -> bool {
+    *n == 1
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_five(n: &u8) -> bool {
+    *n == 5
+}
+/// The ack types an explicit consumer chooses from unless told otherwise.
+pub fn default_ack_types() -> Vec<AckType> {
+    vec![AckType::Accept, AckType::Release, AckType::Reject]
+}
+fn is_default_ack_types(types: &Vec<AckType>) -> bool {
+    *types == default_ack_types()
+}
+
+/// The scenarios the harness knows, by name.
+pub const SCENARIO_NAMES: &[&str] = &[
+    "txn-basic",
+    "share-basic",
+    "ctp",
+    "ctp-race",
+    "flink-acknowledger",
+    "session",
+    "connect-share-sink",
+    "session-resume",
+];
+
+impl Scenario {
+    /// One transactional producer, output partitions, the offset store, two transactions
+    /// in sequence, each committed or aborted by client choice, with a lost message, a
+    /// duplicated request and a coordinator failover in the budget.
+    ///
+    /// The bounds are the smallest that keep every historical bug in reach (each shows at
+    /// one output partition, see `properties/tests/historical_bugs.rs`):
+    /// - One output partition: with `__consumer_offsets` every transaction already has two
+    ///   participants, which is what atomicity is about; a second one multiplies the space
+    ///   by about 28 and adds no new kind of participant.
+    /// - `request_retries=0`: the client gives up on a request at its first timeout
+    ///   (`delivery.timeout.ms` / `max.block.ms` spent). A retry whose first copy is still
+    ///   in flight is what the `duplicates` budget stands for, so the late and retried
+    ///   writes of the historical bugs stay reachable; a resend after a coordinator
+    ///   failover multiplies the crash's space by 33 (2,632,382 states against 78,472
+    ///   with the crash alone) and stays reachable with `--set request_retries=1`.
+    pub fn txn_basic() -> Scenario {
+        Scenario {
+            name: "txn-basic".into(),
+            inputs: 2,
+            txns: 2,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 1,
+                duplicates: 1,
+                crashes: 1,
+                timeouts: 0,
+            },
+            crashable: vec![Role::TxnCoordinator],
+            request_retries: 0,
+            marker_retries: 1,
+            producers: 1,
+            records: 0,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Implicit,
+            ack_types: default_ack_types(),
+            stalls: 0,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: false,
+        }
+    }
+
+    /// Share groups without transactions (KIP-932 as it is): one share partition with two
+    /// records, two share consumers acknowledging explicitly (accept or release), the
+    /// first of which may stall once past its lock (the consumers differ only in their
+    /// member ids, so a stall of the second is the same run with the names swapped), the
+    /// share-partition leader and the share coordinator able to crash, and a lost message
+    /// and one crash in the budget.
+    ///
+    /// The whole budget has a duplicated message too, `--set duplicates=1`: 100,313,914
+    /// states, about 13 minutes of one core, where every property holds and every twin
+    /// is witnessed. The default leaves it out: with the loss, the crash and the stall
+    /// the space is 8,099,671 states (about a minute), so `check` and the matrix, where
+    /// this is one pair, stay within minutes.
+    pub fn share_basic() -> Scenario {
+        Scenario {
+            name: "share-basic".into(),
+            inputs: 1,
+            txns: 1,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 1,
+                duplicates: 0,
+                crashes: 1,
+                timeouts: 0,
+            },
+            crashable: vec![Role::SharePartition, Role::ShareCoordinator],
+            request_retries: 1,
+            marker_retries: 1,
+            producers: 0,
+            records: 2,
+            consumers: 2,
+            delivery_limit: 2,
+            ack_mode: AckMode::Explicit,
+            ack_types: vec![AckType::Accept, AckType::Release],
+            stalls: 1,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: false,
+        }
+    }
+
+    /// KIP-1289's consume-transform-produce loop: one share partition with one record,
+    /// its share coordinator, one client that consumes it and produces to one output
+    /// partition in a transaction that also carries its acknowledgement, committing or
+    /// aborting by choice, two transactions. The acquisition lock can expire while the
+    /// client holds the record. One crash of the share coordinator (a failover of
+    /// `__share_group_state` with acknowledgements staged) is in the budget.
+    ///
+    /// What fits an exhaustive check in about two minutes on one core: the share
+    /// coordinator alone may crash, a client gives up on a request after its first timeout
+    /// (`request_retries=0`) and the coordinator resends a marker once. With one more
+    /// crashable role, or an early timeout besides the crash, the check passes 1.5 million
+    /// states in minutes without ending; `--set timeouts=1 --set crashes=0` (the earlier
+    /// default, 221,277 states) and `--set crashable=...` reach them separately.
+    pub fn ctp() -> Scenario {
+        Scenario {
+            name: "ctp".into(),
+            inputs: 1,
+            txns: 2,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 1,
+                timeouts: 0,
+            },
+            crashable: vec![Role::ShareCoordinator],
+            request_retries: 0,
+            marker_retries: 1,
+            producers: 1,
+            records: 1,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Implicit,
+            ack_types: vec![AckType::Accept],
+            stalls: 0,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: false,
+        }
+    }
+
+    /// Two KIP-1289 consume-transform-produce clients racing for one record: `P0` and
+    /// `P1`, each with its own transactional id and member id, each running the seed's loop
+    /// (poll, produce, AddShareAcksToTxn, TxnShareAcknowledge, EndTxn by choice), one
+    /// transaction each. `P0` may stall once while it holds the record (a slow application
+    /// or a GC pause), so its lock expires while its acknowledgement is pending and the
+    /// record goes to `P1`. Only `P0` stalls: the clients differ only in their ids, so a run
+    /// where `P1` stalls is such a run with the names swapped.
+    ///
+    /// Why a stall and not an early timeout, as in `ctp`: with `timeouts=1` any of the
+    /// clients' timers may fire early, and the check did not finish (3.7 million states
+    /// after 7 minutes); the stall makes only the lock due. 1,014,395 states.
+    pub fn ctp_race() -> Scenario {
+        Scenario {
+            name: "ctp-race".into(),
+            txns: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            producers: 2,
+            stalls: 1,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// KIP-1289's Flink source loop: a source reader `R0` whose share consumer (member)
+    /// polls the record and whose `TransactionalShareAcknowledger` commits the acks of a
+    /// checkpoint when it completes (a client choice), two checkpoints, no output
+    /// partition. One early timeout lets the lock expire before the checkpoint completes
+    /// (or a request time out). The reader may crash (`crashable`), but the default budget
+    /// has no crash: a restart restoring the last completed checkpoint and committing its
+    /// acks again (docs/kafka-cases.md S24) is `--set crashes=1 --set timeouts=0` (285,997 states);
+    /// both faults together did not finish in minutes.
+    ///
+    /// `delivery_limit=3` (`group.share.delivery.count.limit`, Kafka accepts 2 to 10): the
+    /// bounded loop releases the record at most three times, so at Kafka's default of 5 no
+    /// run reaches the limit and `limit_archived` stays unreached. The shortest run that
+    /// archives (23 steps): the early timeout makes the acknowledger fatal, and each of the
+    /// two task failovers that follow (Flink's restart strategy, not a budgeted fault; the
+    /// second because the first incarnation's resent InitProducerId fences the next) lets
+    /// the lock of a fetch that outlived its reader expire. 3 is the largest limit at which
+    /// a run archives (at 4 none does), so the archive cuts the fewest runs short: 10,975
+    /// states for `proposed` against 11,773 at 5, and every design's violations are
+    /// unchanged.
+    pub fn flink_acknowledger() -> Scenario {
+        Scenario {
+            name: "flink-acknowledger".into(),
+            inputs: 1,
+            txns: 2,
+            partitions: 0,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 1,
+            },
+            crashable: vec![Role::SourceReader],
+            producers: 0,
+            readers: 1,
+            delivery_limit: 3,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// KIP-1310's consume-transform-produce loop (the seed's section 4.6): `ctp`'s share
+    /// partition with one record, its share coordinator and one output partition, and one
+    /// client that is a `TransactionSession` with a producer (Produce only) and a share
+    /// consumer (acknowledging through `session.addShareAcksToTransaction`) on it, two
+    /// transactions, each committed or aborted by choice. No fault: the seed's torn commit
+    /// and its epoch hand-off need none, and `ctp` already covers the faults of KIP-1289's
+    /// brokers.
+    pub fn session() -> Scenario {
+        Scenario {
+            name: "session".into(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            crashable: Vec::new(),
+            session: true,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// KIP-1302's exactly-once Kafka-to-Kafka loop (the session seed's section 4.6):
+    /// Connect's `WorkerShareSinkTask` on a `TransactionSession`, its poll thread polling,
+    /// putting and sending while its commit thread stages the acknowledgements and commits
+    /// or aborts (an exception), two transactions. `task.put()` may take long once (a stall
+    /// past the acquisition lock). One record: the poll thread's poll during a commit
+    /// parks, and an abort hands the record straight back to it while the commit thread's
+    /// EndTxn is still unanswered, which is the window the async commit opens
+    /// (`--set records=2` reaches the same window with a second record: 159,831 states).
+    ///
+    /// The task failing and the worker restarting it with the same transactional id (a
+    /// crash and restart of the client: its InitProducerId fences the old incarnation) is
+    /// `--set crashes=1`: `producer` is crashable, but the default budget has no crash,
+    /// since a client restart multiplies the space past what a check finishes in minutes,
+    /// as on `ctp`. 37,074 states for `proposed`.
+    pub fn connect_share_sink() -> Scenario {
+        Scenario {
+            name: "connect-share-sink".into(),
+            stalls: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            crashable: vec![Role::Producer],
+            session: true,
+            sink: true,
+            ..Scenario::ctp()
+        }
+    }
+
+    /// KIP-1310's resume (the seed's 4.1 and 4.5; docs/kafka-cases.md S17): a writer `W0` on a
+    /// `TransactionSession` writes one record to `D0` and commits its input offset in a
+    /// transaction, prepares it (KIP-939, 2PC as the design grants it) and hands its
+    /// `PreparedTxnState` to the coordinator application `K0`; `K0` prepares the external
+    /// participant `DB`, decides commit or abort once both are prepared, records the
+    /// decision durably, tells `DB`, and completes the Kafka leg through
+    /// `TransactionSession.resume(txnId, producerId, epoch)` with the writer's
+    /// transactional id. After its hand-off the writer dies or wakes from a stall as a
+    /// zombie (one more `send()`, then `close()`). `DB` may crash once (it restarts from
+    /// its log); `--set crashable=committer` lets the coordinator application crash and
+    /// recover instead. No share group: the Kafka leg's participants are `D0` and
+    /// `__consumer_offsets`.
+    pub fn session_resume() -> Scenario {
+        Scenario {
+            name: "session-resume".into(),
+            inputs: 1,
+            txns: 1,
+            partitions: 1,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 1,
+                timeouts: 0,
+            },
+            crashable: vec![Role::ExternalParticipant],
+            request_retries: 0,
+            marker_retries: 1,
+            producers: 0,
+            records: 0,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Implicit,
+            ack_types: vec![AckType::Accept],
+            stalls: 0,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: true,
+        }
+    }
+
+    /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
+    /// transactions): only a design with transactional share acknowledgements gives them a
+    /// meaning, so `consumer-offsets` does not apply to it.
+    pub fn has_share_transactions(&self) -> bool {
+        self.has_share_group() && (self.producers > 0 || self.readers > 0)
+    }
+
+    /// Whether the scenario has a share group (share actors exist only then).
+    pub fn has_share_group(&self) -> bool {
+        self.records > 0
+    }
+
+    /// Looks a scenario up by name.
+    pub fn by_name(name: &str) -> Result<Scenario, String> {
+        match name {
+            "txn-basic" => Ok(Scenario::txn_basic()),
+            "share-basic" => Ok(Scenario::share_basic()),
+            "ctp" => Ok(Scenario::ctp()),
+            "ctp-race" => Ok(Scenario::ctp_race()),
+            "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
+            "session" => Ok(Scenario::session()),
+            "connect-share-sink" => Ok(Scenario::connect_share_sink()),
+            "session-resume" => Ok(Scenario::session_resume()),
+            _ => Err(format!(
+                "unknown scenario '{name}' (known: {})",
+                SCENARIO_NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// Whether the scenario lets `role` crash.
+    pub fn can_crash(&self, role: Role) -> bool {
+        self.crashable.contains(&role)
+    }
+}

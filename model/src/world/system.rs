@@ -1,0 +1,988 @@
+//! The closed world. `System` implements `stateright::Model` over the actors: its state is
+//! every actor's state, their durable storage, which actors are up, the armed timers, the
+//! pending client choices, the messages in flight (a multiset: any order, any delay), the
+//! fault budget left, and the ghost state the properties read. Every engine drives this
+//! one transition function: the exhaustive checkers, the Explorer, the simulator, replay
+//! and shrinking.
+
+use crate::clients::producer::Producer;
+use crate::clients::producer_share::ShareSource;
+use crate::clients::share_acknowledger::{AcknowledgerConfig, TransactionalShareAcknowledger};
+use crate::clients::share_consumer::ShareConsumer;
+use crate::clients::source_reader::SourceReader;
+use crate::coordinator::group_coordinator::GroupCoordinator;
+use crate::coordinator::txn_coordinator::TxnCoordinator;
+use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
+use crate::design::Design;
+use crate::history::ghost::Ghost;
+use crate::history::txn_ack_ghost;
+use crate::partition::data_partition::DataPartition;
+use crate::protocol::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
+use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::width::Offset;
+use crate::share::share_coordinator::ShareCoordinator;
+use crate::share::share_partition::{ShareEvent, SharePartition};
+use crate::world::effects::StepEffects;
+use crate::world::network::Network;
+use crate::world::node::{Node, NodeState, NodeStorage};
+use crate::world::scenario::{AckMode, FaultBudget, Scenario};
+use crate::world::shared::Shared;
+use crate::world::topology::Topology;
+use serde::{Deserialize, Serialize};
+use stateright::actor::{Actor, Command, Id, Out};
+use stateright::Model;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// A message in flight.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The sender.
+    pub src: Id,
+    /// The recipient.
+    pub dst: Id,
+    /// The message.
+    pub msg: Msg,
+}
+
+impl fmt::Debug for Envelope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}->{:?} {:?}", self.src, self.dst, self.msg)
+    }
+}
+
+/// A step of the closed world. Actions are values, so a trace names a message by what it
+/// is, not by an index, and survives changes to the order actions are listed in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// The envelope reaches its (live) recipient.
+    Deliver(Envelope),
+    /// The envelope is lost: its sender will see a timeout.
+    Drop(Envelope),
+    /// A second copy of the envelope enters the network.
+    Duplicate(Envelope),
+    /// An armed timer fires (any armed timer may fire at any time).
+    Fire {
+        /// Whose timer.
+        actor: Id,
+        /// Which timer.
+        timer: Timer,
+    },
+    /// The actor crashes: volatile state, timers and pending choices are lost.
+    Crash(Id),
+    /// The crashed actor restarts from its durable storage (leader failover).
+    Restart(Id),
+    /// A client makes a decision.
+    Choose {
+        /// Which client.
+        actor: Id,
+        /// What it decides.
+        choice: ClientChoice,
+    },
+}
+
+/// The whole state of the closed world.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SystemState {
+    /// Each actor's state (stale while it is down).
+    pub nodes: Vec<Shared<NodeState>>,
+    /// Each actor's durable storage (shared between states until it changes).
+    pub storage: Vec<Option<Shared<NodeStorage>>>,
+    /// Which actors are up.
+    pub up: Vec<bool>,
+    /// Armed timers per actor (shared between states until that actor changes them).
+    pub timers: Vec<Shared<BTreeSet<Timer>>>,
+    /// Pending client choices per actor, by key (shared like the timers).
+    pub choices: Vec<Shared<BTreeMap<String, Vec<ClientChoice>>>>,
+    /// Messages in flight.
+    pub network: Network,
+    /// The fault budget left.
+    pub budget: FaultBudget,
+    /// Ghost state for the properties (shared between states until it changes).
+    pub ghost: Shared<Ghost>,
+}
+
+impl SystemState {
+    /// The state of actor `id` if it is of that kind.
+    pub fn node(&self, id: Id) -> &NodeState {
+        &self.nodes[usize::from(id)]
+    }
+
+    /// Whether actor `id` is up.
+    pub fn is_up(&self, id: Id) -> bool {
+        self.up[usize::from(id)]
+    }
+
+    /// Messages in flight, each copy once.
+    pub fn in_flight(&self) -> impl Iterator<Item = Envelope> + '_ {
+        self.network.iter()
+    }
+}
+
+/// The closed world for one design and scenario.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The protocol design.
+    pub design: Design,
+    /// The workload and its bounds.
+    pub scenario: Scenario,
+    /// Which actor is which.
+    pub topology: Topology,
+    /// The actors, indexed by `Id`.
+    pub actors: Vec<Node>,
+}
+
+/// The transactional id of the scenario's first (in most scenarios only) client.
+pub const TXN_ID: TransactionalId = TransactionalId(0);
+
+impl System {
+    /// Builds the closed world for a design and a scenario.
+    pub fn new(design: Design, scenario: Scenario) -> System {
+        let topology = Topology::for_scenario(&scenario);
+        let mut actors = vec![
+            Node::TxnCoordinator(TxnCoordinator {
+                design: design.clone(),
+                topology: topology.clone(),
+                marker_retries: scenario.marker_retries,
+            }),
+            Node::GroupCoordinator(GroupCoordinator {
+                txn_coordinator: topology.txn_coordinator,
+                design: design.clone(),
+            }),
+        ];
+        for i in 0..scenario.partitions {
+            actors.push(Node::DataPartition(DataPartition {
+                index: PartitionIndex(i),
+                txn_coordinator: topology.txn_coordinator,
+                design: design.clone(),
+            }));
+        }
+        for id in &topology.producers {
+            actors.push(Node::Producer(Producer {
+                txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
+                txn_coordinator: topology.txn_coordinator,
+                group_coordinator: topology.group_coordinator,
+                partitions: topology.partitions.clone(),
+                design: design.clone(),
+                inputs: Offset::from(scenario.inputs),
+                txns: scenario.txns,
+                request_retries: scenario.request_retries,
+                // A scenario with both a producer and a share group runs KIP-1289's loop.
+                share: topology
+                    .share_partition
+                    .zip(topology.share_coordinator)
+                    .map(|(share_partition, share_coordinator)| ShareSource {
+                        share_partition: Some(share_partition),
+                        leader: share_partition,
+                        share_coordinator,
+                        member: topology.member_of(*id).unwrap_or_default(),
+                        // Only the first client stalls: the clients differ only in their ids,
+                        // so a run where another one stalls is such a run with the names
+                        // swapped (a symmetry reduction of the state space).
+                        stalls: if Some(id) == topology.producers.first() {
+                            scenario.stalls
+                        } else {
+                            0
+                        },
+                    }),
+                // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
+                session: scenario.session && topology.share_partition.is_some(),
+                // A sink task is a session client (KIP-1302 on KIP-1310).
+                sink: scenario.sink && scenario.session && topology.share_partition.is_some(),
+            }));
+        }
+        if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {
+            actors.push(Node::SharePartition(SharePartition {
+                design: design.clone(),
+                share_coordinator: sc,
+                records: scenario.records,
+                delivery_limit: scenario.delivery_limit,
+            }));
+            actors.push(Node::ShareCoordinator(ShareCoordinator {
+                design: design.clone(),
+                txn_coordinator: topology.txn_coordinator,
+            }));
+            for i in 0..topology.consumers.len() {
+                actors.push(Node::ShareConsumer(ShareConsumer {
+                    member: MemberId(i as u8),
+                    share_partition: sp,
+                    ack_mode: scenario.ack_mode,
+                    ack_types: scenario.ack_types.clone(),
+                    // Only the first consumer stalls: the consumers differ only in their
+                    // member ids, so a run where another one stalls is such a run with the
+                    // names swapped (the symmetry `ctp-race` uses for its clients). Runs
+                    // where both stall are outside the bound.
+                    stalls: if i == 0 { scenario.stalls } else { 0 },
+                    max_records: scenario.max_records,
+                }));
+            }
+            for id in &topology.readers {
+                actors.push(Node::SourceReader(SourceReader {
+                    consumer: ShareConsumer {
+                        member: topology.member_of(*id).unwrap_or_default(),
+                        share_partition: sp,
+                        // The reader never acknowledges through the share session.
+                        ack_mode: AckMode::Explicit,
+                        ack_types: Vec::new(),
+                        stalls: 0,
+                        max_records: scenario.max_records,
+                    },
+                    acknowledger: TransactionalShareAcknowledger::new(AcknowledgerConfig {
+                        txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
+                        txn_coordinator: topology.txn_coordinator,
+                        group_coordinator: topology.group_coordinator,
+                        share_partition: sp,
+                        share_coordinator: sc,
+                        design: design.clone(),
+                        txns: scenario.txns,
+                        request_retries: scenario.request_retries,
+                    }),
+                    checkpoints: scenario.txns,
+                }));
+            }
+        }
+        crate::world::resume_system::push_actors(&mut actors, &topology, &design, &scenario);
+        debug_assert_eq!(actors.len(), topology.len());
+        System {
+            design,
+            scenario,
+            topology,
+            actors,
+        }
+    }
+
+    /// The initial state: every actor started from empty storage.
+    pub fn init_state(&self) -> SystemState {
+        let n = self.actors.len();
+        let mut state = SystemState {
+            nodes: Vec::with_capacity(n),
+            storage: vec![None; n],
+            up: vec![true; n],
+            timers: vec![Shared::new(BTreeSet::new()); n],
+            choices: vec![Shared::new(BTreeMap::new()); n],
+            network: Network::default(),
+            budget: self.scenario.budget,
+            ghost: Shared::new(Ghost::default()),
+        };
+        for (i, actor) in self.actors.iter().enumerate() {
+            let id = Id::from(i);
+            let mut out = Out::new();
+            let node = actor.on_start(id, &None, &mut out);
+            state.nodes.push(Shared::new(node));
+            self.apply(&mut state, id, out, None);
+        }
+        state
+    }
+
+    /// Every action enabled in `state`, in a deterministic order: progress first, then
+    /// faults.
+    pub fn enabled(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        self.enabled_progress(state, actions);
+        self.enabled_faults(state, actions);
+    }
+
+    /// The actions a fair run must eventually take while they stay enabled: deliveries,
+    /// timeouts that are due (what they wait for was lost), client choices, restarts.
+    pub fn enabled_progress(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        for env in state.network.deliverable() {
+            if state.is_up(env.dst) {
+                actions.push(Action::Deliver(env));
+            }
+        }
+        for (i, timers) in state.timers.iter().enumerate() {
+            for timer in timers.iter() {
+                if self.timer_is_due(state, Id::from(i), timer) {
+                    actions.push(Action::Fire {
+                        actor: Id::from(i),
+                        timer: *timer,
+                    });
+                }
+            }
+        }
+        for (i, choices) in state.choices.iter().enumerate() {
+            for options in choices.values() {
+                for choice in options {
+                    actions.push(Action::Choose {
+                        actor: Id::from(i),
+                        choice: *choice,
+                    });
+                }
+            }
+        }
+        for (i, up) in state.up.iter().enumerate() {
+            if !up {
+                actions.push(Action::Restart(Id::from(i)));
+            }
+        }
+        for &reader in &self.topology.readers {
+            if crate::clients::source_reader::fails_over(self, state, reader) {
+                actions.push(Action::Crash(reader));
+            }
+        }
+    }
+
+    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
+    /// run may stop taking them at any time, so liveness is judged without them.
+    pub fn enabled_faults(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        if state.budget.drops > 0 || state.budget.duplicates > 0 {
+            let deliverable = state.network.deliverable();
+            if state.budget.drops > 0 {
+                actions.extend(deliverable.iter().cloned().map(Action::Drop));
+            }
+            if state.budget.duplicates > 0 {
+                actions.extend(
+                    deliverable
+                        .into_iter()
+                        .filter(|e| self.is_client_request(e))
+                        .map(Action::Duplicate),
+                );
+            }
+        }
+        if state.budget.timeouts > 0 {
+            for (i, timers) in state.timers.iter().enumerate() {
+                for timer in timers.iter() {
+                    if !self.timer_is_due(state, Id::from(i), timer) {
+                        actions.push(Action::Fire {
+                            actor: Id::from(i),
+                            timer: *timer,
+                        });
+                    }
+                }
+            }
+        }
+        if state.budget.crashes > 0 {
+            for (i, up) in state.up.iter().enumerate() {
+                let id = Id::from(i);
+                if *up && self.scenario.can_crash(self.topology.role(id)) {
+                    actions.push(Action::Crash(id));
+                }
+            }
+        }
+    }
+
+    /// Quiescence: no progress action is enabled, so nothing but a fault could still
+    /// happen. Liveness properties are judged here.
+    pub fn is_quiescent(&self, state: &SystemState) -> bool {
+        // Judged in every state by the liveness properties, so it stops at the first
+        // progress action instead of listing them all (the same set `enabled_progress`
+        // lists; a test keeps the two in agreement).
+        state.up.iter().all(|up| *up)
+            && !self
+                .topology
+                .readers
+                .iter()
+                .any(|r| crate::clients::source_reader::fails_over(self, state, *r))
+            && state.choices.iter().all(|c| c.is_empty())
+            && !state.network.any(|_, dst, _| state.is_up(dst))
+            && state.timers.iter().enumerate().all(|(i, timers)| {
+                timers
+                    .iter()
+                    .all(|t| !self.timer_is_due(state, Id::from(i), t))
+            })
+    }
+
+    /// Whether a timer firing now is due rather than early: what it waits for can no
+    /// longer arrive (it was lost, or the other side crashed or gave up). An early firing
+    /// is a fault (the `timeouts` budget): the outcome of what it waited for is unknown.
+    pub fn timer_is_due(&self, state: &SystemState, id: Id, timer: &Timer) -> bool {
+        crate::world::timing::is_due(self, state, id, timer)
+    }
+
+    /// Whether `action` is enabled in `state`.
+    pub fn is_enabled(&self, state: &SystemState, action: &Action) -> bool {
+        match action {
+            Action::Deliver(env) => state.network.is_deliverable(env) && state.is_up(env.dst),
+            Action::Drop(env) => state.budget.drops > 0 && state.network.is_deliverable(env),
+            Action::Duplicate(env) => {
+                state.budget.duplicates > 0
+                    && state.network.is_deliverable(env)
+                    && self.is_client_request(env)
+            }
+            Action::Fire { actor, timer } => {
+                state
+                    .timers
+                    .get(usize::from(*actor))
+                    .is_some_and(|t| t.contains(timer))
+                    && (state.budget.timeouts > 0 || self.timer_is_due(state, *actor, timer))
+            }
+            Action::Crash(id) => {
+                (usize::from(*id) < state.up.len()
+                    && state.budget.crashes > 0
+                    && state.is_up(*id)
+                    && self.scenario.can_crash(self.topology.role(*id)))
+                    || crate::clients::source_reader::fails_over(self, state, *id)
+            }
+            Action::Restart(id) => usize::from(*id) < state.up.len() && !state.is_up(*id),
+            Action::Choose { actor, choice } => state
+                .choices
+                .get(usize::from(*actor))
+                .is_some_and(|c| c.values().any(|o| o.contains(choice))),
+        }
+    }
+
+    /// Executes `action` (which must be enabled) and returns the next state.
+    pub fn step(&self, state: &SystemState, action: &Action) -> SystemState {
+        self.step_inner(state, action, None)
+    }
+
+    /// [`System::step`], also returning the timers and choices the handler set, for a
+    /// scheduler that gives each a real deadline (the simulator).
+    pub fn step_with_effects(
+        &self,
+        state: &SystemState,
+        action: &Action,
+    ) -> (SystemState, StepEffects) {
+        let mut effects = StepEffects::default();
+        let next = self.step_inner(state, action, Some(&mut effects));
+        (next, effects)
+    }
+
+    fn step_inner(
+        &self,
+        state: &SystemState,
+        action: &Action,
+        mut effects: Option<&mut StepEffects>,
+    ) -> SystemState {
+        let mut next = state.clone();
+        match action {
+            Action::Deliver(env) => {
+                next.network.take(env);
+                let id = env.dst;
+                self.run_handler(&mut next, id, effects, |actor, s, o| {
+                    actor.on_msg(id, s, env.src, env.msg.clone(), o)
+                });
+                if let Some(marker) = txn_ack_ghost::as_marker(&env.msg) {
+                    let name = self.topology.name(id);
+                    txn_ack_ghost::observe_marker(state.node(id), &mut next, id, marker, &name);
+                }
+            }
+            Action::Drop(env) => {
+                next.network.take(env);
+                next.budget.drops -= 1;
+                next.ghost.update(|g| g.fault = true);
+            }
+            Action::Duplicate(env) => {
+                next.network.add_stray(env.clone());
+                next.budget.duplicates -= 1;
+                next.ghost.update(|g| g.fault = true);
+            }
+            Action::Fire { actor, timer } => {
+                if !self.timer_is_due(state, *actor, timer) {
+                    next.budget.timeouts -= 1;
+                    next.ghost.update(|g| g.fault = true);
+                }
+                next.timers[usize::from(*actor)].update(|t| {
+                    t.remove(timer);
+                });
+                if let Timer::RequestTimeout(key) = timer {
+                    // NetworkClient closes a connection whose request timed out.
+                    if let Some(dst) = self.request_destination(state, *actor, *key) {
+                        next.network.disconnect(*actor, dst);
+                    }
+                }
+                if let Timer::VerificationTimeout(pid) = timer {
+                    crate::world::timing::unsend_timed_out_verification(
+                        self, &mut next, *actor, *pid,
+                    );
+                }
+                let id = *actor;
+                self.run_handler(&mut next, id, effects.as_deref_mut(), |a, s, o| {
+                    a.on_timeout(id, s, timer, o)
+                });
+                if matches!(timer, Timer::TxnTimeout(_))
+                    && txn_states(&next, self.topology.txn_coordinator)
+                        .iter()
+                        .any(|s| {
+                            *s == TransactionState::PrepareAbort
+                                || *s == TransactionState::CompleteAbort
+                        })
+                    && txn_states(state, self.topology.txn_coordinator)
+                        .contains(&TransactionState::Ongoing)
+                {
+                    next.ghost.update(|g| g.timeout_abort = true);
+                }
+                if let Timer::TxnHeartbeatExpiry(txn) = timer {
+                    crate::clients::session_heartbeat::observe_expiry(self, state, &mut next, *txn);
+                }
+            }
+            Action::Crash(id) => {
+                let i = usize::from(*id);
+                // A task failover after a fatal error is the job's reaction, not a fault.
+                if !crate::clients::source_reader::fails_over(self, state, *id) {
+                    next.budget.crashes -= 1;
+                }
+                next.up[i] = false;
+                next.network.crash(*id);
+                next.timers[i].update(BTreeSet::clear);
+                next.choices[i].update(BTreeMap::clear);
+                next.ghost.update(|g| g.fault = true);
+            }
+            Action::Restart(id) => {
+                let i = usize::from(*id);
+                let mut out = Out::new();
+                let storage = next.storage[i].as_deref().cloned();
+                let mut node = self.actors[i].on_start(*id, &storage, &mut out);
+                // Loading replays the log; that is not a move of the table.
+                let _ = node.drain_transitions();
+                if *id == self.topology.txn_coordinator
+                    && txn_states(state, *id).iter().any(|s| s.is_in_flight())
+                {
+                    next.ghost.update(|g| g.coordinator_restart = true);
+                }
+                if Some(*id) == self.topology.share_coordinator {
+                    if let NodeState::ShareCoordinator(sc) = state.node(*id) {
+                        if !sc.state.batches.is_empty() || sc.state.start_offset > 0 {
+                            next.ghost.update(|g| g.coordinator_restart = true);
+                        }
+                    }
+                }
+                if Some(*id) == self.topology.share_partition {
+                    next.ghost
+                        .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
+                }
+                txn_ack_ghost::observe_restart(state.node(*id), &node, &mut next);
+                next.nodes[i] = Shared::new(node);
+                next.up[i] = true;
+                self.apply(&mut next, *id, out, effects);
+                self.check_failover(&state.nodes[i], &mut next, *id);
+            }
+            Action::Choose { actor, choice } => {
+                let i = usize::from(*actor);
+                next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
+                let id = *actor;
+                self.run_handler(&mut next, id, effects, |a, s, o| {
+                    a.on_random(id, s, choice, o)
+                });
+            }
+        }
+        self.observe_decisions(&mut next);
+        crate::history::resume_ghost::observe(self, &mut next);
+        next
+    }
+
+    fn run_handler(
+        &self,
+        next: &mut SystemState,
+        id: Id,
+        effects: Option<&mut StepEffects>,
+        handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
+    ) {
+        let i = usize::from(id);
+        let before = next.nodes[i].clone();
+        let mut cow = Cow::Borrowed(before.as_ref());
+        let mut out = Out::new();
+        handler(&self.actors[i], &mut cow, &mut out);
+        if let Cow::Owned(mut s) = cow {
+            if let Some(what) = s.drain_transitions() {
+                let what = format!("{}: {what}", self.topology.name(id));
+                next.ghost.update(|g| g.illegal(what));
+            }
+            let events = s.drain_share_events();
+            if !events.is_empty() {
+                self.observe_share_events(next, events);
+            }
+            for p in s.drain_processed() {
+                next.ghost.update(|g| {
+                    let covered = g.share.processed.entry(p.offset).or_default();
+                    covered.push((p.checkpoint, p.delivery));
+                });
+            }
+            // Actors take their state mutably for every event, so an event they ignore
+            // (a stale response) still yields a copy: keep sharing the old one.
+            if s != *before {
+                next.nodes[i] = Shared::new(s);
+            }
+        }
+        self.apply(next, id, out, effects);
+        self.check_node_transition(&before, next, id);
+    }
+
+    fn apply(
+        &self,
+        state: &mut SystemState,
+        id: Id,
+        out: Out<Node>,
+        mut effects: Option<&mut StepEffects>,
+    ) {
+        let i = usize::from(id);
+        if let Some(e) = effects.as_deref_mut() {
+            e.actor = Some(id);
+        }
+        let mut timers: Option<BTreeSet<Timer>> = None;
+        let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
+        for command in out {
+            match command {
+                Command::Send(dst, msg) => {
+                    crate::history::resume_ghost::observe_answer(self, state, id, dst, &msg);
+                    if msg.response_error().is_some_and(|e| e.is_fencing())
+                        && self.topology.txn_clients().any(|c| c == dst)
+                    {
+                        state.ghost.update(|g| g.zombie_fenced = true);
+                    }
+                    let write = match &msg {
+                        Msg::Produce(p) => {
+                            Some((p.record.tag, TopicPartition::Output(p.partition)))
+                        }
+                        Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
+                        Msg::TxnShareAcknowledge(c) => {
+                            txn_ack_ghost::observe_staging(state, c);
+                            Some((c.tag, TopicPartition::ShareGroupState))
+                        }
+                        _ => None,
+                    };
+                    if let Some((tag, tp)) = write {
+                        if !state
+                            .ghost
+                            .writes
+                            .get(&tag)
+                            .is_some_and(|w| w.contains(&tp))
+                        {
+                            state.ghost.update(|g| {
+                                g.writes.entry(tag).or_default().insert(tp);
+                            });
+                        }
+                    }
+                    state.network.send(Envelope { src: id, dst, msg });
+                }
+                Command::SetTimer(timer, _) => {
+                    if let Some(e) = effects.as_deref_mut() {
+                        e.timers.push(timer);
+                    }
+                    timers
+                        .get_or_insert_with(|| (*state.timers[i]).clone())
+                        .insert(timer);
+                }
+                Command::CancelTimer(timer) => {
+                    timers
+                        .get_or_insert_with(|| (*state.timers[i]).clone())
+                        .remove(&timer);
+                }
+                Command::ChooseRandom(key, options) => {
+                    if let Some(e) = effects.as_deref_mut() {
+                        if !options.is_empty() {
+                            e.choices.push(key.clone());
+                        }
+                    }
+                    let c = choices.get_or_insert_with(|| (*state.choices[i]).clone());
+                    if options.is_empty() {
+                        c.remove(&key);
+                    } else {
+                        c.insert(key, options);
+                    }
+                }
+                Command::Save(storage) => {
+                    if state.storage[i].as_deref() != Some(&storage) {
+                        state.storage[i] = Some(Shared::new(storage));
+                    }
+                }
+            }
+        }
+        if let Some(t) = timers {
+            if t != *state.timers[i] {
+                state.timers[i] = Shared::new(t);
+            }
+        }
+        if let Some(c) = choices {
+            if c != *state.choices[i] {
+                state.choices[i] = Shared::new(c);
+            }
+        }
+    }
+
+    /// Records what the share-partition leader did in the ghost state.
+    fn observe_share_events(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
+        let mut acquired = Vec::new();
+        for event in &events {
+            if let ShareEvent::Acquired { offset, .. } = event {
+                acquired.push(*offset);
+            }
+        }
+        self.observe_share_events_inner(next, events);
+        for offset in acquired {
+            txn_ack_ghost::observe_acquired(next, offset);
+        }
+    }
+
+    /// The share-partition leader's events, one ghost update.
+    fn observe_share_events_inner(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
+        next.ghost.update(|g| {
+            let share = &mut g.share;
+            for event in events {
+                match event {
+                    ShareEvent::Acquired { offset, tag } => {
+                        let n = share.deliveries.entry(offset).or_default();
+                        *n = n.saturating_add(1);
+                        if share.expired.get(&offset).is_some_and(|m| *m != tag.member) {
+                            share.lock_redelivered = true;
+                        }
+                    }
+                    ShareEvent::LockExpired { offset, member } => {
+                        share.expired.insert(offset, member);
+                    }
+                    ShareEvent::AckApplied {
+                        offset,
+                        ack,
+                        acquisition,
+                    } => {
+                        let slot = if ack.member != acquisition.member {
+                            &mut share.misapplied_ack
+                        } else {
+                            &mut share.misapplied_delivery
+                        };
+                        if ack != acquisition && slot.is_none() {
+                            *slot = Some(format!(
+                                "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
+                            ));
+                        }
+                    }
+                    ShareEvent::AckRejected => share.late_ack_rejected = true,
+                    ShareEvent::LimitArchived => share.limit_archived = true,
+                    ShareEvent::Loaded { terminal, counts } => {
+                        if terminal && share.failovers > 0 {
+                            share.spl_rebuilt = true;
+                        }
+                        for (offset, count) in counts {
+                            let delivered = share.deliveries.get(&offset).copied().unwrap_or(0);
+                            let lost = delivered.saturating_sub(count);
+                            if lost > 0 {
+                                share.forgotten.insert(offset, lost);
+                            } else {
+                                share.forgotten.remove(&offset);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// A persisted terminal state (ACKNOWLEDGED or ARCHIVED, or below the start offset)
+    /// must stay terminal, across writes and across a share-coordinator restart.
+    fn check_share_state(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        let after = next.nodes[usize::from(id)].clone();
+        if let (NodeState::ShareCoordinator(b), NodeState::ShareCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            let regressed = (0..self.scenario.records)
+                .find(|o| b.state.is_terminal(*o) && !a.state.is_terminal(*o));
+            if let Some(offset) = regressed {
+                if next.ghost.share.terminal_regressed.is_none() {
+                    let what = format!(
+                        "SC's persisted offset {offset} went from terminal {:?} back to {:?}",
+                        b.state.state_of(offset),
+                        a.state.state_of(offset)
+                    );
+                    next.ghost
+                        .update(|g| g.share.terminal_regressed = Some(what));
+                }
+            }
+        }
+    }
+
+    /// What a handler's moves alone do not show: epochs and producer ids never go back,
+    /// and a commit completing after a fault (the `commit_after_fault` witness).
+    fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        self.check_share_state(before, next, id);
+        let after = next.nodes[usize::from(id)].clone();
+        if self.topology.share_coordinator.is_some() && id == self.topology.txn_coordinator {
+            txn_ack_ghost::observe_decision(self, before, after.as_ref(), next);
+        }
+        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            for (txn, meta) in &a.txns {
+                if let Some(old) = b.txns.get(txn) {
+                    if meta.epoch < old.epoch || meta.pid != old.pid {
+                        let what = format!(
+                            "TC moved {txn} from {:?}/{:?} back to {:?}/{:?}",
+                            old.pid, old.epoch, meta.pid, meta.epoch
+                        );
+                        next.ghost.update(|g| g.illegal(what));
+                    }
+                }
+            }
+            let completed = a.txns.iter().any(|(t, m)| {
+                m.state == TransactionState::CompleteCommit
+                    && b.txns
+                        .get(t)
+                        .is_some_and(|o| o.state == TransactionState::PrepareCommit)
+            });
+            if completed && next.ghost.fault && !next.ghost.commit_after_fault {
+                next.ghost.update(|g| g.commit_after_fault = true);
+            }
+        }
+    }
+
+    /// A coordinator load must reproduce what its log holds: each transaction is where it
+    /// was before the crash, or one legal move further (a write the log took and memory did
+    /// not yet show), and its epoch did not go back.
+    fn check_failover(&self, before: &NodeState, next: &mut SystemState, id: Id) {
+        self.check_share_state(before, next, id);
+        let after = next.nodes[usize::from(id)].clone();
+        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
+            (before, after.as_ref())
+        {
+            for (txn, old) in &b.txns {
+                let what = match a.txns.get(txn) {
+                    None => Some(format!("TC lost {txn} ({:?}) across a failover", old.state)),
+                    Some(meta) if meta.state != old.state && !meta.state.can_follow(old.state) => {
+                        Some(format!(
+                            "TC reloaded {txn} as {:?}, it was {:?} before the failover",
+                            meta.state, old.state
+                        ))
+                    }
+                    Some(meta) if meta.epoch < old.epoch || meta.pid != old.pid => Some(format!(
+                        "TC reloaded {txn} at {:?}/{:?}, it was {:?}/{:?} before the failover",
+                        meta.pid, meta.epoch, old.pid, old.epoch
+                    )),
+                    Some(_) => None,
+                };
+                if let Some(what) = what {
+                    next.ghost.update(|g| g.illegal(what));
+                }
+            }
+        }
+    }
+
+    fn observe_decisions(&self, next: &mut SystemState) {
+        for id in self.topology.txn_clients() {
+            if let Some(p) = next.node(id).txn_client() {
+                let commit = match p.tm {
+                    TxnManagerState::CommittingTransaction => true,
+                    TxnManagerState::AbortingTransaction => false,
+                    _ => continue,
+                };
+                if let Some(txn) = &p.txn {
+                    let tag = txn.tag;
+                    if !next.ghost.decisions.contains_key(&tag) {
+                        if self.topology.writers.contains(&id) {
+                            // The resumed transaction is decided by its committer; the
+                            // writer's shutdown abort is a request, not that decision.
+                            continue;
+                        }
+                        let session = (commit && p.session.is_some()).then(|| p.clone());
+                        let name = self.topology.name(id);
+                        next.ghost.update(|g| {
+                            g.decisions.insert(tag, commit);
+                            if let Some(client) = &session {
+                                let issued = g.writes.get(&tag).map_or((false, false), |w| {
+                                    (
+                                        w.iter().any(|tp| matches!(tp, TopicPartition::Output(_))),
+                                        w.contains(&TopicPartition::ShareGroupState),
+                                    )
+                                });
+                                g.session.observe_commit(&name, client, tag, issued);
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A request a client sent: what a duplicate stands for is a client's retry of it on
+    /// a new connection while the first copy is still in flight.
+    pub fn is_client_request(&self, env: &Envelope) -> bool {
+        (self.topology.producers.contains(&env.src)
+            || self.topology.consumers.contains(&env.src)
+            || self.topology.readers.contains(&env.src))
+            && env.msg.response_error().is_none()
+    }
+
+    /// Where the client's request behind a timeout went.
+    fn request_destination(&self, state: &SystemState, id: Id, key: RequestKey) -> Option<Id> {
+        match state.node(id) {
+            NodeState::Producer(p) => match key {
+                RequestKey::Coordinator => p.coordinator.as_ref().map(|r| r.dst),
+                _ => p.requests.get(&key).map(|r| r.dst),
+            },
+            NodeState::ShareConsumer(c) => c.in_flight.as_ref().and(self.topology.share_partition),
+            NodeState::ResumeWriter(w) => match key {
+                RequestKey::Coordinator => w.session.coordinator.as_ref().map(|r| r.dst),
+                _ => w.session.requests.get(&key).map(|r| r.dst),
+            },
+            NodeState::Committer(c) => match (key, c.session.as_ref()) {
+                (RequestKey::External, _) => self.topology.externals.first().copied(),
+                (RequestKey::Coordinator, Some(p)) => p.coordinator.as_ref().map(|r| r.dst),
+                (_, Some(p)) => p.requests.get(&key).map(|r| r.dst),
+                (_, None) => None,
+            },
+            NodeState::SourceReader(r) => match key {
+                RequestKey::Share => r
+                    .consumer
+                    .in_flight
+                    .as_ref()
+                    .and(self.topology.share_partition),
+                RequestKey::Coordinator => r.acknowledger.coordinator.as_ref().map(|q| q.dst),
+                _ => r.acknowledger.requests.get(&key).map(|q| q.dst),
+            },
+            _ => None,
+        }
+    }
+
+    /// A one-line description of an action with actor names, for humans.
+    pub fn describe(&self, action: &Action) -> String {
+        let n = |id: &Id| self.topology.name(*id);
+        match action {
+            Action::Deliver(e) => format!("Deliver {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
+            Action::Drop(e) => format!("Drop {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
+            Action::Duplicate(e) => {
+                format!("Duplicate {}->{} {:?}", n(&e.src), n(&e.dst), e.msg)
+            }
+            Action::Fire { actor, timer } => format!("Fire {} {:?}", n(actor), timer),
+            Action::Crash(id) => format!("Crash {}", n(id)),
+            Action::Restart(id) => format!("Restart {}", n(id)),
+            Action::Choose { actor, choice } => format!("Choose {} {:?}", n(actor), choice),
+        }
+    }
+}
+
+impl Default for SystemState {
+    fn default() -> Self {
+        SystemState {
+            nodes: Vec::new(),
+            storage: Vec::new(),
+            up: Vec::new(),
+            timers: Vec::new(),
+            choices: Vec::new(),
+            network: Network::default(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            ghost: Shared::new(Ghost::default()),
+        }
+    }
+}
+
+/// The coordinator's transaction states (empty when `id` is not a coordinator).
+pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
+    match state.node(id) {
+        NodeState::TxnCoordinator(tc) => tc.txns.values().map(|m| m.state).collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl Model for System {
+    type State = SystemState;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<SystemState> {
+        vec![self.init_state()]
+    }
+
+    fn actions(&self, state: &SystemState, actions: &mut Vec<Action>) {
+        self.enabled(state, actions);
+    }
+
+    fn next_state(&self, state: &SystemState, action: Action) -> Option<SystemState> {
+        Some(self.step(state, &action))
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        self.describe(action)
+    }
+}
