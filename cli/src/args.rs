@@ -11,7 +11,7 @@ mod cli;
 mod matrix;
 mod values;
 
-pub use matrix::{MatrixArgs, MatrixPair};
+pub use matrix::{MatrixArgs, MatrixPair, ReportArgs};
 
 use crate::error::CliError;
 use clap::error::ErrorKind;
@@ -66,6 +66,8 @@ pub enum Command {
     Shrink(ShrinkArgs),
     /// `sharetxn render TRACE [--format text|mermaid]`.
     Render(RenderArgs),
+    /// `sharetxn report --out DIR [TRACE...]`.
+    Report(ReportArgs),
 }
 
 /// `sharetxn shrink`'s arguments.
@@ -234,6 +236,7 @@ fn resolve(sub: Sub) -> Result<Command, CliError> {
             trace_out: c.trace_out,
         }),
         Sub::Matrix(m) => Command::Matrix(matrix::resolve(m)?),
+        Sub::Report(r) => Command::Report(matrix::resolve_report(r)?),
         Sub::Replay(r) => Command::Replay(r.trace),
         Sub::Shrink(s) => Command::Shrink(ShrinkArgs {
             out: s.out.unwrap_or_else(|| default_shrink_out(&s.trace)),

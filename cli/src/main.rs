@@ -39,6 +39,8 @@ mod output;
 mod progress;
 mod render;
 mod replay;
+mod report;
+mod report_page;
 mod shrink;
 mod sim;
 mod sim_progress;
@@ -88,5 +90,6 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
         Command::Replay(path) => replay::run(&path),
         Command::Shrink(shrink_args) => shrink::run(&shrink_args),
         Command::Render(render_args) => render::run(&render_args),
+        Command::Report(report_args) => report::run(report_args),
     }
 }

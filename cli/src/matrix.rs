@@ -22,11 +22,11 @@
 
 use crate::args::{MatrixArgs, MatrixPair};
 use crate::check::{check_and_record, CheckRun, NOT_PASSED};
+use crate::error::CliError;
 use crate::matrix_jobs;
 use crate::matrix_table;
 use crate::output;
 use crate::progress;
-use crate::error::CliError;
 use crate::trace;
 use indicatif::MultiProgress;
 use serde::Serialize;
@@ -325,8 +325,36 @@ impl Checked {
     }
 }
 
-/// Runs every check and reports.
+/// Runs every check and prints the matrix.
 pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
+    let json = args.json;
+    let (matrix, write_failure) = compute(args)?;
+    if json {
+        let text = serde_json::to_string_pretty(&matrix)
+            .map_err(|e| CliError::new(format!("cannot encode the matrix: {e}")))?;
+        output::stdout(&format!("{text}\n"))?;
+    } else {
+        output::stdout(&matrix_table::render(&matrix))?;
+        for broken in matrix.broken_claims() {
+            output::stderr(&format!(
+                "sharetxn: claimed safe but did not pass: {broken}\n"
+            ));
+        }
+    }
+    // The matrix is out; a trace it names could not be written, so the run failed.
+    if let Some(e) = write_failure {
+        return Err(e);
+    }
+    Ok(if matrix.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NOT_PASSED)
+    })
+}
+
+/// Runs every check (progress on stderr) and gathers the matrix, with the first trace
+/// that could not be written (the matrix is whole without it, the run is not).
+pub fn compute(args: MatrixArgs) -> Result<(Matrix, Option<CliError>), CliError> {
     let MatrixArgs {
         pairs,
         sets,
@@ -426,25 +454,5 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
         }
     }
 
-    if json {
-        let text = serde_json::to_string_pretty(&matrix)
-            .map_err(|e| CliError::new(format!("cannot encode the matrix: {e}")))?;
-        output::stdout(&format!("{text}\n"))?;
-    } else {
-        output::stdout(&matrix_table::render(&matrix))?;
-        for broken in matrix.broken_claims() {
-            output::stderr(&format!(
-                "sharetxn: claimed safe but did not pass: {broken}\n"
-            ));
-        }
-    }
-    // The matrix is out; a trace it names could not be written, so the run failed.
-    if let Some(e) = write_failure {
-        return Err(e);
-    }
-    Ok(if matrix.passed {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(NOT_PASSED)
-    })
+    Ok((matrix, write_failure))
 }

@@ -62,6 +62,9 @@ pub enum Sub {
     /// Print a trace for people: one line a step, or a Mermaid sequence diagram
     #[command(after_help = RENDER_AFTER)]
     Render(RenderCli),
+    /// Write one self-contained HTML page: the matrix and every counterexample drawn
+    #[command(after_help = REPORT_AFTER)]
+    Report(ReportCli),
     /// Simulate seeds with real Kafka timing and swarm faults, or merge runs (--summarize)
     #[command(after_help = SIM_AFTER)]
     Sim(SimCli),
@@ -111,6 +114,21 @@ Examples:
   sharetxn matrix --scenarios txn-basic,ctp
   sharetxn matrix --designs seed,draft,proposed --unclaimed-max-states 100000
   sharetxn matrix --json --threads 2 > matrix.json";
+
+const REPORT_AFTER: &str = "\
+report runs the matrix exactly as matrix does (same flags; its traces go to DIR/traces),
+then writes DIR/index.html: a table per scenario of every property for every design, each
+cell a link (a violation to its counterexample, any other status to its check's figures),
+and for every counterexample and every TRACE named, its verdict judged now by a replay, its
+sequence diagram, its step table and its Mermaid source. The page has no script and loads
+nothing from the network.
+
+Exit status: 0 the page was written and every design claimed safe passed where it applies
+(or --no-matrix); 1 one of them did not; 2 bad input.
+
+Examples:
+  sharetxn report --out report --designs seed,draft,proposed --scenarios ctp
+  sharetxn report --out corpus --no-matrix traces/counterexamples/*.json";
 
 const REPLAY_AFTER: &str = "\
 Prints each step, where the run first differs from the recorded digests, and whether the
@@ -200,6 +218,21 @@ pub struct CheckCli {
 /// `sharetxn matrix`.
 #[derive(Debug, Args)]
 pub struct MatrixCli {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub scope: MatrixScope,
+    /// Print the matrix as one JSON document
+    #[arg(long)]
+    pub json: bool,
+    /// Where trace files go
+    #[arg(long, value_name = "DIR", default_value = super::DEFAULT_TRACE_OUT,
+          value_parser = values::path)]
+    pub trace_out: PathBuf,
+}
+
+/// Which pairs a matrix checks and how far: shared by `matrix` and `report`.
+#[derive(Debug, Args)]
+pub struct MatrixScope {
     /// Only these designs (comma-separated) [default: every design]
     #[arg(long, value_name = "A,B", value_parser = values::designs)]
     pub designs: Option<Names>,
@@ -223,13 +256,23 @@ pub struct MatrixCli {
     /// Stop each check after this long (seconds above 0)
     #[arg(long, value_name = "SECS", value_parser = values::seconds)]
     pub timeout: Option<Duration>,
-    /// Print the matrix as one JSON document
+}
+
+/// `sharetxn report`.
+#[derive(Debug, Args)]
+pub struct ReportCli {
+    /// Trace files to draw on the page besides the matrix's violations
+    #[arg(value_name = "TRACE", value_parser = values::path)]
+    pub traces: Vec<PathBuf>,
+    /// The directory the page (index.html) and the matrix's traces (traces/) go to
+    #[arg(long, value_name = "DIR", value_parser = values::path)]
+    pub out: PathBuf,
+    /// Draw only the named traces: run no matrix
     #[arg(long)]
-    pub json: bool,
-    /// Where trace files go
-    #[arg(long, value_name = "DIR", default_value = super::DEFAULT_TRACE_OUT,
-          value_parser = values::path)]
-    pub trace_out: PathBuf,
+    pub no_matrix: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub scope: MatrixScope,
 }
 
 /// `sharetxn replay`.

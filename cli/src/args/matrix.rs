@@ -3,7 +3,7 @@
 //! built here, with every `--set` applied, so that a bad value is refused before the first
 //! check starts, and each pair carries the library's verdict on whether it applies.
 
-use super::cli::MatrixCli;
+use super::cli::{MatrixCli, MatrixScope, ReportCli};
 use super::{build_model, default_threads, ModelArgs};
 use crate::error::CliError;
 use sharetxn_model::design::DESIGN_NAMES;
@@ -45,6 +45,26 @@ pub struct MatrixArgs {
 
 /// Builds every pair of what clap parsed after `sharetxn matrix`.
 pub(super) fn resolve(m: MatrixCli) -> Result<MatrixArgs, CliError> {
+    resolve_scope(m.scope, m.json, m.trace_out)
+}
+
+/// What clap parsed after `sharetxn report`: the matrix's pairs (unless `--no-matrix`),
+/// its traces under `OUT/traces`.
+pub(super) fn resolve_report(r: ReportCli) -> Result<ReportArgs, CliError> {
+    let matrix = if r.no_matrix {
+        None
+    } else {
+        // The progress goes to stderr as for `matrix`; the page is the output.
+        Some(resolve_scope(r.scope, false, r.out.join("traces"))?)
+    };
+    Ok(ReportArgs {
+        matrix,
+        traces: r.traces,
+        out: r.out,
+    })
+}
+
+fn resolve_scope(m: MatrixScope, json: bool, trace_out: PathBuf) -> Result<MatrixArgs, CliError> {
     let designs = m.designs.map_or_else(|| DESIGN_NAMES.to_vec(), |n| n.0);
     let scenarios = m.scenarios.map_or_else(|| SCENARIO_NAMES.to_vec(), |n| n.0);
     let mut pairs = Vec::new();
@@ -64,9 +84,20 @@ pub(super) fn resolve(m: MatrixCli) -> Result<MatrixArgs, CliError> {
         max_states: m.max_states,
         unclaimed_max_states: m.unclaimed_max_states,
         timeout: m.timeout,
-        json: m.json,
-        trace_out: m.trace_out,
+        json,
+        trace_out,
     })
+}
+
+/// `sharetxn report`'s arguments.
+#[derive(Debug)]
+pub struct ReportArgs {
+    /// The matrix to run, unless `--no-matrix`.
+    pub matrix: Option<MatrixArgs>,
+    /// Trace files to draw besides the matrix's violations.
+    pub traces: Vec<PathBuf>,
+    /// Where the page goes.
+    pub out: PathBuf,
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
-//! Rendering a trace for people: [`text`] (one line a step, fixed columns) and
-//! [`mermaid`] (a sequence diagram GitHub and the Kafka wiki draw). Both run the trace on
-//! the current model first, so that what a step changed comes from the states themselves.
+//! Rendering a trace for people: [`text`] (one line a step, fixed columns),
+//! [`mermaid`] (a sequence diagram GitHub and the Kafka wiki draw) and [`svg`] (the same
+//! diagram drawn by the tool, for a page that must work with no script or network). Each runs
+//! the trace on the current model first, so that what a step changed comes from the states
+//! themselves.
 
 pub mod label;
 pub mod mermaid;
+pub mod svg;
 pub mod text;
 
 use crate::digest::Snapshot;

@@ -41,18 +41,13 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
         "step", "time", "kind", "from", "to", "message", "changed"
     ));
     let heal_after = trace.heal.as_ref().map(|h| h.after_step);
-    for (i, step) in trace.steps.iter().enumerate() {
+    for (i, row) in rows(&walked).into_iter().enumerate() {
         if heal_after == Some(i) {
             out.push_str(HEAL_MARK);
         }
-        let c = columns(&walked.sys.topology, &step.action);
-        let time = step
-            .time_ms
-            .map_or_else(|| "-".to_string(), |t| format!("{t}ms"));
-        let changed = changes_line(&walked, i);
         let line = format!(
             "{:>4}  {:>9}  {:<9}  {:<4}  {:<4}  {:<34}  {}",
-            step.step, time, c.kind, c.from, c.to, c.label, changed
+            row.step, row.time, row.kind, row.from, row.to, row.message, row.changed
         );
         out.push_str(line.trim_end());
         out.push('\n');
@@ -67,7 +62,56 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     Ok(out)
 }
 
-fn scenario_line(trace: &Trace) -> String {
+/// One step as the text rendering's columns show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepRow {
+    /// The step's number (from 1).
+    pub step: usize,
+    /// The virtual time the simulator ran it at, or `-`.
+    pub time: String,
+    /// `deliver`, `drop`, `duplicate`, `fire`, `crash`, `restart`, `choose`.
+    pub kind: &'static str,
+    /// The sender, or the actor the step happens at.
+    pub from: String,
+    /// The recipient, or `-`.
+    pub to: String,
+    /// The message, timer or choice, labelled with the fields that decide the story.
+    pub message: String,
+    /// What the step changed in the actors, the budget and the ghost state.
+    pub changed: String,
+}
+
+/// Every step of the trace as a row (the trace is run on the current model to see what
+/// each step changed).
+pub fn step_rows(trace: &Trace) -> Result<Vec<StepRow>, String> {
+    Ok(rows(&Walked::new(trace)?))
+}
+
+fn rows(walked: &Walked<'_>) -> Vec<StepRow> {
+    walked
+        .trace
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let c = columns(&walked.sys.topology, &step.action);
+            StepRow {
+                step: step.step,
+                time: step
+                    .time_ms
+                    .map_or_else(|| "-".to_string(), |t| format!("{t}ms")),
+                kind: c.kind,
+                from: c.from,
+                to: c.to,
+                message: c.label,
+                changed: changes_line(walked, i),
+            }
+        })
+        .collect()
+}
+
+/// The scenario with its bounds in one line.
+pub fn scenario_line(trace: &Trace) -> String {
     let s = &trace.scenario;
     let b = &s.budget;
     let crashable: Vec<String> = s.crashable.iter().map(|r| r.name().to_string()).collect();

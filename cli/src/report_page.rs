@@ -1,0 +1,302 @@
+//! The report's HTML: the design × scenario × property matrix, each check's figures, and
+//! one section per finding (verdict, sequence diagram, step table, Mermaid source). All
+//! styles are inline and there is no script, so the page is one file that works offline.
+//! Every matrix cell is a link: a violation to its finding, any other status to the row
+//! of figures of its check (where an undecided cell's reason is).
+
+use crate::matrix::{Cell, CheckRow, Matrix};
+use crate::matrix_table::{grouped, status_word};
+use crate::report::cell_id;
+use sharetxn_properties::{Status, PROPERTIES};
+use sharetxn_traces::render::svg::escape;
+use sharetxn_traces::render::text::StepRow;
+
+/// A trace drawn for the page.
+pub struct Finding {
+    /// The section's anchor.
+    pub id: String,
+    /// The trace file.
+    pub file: String,
+    /// The design's name.
+    pub design: String,
+    /// The design in one line, as `render` heads a trace with it.
+    pub design_line: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The scenario with its bounds.
+    pub scenario_line: String,
+    /// The property the trace violates or witnesses.
+    pub property: String,
+    /// The outcome, judged now by a replay.
+    pub verdict: String,
+    /// The sequence diagram as SVG.
+    pub svg: String,
+    /// The same diagram as Mermaid source.
+    pub mermaid: String,
+    /// The steps.
+    pub rows: Vec<StepRow>,
+}
+
+/// What the page shows.
+pub struct Page<'a> {
+    /// The matrix, unless `--no-matrix`.
+    pub matrix: Option<&'a Matrix>,
+    /// The matrix's violations, drawn.
+    pub findings: &'a [Finding],
+    /// The traces named on the command line, drawn.
+    pub traces: &'a [Finding],
+    /// The tool's version.
+    pub version: &'a str,
+}
+
+const STYLE: &str =
+    "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1800px}\
+h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:40px}\
+table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;\
+text-align:left;vertical-align:top;font-size:13px}th{background:#f3f3f3}\
+td.violated{background:#f8d0d0}td.holds,td.witnessed{background:#d8f0d8}\
+td.unknown,td.unreached{background:#fbeec0}td.not_applicable{color:#999}\
+td a{color:inherit}.what{color:#555;font-size:12px}.diagram{overflow-x:auto;border:1px solid #ddd;\
+padding:4px;margin:8px 0}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}\
+.verdict{font-weight:bold;color:#922}section.finding{margin-bottom:48px}code{font-size:12px}";
+
+/// The whole page.
+pub fn render(page: &Page<'_>) -> String {
+    let mut html = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>sharetxn report</title><style>{STYLE}</style></head><body>\n\
+         <h1>sharetxn report</h1>\n<p>sharetxn {} &middot; {} findings from the matrix, {} named \
+         traces. Every verdict on this page was judged by replaying the trace on the model that \
+         wrote the page.</p>\n",
+        escape(page.version),
+        page.findings.len(),
+        page.traces.len()
+    );
+    if let Some(m) = page.matrix {
+        html.push_str(&matrix_section(m));
+    }
+    html.push_str(&findings_section(
+        "Findings",
+        "the matrix's violations",
+        page.findings,
+    ));
+    html.push_str(&findings_section(
+        "Traces",
+        "the traces named on the command line",
+        page.traces,
+    ));
+    html.push_str("</body></html>\n");
+    html
+}
+
+fn matrix_section(m: &Matrix) -> String {
+    let mut html = String::from("<h2 id=\"matrix\">Matrix</h2>\n");
+    if !m.sets.is_empty() {
+        html.push_str(&format!(
+            "<p>Every check with <code>--set {}</code>.</p>\n",
+            escape(&m.sets.join(" --set "))
+        ));
+    }
+    html.push_str(&format!(
+        "<p>Designs claimed safe {}.</p>\n",
+        if m.passed {
+            "passed wherever they apply"
+        } else {
+            "<b>did not all pass</b>"
+        }
+    ));
+    for scenario in unique(m.checks.iter().map(|c| c.scenario.as_str())) {
+        html.push_str(&scenario_table(m, scenario));
+    }
+    html.push_str(&checks_table(m));
+    html
+}
+
+/// One scenario's table: a row per property and twin, a column per design.
+fn scenario_table(m: &Matrix, scenario: &str) -> String {
+    let designs: Vec<&str> = unique(
+        m.checks
+            .iter()
+            .filter(|c| c.scenario == scenario)
+            .map(|c| c.design.as_str()),
+    );
+    let mut html = format!(
+        "<h3 id=\"s-{0}\">{0}</h3>\n<table><tr><th>property</th>",
+        escape(scenario)
+    );
+    for d in &designs {
+        html.push_str(&format!("<th>{}</th>", escape(d)));
+    }
+    html.push_str("</tr>\n");
+    for p in PROPERTIES {
+        for (name, what) in [(p.name, p.what), (p.twin, p.twin_what)] {
+            html.push_str(&format!(
+                "<tr><td><b>{}</b><div class=\"what\">{}</div></td>",
+                escape(name),
+                escape(what)
+            ));
+            for d in &designs {
+                html.push_str(&cell_html(m.cell(d, scenario, name), d, scenario, name));
+            }
+            html.push_str("</tr>\n");
+        }
+    }
+    html.push_str("</table>\n");
+    html
+}
+
+fn cell_html(cell: Option<&Cell>, design: &str, scenario: &str, property: &str) -> String {
+    let Some(cell) = cell else {
+        return "<td></td>".into();
+    };
+    let word = status_word(cell.status);
+    let target = if cell.status == Status::Violated && cell.trace.is_some() {
+        cell_id(design, scenario, property)
+    } else {
+        check_id(design, scenario)
+    };
+    let title = cell.reason.as_deref().unwrap_or(word);
+    format!(
+        "<td class=\"{}\"><a href=\"#{}\" title=\"{}\">{word}</a></td>",
+        status_class(cell.status),
+        escape(&target),
+        escape(title)
+    )
+}
+
+/// The status as the JSON spells it, a cell's CSS class.
+fn status_class(status: Status) -> &'static str {
+    match status {
+        Status::Holds => "holds",
+        Status::Violated => "violated",
+        Status::Witnessed => "witnessed",
+        Status::Unreached => "unreached",
+        Status::Unknown => "unknown",
+        Status::NotApplicable => "not_applicable",
+    }
+}
+
+/// The anchor of a check's row of figures.
+fn check_id(design: &str, scenario: &str) -> String {
+    format!("c-{design}--{scenario}")
+}
+
+fn checks_table(m: &Matrix) -> String {
+    let mut html = String::from(
+        "<h3 id=\"checks\">Checks</h3>\n<table><tr><th>design</th><th>scenario</th>\
+         <th>claimed safe</th><th>states</th><th>depth</th><th>seconds</th><th>result</th></tr>\n",
+    );
+    for c in &m.checks {
+        html.push_str(&check_row(c));
+    }
+    html.push_str("</table>\n");
+    html
+}
+
+fn check_row(c: &CheckRow) -> String {
+    let (states, depth, seconds, result) = match (&c.figures, &c.reason) {
+        (Some(f), _) => (
+            grouped(f.unique_states),
+            f.max_depth.to_string(),
+            format!("{:.1}", f.seconds),
+            match &f.stopped {
+                Some(why) => format!("not exhaustive: {why}"),
+                None if f.passed => "passed".into(),
+                None => "exhaustive, did not pass".into(),
+            },
+        ),
+        (None, reason) => (
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            format!("not checked: {}", reason.as_deref().unwrap_or("")),
+        ),
+    };
+    format!(
+        "<tr id=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{states}</td><td>{depth}</td>\
+         <td>{seconds}</td><td>{}</td></tr>\n",
+        escape(&check_id(&c.design, &c.scenario)),
+        escape(&c.design),
+        escape(&c.scenario),
+        if c.claims_safety { "yes" } else { "no" },
+        escape(&result)
+    )
+}
+
+fn findings_section(title: &str, what: &str, findings: &[Finding]) -> String {
+    if findings.is_empty() {
+        return String::new();
+    }
+    let mut html = format!(
+        "<h2 id=\"{}\">{title}</h2>\n<p>{} {what}:</p>\n<ul>\n",
+        title.to_lowercase(),
+        findings.len()
+    );
+    for f in findings {
+        html.push_str(&format!(
+            "<li><a href=\"#{}\">{} on {}: {}</a></li>\n",
+            escape(&f.id),
+            escape(&f.design),
+            escape(&f.scenario),
+            escape(&f.property)
+        ));
+    }
+    html.push_str("</ul>\n");
+    for f in findings {
+        html.push_str(&finding_html(f));
+    }
+    html
+}
+
+fn finding_html(f: &Finding) -> String {
+    let mut html = format!(
+        "<section class=\"finding\" id=\"{}\">\n<h3>{} on {}: {} <a href=\"#{}\">#</a></h3>\n\
+         <p class=\"verdict\">{}</p>\n<p>design: <code>{}</code><br>scenario: <code>{}</code><br>\
+         trace: <code>{}</code>, {} steps</p>\n<div class=\"diagram\">{}</div>\n",
+        escape(&f.id),
+        escape(&f.design),
+        escape(&f.scenario),
+        escape(&f.property),
+        escape(&f.id),
+        escape(&f.verdict),
+        escape(&f.design_line),
+        escape(&f.scenario_line),
+        escape(&f.file),
+        f.rows.len(),
+        f.svg
+    );
+    html.push_str(
+        "<table class=\"steps\"><tr><th>step</th><th>time</th><th>kind</th><th>from</th>\
+         <th>to</th><th>message</th><th>changed</th></tr>\n",
+    );
+    for r in &f.rows {
+        html.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td>\
+             <td class=\"what\">{}</td></tr>\n",
+            r.step,
+            escape(&r.time),
+            r.kind,
+            escape(&r.from),
+            escape(&r.to),
+            escape(&r.message),
+            escape(&r.changed)
+        ));
+    }
+    html.push_str(&format!(
+        "</table>\n<details><summary>Mermaid source</summary><pre class=\"mermaid-source\">{}</pre>\
+         </details>\n</section>\n",
+        escape(&f.mermaid)
+    ));
+    html
+}
+
+/// The values in first-seen order, each once.
+fn unique<'a>(values: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = Vec::new();
+    for v in values {
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    seen
+}
