@@ -3,8 +3,11 @@
 //! as begin, AddShareAcksToTxn, TxnShareAcknowledge (as no member), EndTxn COMMIT; the
 //! abort after a failed write; the restart that commits the restored checkpoint again.
 
+mod common;
+
+use common::{choose, deliver, fire, pe, reader, reader_state, sent, start, system};
 use sharetxn_model::clients::producer_share::NOT_A_MEMBER;
-use sharetxn_model::clients::source_reader::{ReaderStorage, SourceReaderState};
+use sharetxn_model::clients::source_reader::ReaderStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -15,93 +18,21 @@ use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
+use stateright::actor::Command;
 
 /// The flink scenario with one resend after a request timeout (its default, from `ctp`,
 /// is none), so the handler tests see a resend.
-fn system() -> System {
-    let scenario = Scenario {
-        request_retries: 1,
-        ..Scenario::flink_acknowledger()
-    };
-    System::new(Design::seed(), scenario)
-}
-
-fn reader(sys: &System) -> Id {
-    sys.topology.readers[0]
-}
-
-fn run(
-    sys: &System,
-    state: &NodeState,
-    f: impl FnOnce(
-        &sharetxn_model::world::node::Node,
-        &mut Cow<NodeState>,
-        &mut Out<sharetxn_model::world::node::Node>,
-    ),
-) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    f(&sys.actors[usize::from(reader(sys))], &mut cow, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn deliver(sys: &System, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    run(sys, state, |a, s, o| a.on_msg(id, s, src, msg, o))
-}
-
-fn choose(sys: &System, state: &NodeState, choice: ClientChoice) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    run(sys, state, |a, s, o| a.on_random(id, s, &choice, o))
-}
-
-fn fire(sys: &System, state: &NodeState, timer: Timer) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    run(sys, state, |a, s, o| a.on_timeout(id, s, &timer, o))
-}
-
-fn start(sys: &System, storage: Option<NodeStorage>) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    let mut out = Out::new();
-    let s = sys.actors[usize::from(id)].on_start(id, &storage, &mut out);
-    (s, out.into_iter().collect())
-}
-
-fn sent(cmds: &[Cmd]) -> Vec<(Id, Msg)> {
-    cmds.iter()
-        .filter_map(|c| match c {
-            Command::Send(dst, m) => Some((*dst, m.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn r(state: &NodeState) -> &SourceReaderState {
-    match state {
-        NodeState::SourceReader(s) => s,
-        other => panic!("not a reader: {other:?}"),
-    }
-}
-
-fn pe(epoch: u8) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch.into()),
-    }
-}
+const RESEND: &[&str] = &["request_retries=1"];
 
 /// The reader after `open()`, the acknowledger initialised and record 0 (delivery 1)
 /// emitted.
 fn holding_a_record(sys: &System) -> NodeState {
     let tc = sys.topology.txn_coordinator;
     let spl = sys.topology.share_partition.unwrap();
-    let (s, _) = start(sys, None);
+    let (s, _) = start(sys, reader(sys), None);
     let (s, _) = deliver(
         sys,
+        reader(sys),
         &s,
         tc,
         Msg::InitProducerIdResponse(InitProducerIdResponse {
@@ -113,6 +44,7 @@ fn holding_a_record(sys: &System) -> NodeState {
     );
     let (s, cmds) = deliver(
         sys,
+        reader(sys),
         &s,
         spl,
         Msg::ShareFetchResponse(ShareFetchResponse {
@@ -142,10 +74,27 @@ fn accept(delivery_count: u8) -> Acknowledgement {
     }
 }
 
+/// The transaction coordinator's answer NONE to AddShareAcksToTxn of (0, 0).
+fn share_acks_added() -> Msg {
+    Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        txn: TransactionalId(0),
+        producer: pe(0),
+        error: ErrorCode::None,
+    })
+}
+
+/// The share coordinator's answer NONE to TxnShareAcknowledge of (0, 0).
+fn acks_staged() -> Msg {
+    Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        producer: pe(0),
+        error: ErrorCode::None,
+    })
+}
+
 #[test]
 fn open_initialises_the_acknowledger_and_opens_a_share_session() {
-    let sys = system();
-    let (s, cmds) = start(&sys, None);
+    let sys = system(Design::seed(), Scenario::flink_acknowledger(), RESEND);
+    let (s, cmds) = start(&sys, reader(&sys), None);
     let msgs = sent(&cmds);
     assert!(msgs
         .iter()
@@ -155,20 +104,23 @@ fn open_initialises_the_acknowledger_and_opens_a_share_session() {
         .iter()
         .any(|(dst, m)| Some(*dst) == sys.topology.share_partition
             && matches!(m, Msg::ShareFetch(q) if q.session_epoch == 0 && q.acks.is_empty())));
-    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::Initializing);
+    assert_eq!(
+        reader_state(&s).acknowledger.tm,
+        TxnManagerState::Initializing
+    );
 }
 
 #[test]
 fn a_completed_checkpoint_commits_its_acks_as_no_member() {
-    let sys = system();
+    let sys = system(Design::seed(), Scenario::flink_acknowledger(), RESEND);
     let tc = sys.topology.txn_coordinator;
     let sc = sys.topology.share_coordinator.unwrap();
     let s = holding_a_record(&sys);
-    assert_eq!(r(&s).pending, vec![accept(1)]);
+    assert_eq!(reader_state(&s).pending, vec![accept(1)]);
 
     // snapshotState + notifyCheckpointComplete: the checkpoint is saved, then begin and
     // AddShareAcksToTxn (no output partition: nothing is produced).
-    let (s, cmds) = choose(&sys, &s, ClientChoice::Checkpoint);
+    let (s, cmds) = choose(&sys, reader(&sys), &s, ClientChoice::Checkpoint);
     assert!(cmds.iter().any(|c| matches!(c,
         Command::Save(NodeStorage::SourceReader(ReaderStorage { checkpoint, .. })) if *checkpoint == vec![accept(1)])));
     let msgs = sent(&cmds);
@@ -176,21 +128,15 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
     assert!(
         matches!(&msgs[0], (dst, Msg::AddShareAcksToTxn(q)) if *dst == tc && q.producer == pe(0))
     );
-    assert!(r(&s).pending.is_empty());
-    assert_eq!(r(&s).committing, vec![accept(1)]);
-    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::InTransaction);
+    assert!(reader_state(&s).pending.is_empty());
+    assert_eq!(reader_state(&s).committing, vec![accept(1)]);
+    assert_eq!(
+        reader_state(&s).acknowledger.tm,
+        TxnManagerState::InTransaction
+    );
 
     // TxnShareAcknowledge to the share coordinator, carrying no member of the group.
-    let (s, cmds) = deliver(
-        &sys,
-        &s,
-        tc,
-        Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
-            txn: TransactionalId(0),
-            producer: pe(0),
-            error: ErrorCode::None,
-        }),
-    );
+    let (s, cmds) = deliver(&sys, reader(&sys), &s, tc, share_acks_added());
     let msgs = sent(&cmds);
     let Some((dst, Msg::TxnShareAcknowledge(q))) = msgs.first() else {
         panic!("{msgs:?}");
@@ -201,27 +147,20 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
     assert_eq!(q.tag.client, 0);
 
     // Answered: EndTxn COMMIT, with no client choice (commitAcknowledgements decides).
-    let (s, cmds) = deliver(
-        &sys,
-        &s,
-        sc,
-        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-            producer: pe(0),
-            error: ErrorCode::None,
-        }),
-    );
+    let (s, cmds) = deliver(&sys, reader(&sys), &s, sc, acks_staged());
     assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::EndTxn(q))] if q.commit));
     assert!(!cmds
         .iter()
         .any(|c| matches!(c, Command::ChooseRandom(k, o) if k == "end" && !o.is_empty())));
     assert_eq!(
-        r(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.tm,
         TxnManagerState::CommittingTransaction
     );
 
     // The commit ends: the reader polls again for its second checkpoint.
     let (s, cmds) = deliver(
         &sys,
+        reader(&sys),
         &s,
         tc,
         Msg::EndTxnResponse(EndTxnResponse {
@@ -232,57 +171,52 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
             producer: Some(pe(1)),
         }),
     );
-    assert!(r(&s).committing.is_empty());
-    assert!(r(&s).acknowledger.done);
+    assert!(reader_state(&s).committing.is_empty());
+    assert!(reader_state(&s).acknowledger.done);
     assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::ShareFetch(q))] if q.acks.is_empty()));
 }
 
 #[test]
 fn a_failed_acknowledgement_write_aborts_the_transaction() {
-    let sys = system();
+    let sys = system(Design::seed(), Scenario::flink_acknowledger(), RESEND);
     let tc = sys.topology.txn_coordinator;
     let s = holding_a_record(&sys);
-    let (s, _) = choose(&sys, &s, ClientChoice::Checkpoint);
-    let (s, _) = deliver(
-        &sys,
-        &s,
-        tc,
-        Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
-            txn: TransactionalId(0),
-            producer: pe(0),
-            error: ErrorCode::None,
-        }),
-    );
+    let (s, _) = choose(&sys, reader(&sys), &s, ClientChoice::Checkpoint);
+    let (s, _) = deliver(&sys, reader(&sys), &s, tc, share_acks_added());
     // The request times out, is resent once, and times out again: the batch expired.
     let timer = Timer::RequestTimeout(RequestKey::TxnShareAcknowledge);
-    let (s, cmds) = fire(&sys, &s, timer);
+    let (s, cmds) = fire(&sys, reader(&sys), &s, timer);
     assert!(matches!(
         sent(&cmds).as_slice(),
         [(_, Msg::TxnShareAcknowledge(_))]
     ));
-    let (s, cmds) = fire(&sys, &s, timer);
+    let (s, cmds) = fire(&sys, reader(&sys), &s, timer);
     assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::EndTxn(q))] if !q.commit));
-    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::AbortingTransaction);
+    assert_eq!(
+        reader_state(&s).acknowledger.tm,
+        TxnManagerState::AbortingTransaction
+    );
 }
 
 #[test]
 fn a_restart_commits_the_restored_checkpoint_again() {
-    let sys = system();
+    let sys = system(Design::seed(), Scenario::flink_acknowledger(), RESEND);
     let tc = sys.topology.txn_coordinator;
     let storage = NodeStorage::SourceReader(ReaderStorage {
         incarnation: 0,
         checkpoint: vec![accept(1)],
         prepared: None,
     });
-    let (s, cmds) = start(&sys, Some(storage));
-    assert_eq!(r(&s).incarnation, 1);
-    assert_eq!(r(&s).restored, vec![accept(1)]);
+    let (s, cmds) = start(&sys, reader(&sys), Some(storage));
+    assert_eq!(reader_state(&s).incarnation, 1);
+    assert_eq!(reader_state(&s).restored, vec![accept(1)]);
     assert!(cmds.iter().any(|c| matches!(c,
         Command::Save(NodeStorage::SourceReader(ReaderStorage { incarnation: 1, checkpoint, prepared: None })) if *checkpoint == vec![accept(1)])));
     // Once initialised (the new epoch fences the previous incarnation), it begins a
     // transaction for the restored acks.
     let (s, cmds) = deliver(
         &sys,
+        reader(&sys),
         &s,
         tc,
         Msg::InitProducerIdResponse(InitProducerIdResponse {
@@ -295,7 +229,16 @@ fn a_restart_commits_the_restored_checkpoint_again() {
     assert!(
         matches!(sent(&cmds).as_slice(), [(_, Msg::AddShareAcksToTxn(q))] if q.producer == pe(2))
     );
-    assert!(r(&s).restored.is_empty());
-    assert_eq!(r(&s).committing, vec![accept(1)]);
-    assert_eq!(r(&s).acknowledger.txn.as_ref().unwrap().tag.incarnation, 1);
+    assert!(reader_state(&s).restored.is_empty());
+    assert_eq!(reader_state(&s).committing, vec![accept(1)]);
+    assert_eq!(
+        reader_state(&s)
+            .acknowledger
+            .txn
+            .as_ref()
+            .unwrap()
+            .tag
+            .incarnation,
+        1
+    );
 }

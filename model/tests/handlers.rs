@@ -1,51 +1,21 @@
 //! Handler tests: one message in, the exact commands out.
 
+mod common;
+
+use common::{deliver, pe, same, sent, start, system, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
-use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-fn system() -> System {
-    System::new(Design::consumer_offsets(), Scenario::txn_basic())
-}
-
-fn start(sys: &System, id: Id) -> NodeState {
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_start(id, &None, &mut out)
-}
-
-fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-/// `Command` has no `PartialEq`: compare what it prints.
-fn same(a: &Cmd, b: &Cmd) -> bool {
-    format!("{a:?}") == format!("{b:?}")
-}
-
-fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(pid),
-        epoch: ProducerEpoch(epoch.into()),
-    }
-}
+use sharetxn_model::Scenario;
+use stateright::actor::Command;
 
 #[test]
 fn producer_start_sends_init_producer_id_with_a_request_timeout() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let p0 = sys.topology.producers[0];
-    let mut out = Out::new();
-    sys.actors[usize::from(p0)].on_start(p0, &None, &mut out);
-    let commands: Vec<_> = out.into_iter().collect();
+    let (_, commands) = start(&sys, p0, None);
     assert_eq!(commands.len(), 3, "{commands:?}");
     assert!(same(
         &commands[0],
@@ -66,10 +36,10 @@ fn producer_start_sends_init_producer_id_with_a_request_timeout() {
 
 #[test]
 fn coordinator_grants_a_new_producer_id_and_persists_it() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let tc = sys.topology.txn_coordinator;
     let p0 = sys.topology.producers[0];
-    let state = start(&sys, tc);
+    let (state, _) = start(&sys, tc, None);
     let (after, commands) = deliver(
         &sys,
         tc,
@@ -89,7 +59,7 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
             Msg::InitProducerIdResponse(InitProducerIdResponse {
                 txn: TransactionalId(0),
                 error: ErrorCode::None,
-                producer: Some(pe(0, 0)),
+                producer: Some(pe(0)),
                 ongoing: None,
             })
         )
@@ -102,13 +72,13 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
 
 #[test]
 fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let d0 = sys.topology.partitions[0];
     let p0 = sys.topology.producers[0];
-    let state = start(&sys, d0);
+    let (state, _) = start(&sys, d0, None);
     let req = ProduceRequest {
         txn: TransactionalId(0),
-        producer: pe(0, 0),
+        producer: pe(0),
         seq: 0,
         partition: PartitionIndex(0),
         record: OutputRecord {
@@ -128,7 +98,7 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
             sys.topology.txn_coordinator,
             Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
                 txn: TransactionalId(0),
-                producer: pe(0, 0),
+                producer: pe(0),
                 partitions: vec![TopicPartition::Output(PartitionIndex(0))],
                 mode: AddPartitionsMode::BrokerAdd {
                     guard: VerificationGuard {
@@ -155,16 +125,16 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
 
 #[test]
 fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let tc = sys.topology.txn_coordinator;
     let p0 = sys.topology.producers[0];
     let d0 = sys.topology.partitions[0];
-    let mut state = start(&sys, tc);
+    let (mut state, _) = start(&sys, tc, None);
     let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     state = deliver(&sys, tc, &state, p0, init).0;
     let add = Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
         txn: TransactionalId(0),
-        producer: pe(0, 0),
+        producer: pe(0),
         partitions: vec![TopicPartition::Output(PartitionIndex(0))],
         mode: AddPartitionsMode::BrokerAdd {
             guard: VerificationGuard {
@@ -176,24 +146,18 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
     state = deliver(&sys, tc, &state, d0, add).0;
     let end = Msg::EndTxn(EndTxnRequest {
         txn: TransactionalId(0),
-        producer: pe(0, 0),
+        producer: pe(0),
         commit: true,
     });
     let (after, commands) = deliver(&sys, tc, &state, p0, end);
-    let sends: Vec<_> = commands
-        .iter()
-        .filter_map(|c| match c {
-            Command::Send(dst, m) => Some((*dst, m.clone())),
-            _ => None,
-        })
-        .collect();
+    let sends = sent(&commands);
     assert_eq!(
         sends,
         vec![
             (
                 d0,
                 Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
-                    producer: pe(0, 1),
+                    producer: pe(1),
                     commit: true,
                     coordinator_epoch: CoordinatorEpoch(0),
                     partition: TopicPartition::Output(PartitionIndex(0)),
@@ -204,10 +168,10 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
                 p0,
                 Msg::EndTxnResponse(EndTxnResponse {
                     txn: TransactionalId(0),
-                    request_producer: pe(0, 0),
+                    request_producer: pe(0),
                     commit: true,
                     error: ErrorCode::None,
-                    producer: Some(pe(0, 1)),
+                    producer: Some(pe(1)),
                 })
             ),
         ]

@@ -4,6 +4,9 @@
 //! failover reloading it), and TxnHeartbeat keeping a transaction alive or its expiry
 //! aborting it.
 
+mod common;
+
+use common::{deliver, fire, pe, start, system, Cmd, TXN};
 use sharetxn_model::coordinator::txn_coordinator::TxnCoordinatorState;
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
@@ -13,21 +16,16 @@ use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::txn_heartbeat_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
+use stateright::actor::{Command, Id};
 
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
+/// KIP-939's broker and client setting.
+const TWO_PC: &[&str] = &["two_phase_commit=true"];
 
-const TXN: TransactionalId = TransactionalId(0);
+/// KIP-1309's transaction heartbeats.
+const HEARTBEAT: &[&str] = &["txn_heartbeat=true"];
 
-fn system(two_phase_commit: bool, txn_heartbeat: bool) -> System {
-    let design = Design {
-        two_phase_commit,
-        txn_heartbeat,
-        ..Design::consumer_offsets()
-    };
-    System::new(design, Scenario::txn_basic())
-}
+/// Both.
+const TWO_PC_AND_HEARTBEAT: &[&str] = &["two_phase_commit=true", "txn_heartbeat=true"];
 
 fn tc(sys: &System) -> Id {
     sys.topology.txn_coordinator
@@ -37,39 +35,9 @@ fn p0(sys: &System) -> Id {
     sys.topology.producers[0]
 }
 
-fn start(sys: &System, storage: Option<NodeStorage>) -> (NodeState, Vec<Cmd>) {
-    let id = tc(sys);
-    let mut out = Out::new();
-    let s = sys.actors[usize::from(id)].on_start(id, &storage, &mut out);
-    (s, out.into_iter().collect())
-}
-
-fn deliver(sys: &System, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let id = tc(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn fire(sys: &System, state: &NodeState, timer: Timer) -> (NodeState, Vec<Cmd>) {
-    let id = tc(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_timeout(id, &mut cow, &timer, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
 /// `Command` has no `PartialEq`: compare what it prints.
 fn shown(cmds: &[Cmd]) -> Vec<String> {
     cmds.iter().map(|c| format!("{c:?}")).collect()
-}
-
-fn pe(epoch: u16) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
-    }
 }
 
 fn init(enable_2pc: bool, keep_prepared_txn: bool) -> Msg {
@@ -151,8 +119,8 @@ fn saved(state: &NodeState) -> String {
 /// The coordinator after InitProducerId (with `enable_2pc`) and one AddPartitionsToTxn:
 /// an ONGOING transaction of (0, 0).
 fn ongoing(sys: &System, enable_2pc: bool) -> NodeState {
-    let (s, _) = start(sys, None);
-    let (s, cmds) = deliver(sys, &s, p0(sys), init(enable_2pc, false));
+    let (s, _) = start(sys, tc(sys), None);
+    let (s, cmds) = deliver(sys, tc(sys), &s, p0(sys), init(enable_2pc, false));
     assert_eq!(
         shown(&cmds)[1],
         format!(
@@ -163,7 +131,7 @@ fn ongoing(sys: &System, enable_2pc: bool) -> NodeState {
             )
         )
     );
-    let (s, _) = deliver(sys, &s, p0(sys), add_output(0));
+    let (s, _) = deliver(sys, tc(sys), &s, p0(sys), add_output(0));
     assert_eq!(coordinator(&s).txns[&TXN].state, TransactionState::Ongoing);
     s
 }
@@ -185,9 +153,9 @@ fn cancel_timer(timer: Timer) -> String {
 
 #[test]
 fn enable_2pc_is_refused_when_the_broker_does_not_allow_two_phase_commit() {
-    let sys = system(false, false);
-    let (s, _) = start(&sys, None);
-    let (after, cmds) = deliver(&sys, &s, p0(&sys), init(true, false));
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let (s, _) = start(&sys, tc(&sys), None);
+    let (after, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, false));
     assert_eq!(
         shown(&cmds),
         vec![send(
@@ -200,17 +168,17 @@ fn enable_2pc_is_refused_when_the_broker_does_not_allow_two_phase_commit() {
 
 #[test]
 fn a_2pc_transaction_starts_without_a_transaction_timeout_and_the_timeout_never_aborts_it() {
-    let sys = system(true, false);
-    let (s, _) = start(&sys, None);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(true, false));
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
+    let (s, _) = start(&sys, tc(&sys), None);
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, false));
     assert!(coordinator(&s).txns[&TXN].two_phase);
-    let (s, cmds) = deliver(&sys, &s, p0(&sys), add_output(0));
+    let (s, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), add_output(0));
     assert_eq!(
         shown(&cmds),
         vec![saved(&s), send(p0(&sys), add_response(0, ErrorCode::None))],
         "no TxnTimeout timer is armed"
     );
-    let (after, cmds) = fire(&sys, &s, Timer::TxnTimeout(TXN));
+    let (after, cmds) = fire(&sys, tc(&sys), &s, Timer::TxnTimeout(TXN));
     assert!(cmds.is_empty(), "{cmds:?}");
     assert_eq!(
         coordinator(&after).txns[&TXN].state,
@@ -220,10 +188,10 @@ fn a_2pc_transaction_starts_without_a_transaction_timeout_and_the_timeout_never_
 
 #[test]
 fn without_enable_2pc_the_same_transaction_runs_its_timeout() {
-    let sys = system(true, false);
-    let (s, _) = start(&sys, None);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(false, false));
-    let (s, cmds) = deliver(&sys, &s, p0(&sys), add_output(0));
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
+    let (s, _) = start(&sys, tc(&sys), None);
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(false, false));
+    let (s, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), add_output(0));
     assert_eq!(
         shown(&cmds),
         vec![
@@ -236,9 +204,9 @@ fn without_enable_2pc_the_same_transaction_runs_its_timeout() {
 
 #[test]
 fn keep_prepared_txn_fences_by_an_epoch_bump_keeps_the_transaction_and_returns_its_pair() {
-    let sys = system(true, false);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
     let s = ongoing(&sys, true);
-    let (after, cmds) = deliver(&sys, &s, p0(&sys), init(true, true));
+    let (after, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, true));
     assert_eq!(
         shown(&cmds),
         vec![
@@ -258,7 +226,7 @@ fn keep_prepared_txn_fences_by_an_epoch_bump_keeps_the_transaction_and_returns_i
         .partitions
         .contains(&TopicPartition::Output(PartitionIndex(0))));
     // A retry (the answer was lost) fences again and returns the same ongoing pair.
-    let (again, cmds) = deliver(&sys, &after, p0(&sys), init(true, true));
+    let (again, cmds) = deliver(&sys, tc(&sys), &after, p0(&sys), init(true, true));
     assert_eq!(
         shown(&cmds)[2],
         send(
@@ -271,10 +239,10 @@ fn keep_prepared_txn_fences_by_an_epoch_bump_keeps_the_transaction_and_returns_i
 
 #[test]
 fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_kept_transaction() {
-    let sys = system(true, false);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
     let s = ongoing(&sys, true);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(true, true));
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), add_output(0));
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, true));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), add_output(0));
     assert_eq!(
         shown(&cmds),
         vec![send(p0(&sys), add_response(0, ErrorCode::ProducerFenced))]
@@ -286,7 +254,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
             commit: true,
         })
     };
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), end(0));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), end(0));
     assert_eq!(
         shown(&cmds),
         vec![send(
@@ -301,7 +269,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
         )],
         "the zombie's EndTxn is fenced, not taken for a retry"
     );
-    let (after, cmds) = deliver(&sys, &s, p0(&sys), end(1));
+    let (after, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), end(1));
     let d0 = sys.topology.partitions[0];
     assert_eq!(
         shown(&cmds),
@@ -339,15 +307,15 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
 
 #[test]
 fn a_failover_reloads_the_kept_2pc_transaction_ongoing_without_its_timeout() {
-    let sys = system(true, false);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
     let s = ongoing(&sys, true);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(true, true));
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, true));
     let log = sharetxn_model::coordinator::txn_coordinator::TxnLog {
         coordinator_epoch: coordinator(&s).coordinator_epoch,
         next_pid: coordinator(&s).next_pid,
         txns: coordinator(&s).txns.clone(),
     };
-    let (reloaded, cmds) = start(&sys, Some(NodeStorage::TxnCoordinator(log)));
+    let (reloaded, cmds) = start(&sys, tc(&sys), Some(NodeStorage::TxnCoordinator(log)));
     assert_eq!(
         shown(&cmds),
         vec![saved(&reloaded)],
@@ -356,7 +324,7 @@ fn a_failover_reloads_the_kept_2pc_transaction_ongoing_without_its_timeout() {
     let meta = &coordinator(&reloaded).txns[&TXN];
     assert_eq!(meta.state, TransactionState::Ongoing);
     assert_eq!((meta.epoch, meta.kept), (ProducerEpoch(1), Some(pe(0))));
-    let (_, cmds) = deliver(&sys, &reloaded, p0(&sys), init(true, true));
+    let (_, cmds) = deliver(&sys, tc(&sys), &reloaded, p0(&sys), init(true, true));
     assert_eq!(
         shown(&cmds)[2],
         send(
@@ -368,10 +336,10 @@ fn a_failover_reloads_the_kept_2pc_transaction_ongoing_without_its_timeout() {
 
 #[test]
 fn keep_prepared_txn_without_an_ongoing_transaction_is_an_ordinary_init() {
-    let sys = system(true, false);
-    let (s, _) = start(&sys, None);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(true, false));
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), init(true, true));
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
+    let (s, _) = start(&sys, tc(&sys), None);
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, false));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, true));
     assert_eq!(
         shown(&cmds)[1],
         send(p0(&sys), init_response(ErrorCode::None, Some(pe(1)), None))
@@ -380,9 +348,9 @@ fn keep_prepared_txn_without_an_ongoing_transaction_is_an_ordinary_init() {
 
 #[test]
 fn without_keep_prepared_txn_the_ongoing_2pc_transaction_is_fenced_and_aborted() {
-    let sys = system(true, false);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), TWO_PC);
     let s = ongoing(&sys, true);
-    let (after, cmds) = deliver(&sys, &s, p0(&sys), init(true, false));
+    let (after, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), init(true, false));
     assert_eq!(
         coordinator(&after).txns[&TXN].state,
         TransactionState::PrepareAbort
@@ -397,9 +365,9 @@ fn without_keep_prepared_txn_the_ongoing_2pc_transaction_is_fenced_and_aborted()
 
 #[test]
 fn heartbeat_is_unknown_without_kip_1309() {
-    let sys = system(false, false);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let s = ongoing(&sys, false);
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), heartbeat(0));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), heartbeat(0));
     assert_eq!(
         shown(&cmds),
         vec![send(
@@ -411,10 +379,10 @@ fn heartbeat_is_unknown_without_kip_1309() {
 
 #[test]
 fn an_ongoing_transaction_arms_the_heartbeat_deadline_and_a_heartbeat_renews_it() {
-    let sys = system(false, true);
-    let (s, _) = start(&sys, None);
-    let (s, _) = deliver(&sys, &s, p0(&sys), init(false, false));
-    let (s, cmds) = deliver(&sys, &s, p0(&sys), add_output(0));
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), HEARTBEAT);
+    let (s, _) = start(&sys, tc(&sys), None);
+    let (s, _) = deliver(&sys, tc(&sys), &s, p0(&sys), init(false, false));
+    let (s, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), add_output(0));
     assert_eq!(
         shown(&cmds),
         vec![
@@ -424,7 +392,7 @@ fn an_ongoing_transaction_arms_the_heartbeat_deadline_and_a_heartbeat_renews_it(
             send(p0(&sys), add_response(0, ErrorCode::None))
         ]
     );
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), heartbeat(0));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), heartbeat(0));
     assert_eq!(
         shown(&cmds),
         vec![
@@ -432,7 +400,7 @@ fn an_ongoing_transaction_arms_the_heartbeat_deadline_and_a_heartbeat_renews_it(
             send(p0(&sys), heartbeat_response(0, ErrorCode::None))
         ]
     );
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), heartbeat(1));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), heartbeat(1));
     assert_eq!(
         shown(&cmds),
         vec![send(
@@ -445,9 +413,9 @@ fn an_ongoing_transaction_arms_the_heartbeat_deadline_and_a_heartbeat_renews_it(
 
 #[test]
 fn heartbeat_expiry_fences_and_aborts_the_transaction() {
-    let sys = system(false, true);
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), HEARTBEAT);
     let s = ongoing(&sys, false);
-    let (after, cmds) = fire(&sys, &s, Timer::TxnHeartbeatExpiry(TXN));
+    let (after, cmds) = fire(&sys, tc(&sys), &s, Timer::TxnHeartbeatExpiry(TXN));
     let d0 = sys.topology.partitions[0];
     assert_eq!(
         shown(&cmds),
@@ -476,15 +444,19 @@ fn heartbeat_expiry_fences_and_aborts_the_transaction() {
 
 #[test]
 fn a_2pc_transaction_has_no_heartbeat_deadline() {
-    let sys = system(true, true);
+    let sys = system(
+        Design::consumer_offsets(),
+        Scenario::txn_basic(),
+        TWO_PC_AND_HEARTBEAT,
+    );
     let s = ongoing(&sys, true);
-    let (after, cmds) = fire(&sys, &s, Timer::TxnHeartbeatExpiry(TXN));
+    let (after, cmds) = fire(&sys, tc(&sys), &s, Timer::TxnHeartbeatExpiry(TXN));
     assert!(cmds.is_empty(), "{cmds:?}");
     assert_eq!(
         coordinator(&after).txns[&TXN].state,
         TransactionState::Ongoing
     );
-    let (_, cmds) = deliver(&sys, &s, p0(&sys), heartbeat(0));
+    let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), heartbeat(0));
     assert_eq!(
         shown(&cmds),
         vec![send(p0(&sys), heartbeat_response(0, ErrorCode::None))]

@@ -4,6 +4,9 @@
 //! pair once the kept transaction is returned; with `decide_after_resume` a fence that
 //! finds no kept transaction decides abort.
 
+mod common;
+
+use common::{deliver, messages, pe, start, Cmd, TXN};
 use sharetxn_model::clients::committer::{CommitterState, CommitterStorage};
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
@@ -13,24 +16,12 @@ use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-const TXN: TransactionalId = TransactionalId(0);
-
-fn pair(epoch: u16) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
-    }
-}
+use stateright::actor::{Command, Id};
 
 fn committable() -> Committable {
     Committable {
         txn: TXN,
-        producer: pair(0),
+        producer: pe(0),
         tag: TxnTag {
             client: 0,
             incarnation: 0,
@@ -43,33 +34,15 @@ fn committer(sys: &System) -> Id {
     sys.topology.committers[0]
 }
 
-fn start(sys: &System, decision: Option<bool>) -> (NodeState, Vec<Cmd>) {
-    let id = committer(sys);
+/// The committer started from the writer's committable, with the external coordinator's
+/// `decision` if it has one.
+fn resumed(sys: &System, decision: Option<bool>) -> (NodeState, Vec<Cmd>) {
     let storage = Some(NodeStorage::Committer(CommitterStorage {
         incarnation: 0,
         committable: Some(committable()),
         decision,
     }));
-    let mut out = Out::new();
-    let s = sys.actors[usize::from(id)].on_start(id, &storage, &mut out);
-    (s, out.into_iter().collect())
-}
-
-fn deliver(sys: &System, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let id = committer(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn sent(cmds: &[Cmd]) -> Vec<Msg> {
-    cmds.iter()
-        .filter_map(|c| match c {
-            Command::Send(_, m) => Some(m.clone()),
-            _ => None,
-        })
-        .collect()
+    start(sys, committer(sys), storage)
 }
 
 fn k(state: &NodeState) -> &CommitterState {
@@ -89,15 +62,15 @@ fn end_txn(msgs: &[Msg]) -> Option<EndTxnRequest> {
 #[test]
 fn install_sends_no_init_producer_id_and_commits_with_the_prepared_pair() {
     let sys = System::new(Design::seed(), Scenario::session_resume());
-    let (state, cmds) = start(&sys, Some(true));
-    let msgs = sent(&cmds);
+    let (state, cmds) = resumed(&sys, Some(true));
+    let msgs = messages(&cmds);
     assert!(
         !msgs.iter().any(|m| matches!(m, Msg::InitProducerId(_))),
         "{msgs:?}"
     );
     let end = end_txn(&msgs).expect("EndTxn at once");
     assert!(end.commit);
-    assert_eq!(end.producer, pair(0), "the writer's own pair");
+    assert_eq!(end.producer, pe(0), "the writer's own pair");
     assert!(msgs.contains(&Msg::ExternalRequest(ExternalRequest {
         op: ExternalOp::Commit
     })));
@@ -107,8 +80,8 @@ fn install_sends_no_init_producer_id_and_commits_with_the_prepared_pair() {
 #[test]
 fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() {
     let sys = System::new(Design::proposed(), Scenario::session_resume());
-    let (state, cmds) = start(&sys, Some(true));
-    let msgs = sent(&cmds);
+    let (state, cmds) = resumed(&sys, Some(true));
+    let msgs = messages(&cmds);
     let init = msgs
         .iter()
         .find_map(|m| match m {
@@ -125,19 +98,20 @@ fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() 
     let tc = sys.topology.txn_coordinator;
     let (state, cmds) = deliver(
         &sys,
+        committer(&sys),
         &state,
         tc,
         Msg::InitProducerIdResponse(InitProducerIdResponse {
             txn: TXN,
             error: ErrorCode::None,
-            producer: Some(pair(1)),
-            ongoing: Some(pair(0)),
+            producer: Some(pe(1)),
+            ongoing: Some(pe(0)),
         }),
     );
     assert!(k(&state).resumed);
-    let end = end_txn(&sent(&cmds)).expect("completeTransaction sends EndTxn");
+    let end = end_txn(&messages(&cmds)).expect("completeTransaction sends EndTxn");
     assert!(end.commit, "the kept pair is the prepared state");
-    assert_eq!(end.producer, pair(1), "the bumped pair");
+    assert_eq!(end.producer, pe(1), "the bumped pair");
     let session = k(&state).session.as_ref().unwrap();
     assert_eq!(session.tm, TxnManagerState::CommittingTransaction);
     assert_eq!(session.txn.as_ref().unwrap().tag, committable().tag);
@@ -146,10 +120,11 @@ fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() 
 #[test]
 fn a_fence_that_finds_no_kept_transaction_decides_abort() {
     let sys = System::new(Design::proposed(), Scenario::session_resume());
-    let (state, _) = start(&sys, None);
+    let (state, _) = resumed(&sys, None);
     let db = sys.topology.externals[0];
     let (state, cmds) = deliver(
         &sys,
+        committer(&sys),
         &state,
         db,
         Msg::ExternalResponse(ExternalResponse {
@@ -158,7 +133,7 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
         }),
     );
     assert!(
-        sent(&cmds)
+        messages(&cmds)
             .iter()
             .any(|m| matches!(m, Msg::InitProducerId(r) if r.keep_prepared_txn)),
         "decide_after_resume: the fence comes before the decision"
@@ -167,19 +142,22 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
     let tc = sys.topology.txn_coordinator;
     let (state, cmds) = deliver(
         &sys,
+        committer(&sys),
         &state,
         tc,
         Msg::InitProducerIdResponse(InitProducerIdResponse {
             txn: TXN,
             error: ErrorCode::None,
-            producer: Some(pair(2)),
+            producer: Some(pe(2)),
             ongoing: None,
         }),
     );
     assert_eq!(k(&state).log.decision, Some(false));
-    assert!(sent(&cmds).contains(&Msg::ExternalRequest(ExternalRequest {
-        op: ExternalOp::Abort
-    })));
+    assert!(
+        messages(&cmds).contains(&Msg::ExternalRequest(ExternalRequest {
+            op: ExternalOp::Abort
+        }))
+    );
     assert!(cmds.iter().any(|c| matches!(
         c,
         Command::Save(NodeStorage::Committer(CommitterStorage {

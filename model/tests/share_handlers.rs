@@ -1,5 +1,8 @@
 //! Share-group handler tests: one message in, the exact commands out.
 
+mod common;
+
+use common::{deliver, start, system, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::MemberId;
@@ -9,21 +12,7 @@ use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-fn system() -> System {
-    System::new(Design::consumer_offsets(), Scenario::share_basic())
-}
-
-fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
+use stateright::actor::{Command, Id};
 
 /// `Command` has no `PartialEq`: compare what it prints.
 fn assert_commands(actual: &[Cmd], expected: &[Cmd]) {
@@ -43,8 +32,7 @@ fn ids(sys: &System) -> (Id, Id, Id, Id) {
 /// A share-partition leader that has loaded an empty share state.
 fn loaded_spl(sys: &System) -> NodeState {
     let (sp, sc, _, _) = ids(sys);
-    let mut out = Out::new();
-    let state = sys.actors[usize::from(sp)].on_start(sp, &None, &mut out);
+    let (state, _) = start(sys, sp, None);
     let (state, _) = deliver(
         sys,
         sp,
@@ -115,15 +103,10 @@ fn persister(write: u32) -> Cmd {
 
 #[test]
 fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, sc, _, _) = ids(&sys);
-    let mut out = Out::new();
-    sys.actors[usize::from(sp)].on_start(
-        sp,
-        &Some(NodeStorage::SharePartition { leader_epoch: 1 }),
-        &mut out,
-    );
-    let commands: Vec<Cmd> = out.into_iter().collect();
+    let storage = NodeStorage::SharePartition { leader_epoch: 1 };
+    let (_, commands) = start(&sys, sp, Some(storage));
     assert_commands(
         &commands,
         &[
@@ -145,7 +128,7 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
 
 #[test]
 fn share_fetch_acquires_the_first_available_record_and_arms_its_lock() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, _, c0, _) = ids(&sys);
     let (after, commands) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
     assert_commands(
@@ -165,7 +148,7 @@ fn share_fetch_acquires_the_first_available_record_and_arms_its_lock() {
 
 #[test]
 fn an_accept_is_answered_only_after_its_write_returns() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, sc, c0, _) = ids(&sys);
     let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
     let (s2, commands) = deliver(&sys, sp, &s1, c0, fetch(0, 1, vec![accept(0, 0, 1)]));
@@ -218,7 +201,7 @@ fn an_accept_is_answered_only_after_its_write_returns() {
 
 #[test]
 fn a_repeated_session_epoch_is_rejected() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, _, c0, _) = ids(&sys);
     let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
     let (_, commands) = deliver(&sys, sp, &s1, c0, fetch(0, 2, vec![]));
@@ -239,7 +222,7 @@ fn a_repeated_session_epoch_is_rejected() {
 
 #[test]
 fn an_acknowledgement_from_another_member_is_invalid_record_state() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, _, c0, c1) = ids(&sys);
     let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
     let (s2, _) = deliver(&sys, sp, &s1, c1, fetch(1, 0, vec![]));
@@ -269,10 +252,9 @@ fn an_acknowledgement_from_another_member_is_invalid_record_state() {
 
 #[test]
 fn share_coordinator_fences_an_older_leaders_write() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, sc, _, _) = ids(&sys);
-    let mut out = Out::new();
-    let state = sys.actors[usize::from(sc)].on_start(sc, &None, &mut out);
+    let (state, _) = start(&sys, sc, None);
     let (state, _) = deliver(
         &sys,
         sc,
@@ -311,11 +293,9 @@ fn share_coordinator_fences_an_older_leaders_write() {
 
 #[test]
 fn consumer_opens_a_session_with_its_first_share_fetch() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (sp, _, c0, _) = ids(&sys);
-    let mut out = Out::new();
-    sys.actors[usize::from(c0)].on_start(c0, &None, &mut out);
-    let commands: Vec<Cmd> = out.into_iter().collect();
+    let (_, commands) = start(&sys, c0, None);
     assert_commands(
         &commands,
         &[

@@ -4,7 +4,10 @@
 //! `PreparedTxnState`) only when prepared, then commits; a restart completes the kept
 //! transaction iff the restored checkpoint prepared it.
 
-use sharetxn_model::clients::source_reader::{ReaderStorage, SourceReaderState};
+mod common;
+
+use common::{choose, deliver, pe, reader, reader_state, sent, start, system, Cmd, TXN};
+use sharetxn_model::clients::source_reader::ReaderStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -15,52 +18,7 @@ use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-const TXN: TransactionalId = TransactionalId(0);
-
-fn system() -> System {
-    System::new(Design::proposed(), Scenario::flink_acknowledger())
-}
-
-fn reader(sys: &System) -> Id {
-    sys.topology.readers[0]
-}
-
-fn start(sys: &System, storage: Option<NodeStorage>) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    let mut out = Out::new();
-    let s = sys.actors[usize::from(id)].on_start(id, &storage, &mut out);
-    (s, out.into_iter().collect())
-}
-
-fn deliver(sys: &System, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn choose(sys: &System, state: &NodeState, choice: ClientChoice) -> (NodeState, Vec<Cmd>) {
-    let id = reader(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_random(id, &mut cow, &choice, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn sent(cmds: &[Cmd]) -> Vec<(Id, Msg)> {
-    cmds.iter()
-        .filter_map(|c| match c {
-            Command::Send(dst, m) => Some((*dst, m.clone())),
-            _ => None,
-        })
-        .collect()
-}
+use stateright::actor::Command;
 
 fn saved(cmds: &[Cmd]) -> Vec<ReaderStorage> {
     cmds.iter()
@@ -69,20 +27,6 @@ fn saved(cmds: &[Cmd]) -> Vec<ReaderStorage> {
             _ => None,
         })
         .collect()
-}
-
-fn r(state: &NodeState) -> &SourceReaderState {
-    match state {
-        NodeState::SourceReader(s) => s,
-        other => panic!("not a reader: {other:?}"),
-    }
-}
-
-fn pe(epoch: u16) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch),
-    }
 }
 
 fn accept() -> Acknowledgement {
@@ -117,10 +61,11 @@ fn end_txn(producer: ProducerIdAndEpoch, commit: bool) -> Msg {
 fn holding_a_record(sys: &System) -> NodeState {
     let tc = sys.topology.txn_coordinator;
     let spl = sys.topology.share_partition.unwrap();
-    let (s, _) = start(sys, None);
-    let (s, _) = deliver(sys, &s, tc, init_response(pe(0), None));
+    let (s, _) = start(sys, reader(sys), None);
+    let (s, _) = deliver(sys, reader(sys), &s, tc, init_response(pe(0), None));
     let (s, _) = deliver(
         sys,
+        reader(sys),
         &s,
         spl,
         Msg::ShareFetchResponse(ShareFetchResponse {
@@ -134,14 +79,14 @@ fn holding_a_record(sys: &System) -> NodeState {
             }],
         }),
     );
-    assert_eq!(r(&s).pending, vec![accept()]);
+    assert_eq!(reader_state(&s).pending, vec![accept()]);
     s
 }
 
 #[test]
 fn open_asks_for_2pc_and_keeps_a_prepared_transaction() {
-    let sys = system();
-    let (_, cmds) = start(&sys, None);
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
+    let (_, cmds) = start(&sys, reader(&sys), None);
     assert!(sent(&cmds).contains(&(
         sys.topology.txn_coordinator,
         Msg::InitProducerId(InitProducerIdRequest {
@@ -154,16 +99,16 @@ fn open_asks_for_2pc_and_keeps_a_prepared_transaction() {
 
 #[test]
 fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() {
-    let sys = system();
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
     let tc = sys.topology.txn_coordinator;
     let spl = sys.topology.share_partition.unwrap();
     let s = holding_a_record(&sys);
-    let (s, cmds) = choose(&sys, &s, ClientChoice::Checkpoint);
+    let (s, cmds) = choose(&sys, reader(&sys), &s, ClientChoice::Checkpoint);
     assert!(
         saved(&cmds).is_empty(),
         "not complete before it is prepared"
     );
-    assert_eq!(r(&s).snapshotting, vec![accept()]);
+    assert_eq!(reader_state(&s).snapshotting, vec![accept()]);
     assert_eq!(
         sent(&cmds),
         vec![(
@@ -176,6 +121,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
     );
     let (s, cmds) = deliver(
         &sys,
+        reader(&sys),
         &s,
         tc,
         Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
@@ -193,6 +139,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
     // PreparedTxnState and notifyCheckpointComplete commits.
     let (s, cmds) = deliver(
         &sys,
+        reader(&sys),
         &s,
         spl,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
@@ -209,23 +156,28 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         }]
     );
     assert_eq!(sent(&cmds), vec![(tc, end_txn(pe(0), true))]);
-    assert_eq!(r(&s).checkpoints, 1);
-    assert_eq!(r(&s).processed.len(), 1, "the checkpoint covers the record");
+    assert_eq!(reader_state(&s).checkpoints, 1);
     assert_eq!(
-        r(&s).acknowledger.tm,
+        reader_state(&s).processed.len(),
+        1,
+        "the checkpoint covers the record"
+    );
+    assert_eq!(
+        reader_state(&s).acknowledger.tm,
         TxnManagerState::CommittingTransaction
     );
 }
 
 #[test]
 fn a_failed_staging_aborts_and_fails_the_checkpoint() {
-    let sys = system();
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
     let tc = sys.topology.txn_coordinator;
     let spl = sys.topology.share_partition.unwrap();
     let s = holding_a_record(&sys);
-    let (s, _) = choose(&sys, &s, ClientChoice::Checkpoint);
+    let (s, _) = choose(&sys, reader(&sys), &s, ClientChoice::Checkpoint);
     let (s, _) = deliver(
         &sys,
+        reader(&sys),
         &s,
         tc,
         Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
@@ -236,6 +188,7 @@ fn a_failed_staging_aborts_and_fails_the_checkpoint() {
     );
     let (s, cmds) = deliver(
         &sys,
+        reader(&sys),
         &s,
         spl,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
@@ -246,7 +199,7 @@ fn a_failed_staging_aborts_and_fails_the_checkpoint() {
     assert!(saved(&cmds).is_empty());
     assert_eq!(sent(&cmds), vec![(tc, end_txn(pe(0), false))]);
     assert!(
-        r(&s).processed.is_empty(),
+        reader_state(&s).processed.is_empty(),
         "no checkpoint covers the record"
     );
 }
@@ -261,14 +214,14 @@ fn restored(prepared: Option<ProducerIdAndEpoch>) -> NodeStorage {
 
 #[test]
 fn a_restart_commits_the_kept_transaction_its_checkpoint_prepared() {
-    let sys = system();
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
     let tc = sys.topology.txn_coordinator;
-    let (s, cmds) = start(&sys, Some(restored(Some(pe(0)))));
+    let (s, cmds) = start(&sys, reader(&sys), Some(restored(Some(pe(0)))));
     assert!(
-        r(&s).restored.is_empty(),
+        reader_state(&s).restored.is_empty(),
         "the acks are not committed again"
     );
-    assert_eq!(r(&s).recovering, Some(pe(0)));
+    assert_eq!(reader_state(&s).recovering, Some(pe(0)));
     assert_eq!(
         saved(&cmds),
         vec![ReaderStorage {
@@ -277,28 +230,40 @@ fn a_restart_commits_the_kept_transaction_its_checkpoint_prepared() {
             prepared: Some(pe(0)),
         }]
     );
-    let (s, cmds) = deliver(&sys, &s, tc, init_response(pe(1), Some(pe(0))));
+    let (s, cmds) = deliver(
+        &sys,
+        reader(&sys),
+        &s,
+        tc,
+        init_response(pe(1), Some(pe(0))),
+    );
     assert_eq!(sent(&cmds), vec![(tc, end_txn(pe(1), true))]);
-    assert_eq!(r(&s).recovering, None);
+    assert_eq!(reader_state(&s).recovering, None);
 }
 
 #[test]
 fn a_restart_aborts_a_kept_transaction_no_completed_checkpoint_prepared() {
-    let sys = system();
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
     let tc = sys.topology.txn_coordinator;
-    let (s, _) = start(&sys, Some(restored(Some(pe(0)))));
+    let (s, _) = start(&sys, reader(&sys), Some(restored(Some(pe(0)))));
     // A later snapshotState had prepared (0, 1) when the reader died.
-    let (_, cmds) = deliver(&sys, &s, tc, init_response(pe(2), Some(pe(1))));
+    let (_, cmds) = deliver(
+        &sys,
+        reader(&sys),
+        &s,
+        tc,
+        init_response(pe(2), Some(pe(1))),
+    );
     assert_eq!(sent(&cmds), vec![(tc, end_txn(pe(2), false))]);
 }
 
 #[test]
 fn a_restart_with_nothing_kept_has_nothing_to_complete() {
-    let sys = system();
+    let sys = system(Design::proposed(), Scenario::flink_acknowledger(), &[]);
     let tc = sys.topology.txn_coordinator;
-    let (s, _) = start(&sys, Some(restored(Some(pe(0)))));
-    let (s, cmds) = deliver(&sys, &s, tc, init_response(pe(2), None));
+    let (s, _) = start(&sys, reader(&sys), Some(restored(Some(pe(0)))));
+    let (s, cmds) = deliver(&sys, reader(&sys), &s, tc, init_response(pe(2), None));
     assert!(!sent(&cmds).iter().any(|(_, m)| matches!(m, Msg::EndTxn(_))));
-    assert_eq!(r(&s).recovering, None);
-    assert_eq!(r(&s).acknowledger.tm, TxnManagerState::Ready);
+    assert_eq!(reader_state(&s).recovering, None);
+    assert_eq!(reader_state(&s).acknowledger.tm, TxnManagerState::Ready);
 }

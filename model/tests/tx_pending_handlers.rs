@@ -2,6 +2,9 @@
 //! state and the answer out (staging, its durable answer or rollback, the COMMIT or ABORT
 //! outcome, `refresh()`'s inference, the owner check, and a rebuilt leader).
 
+mod common;
+
+use common::{deliver, fire, pe, sent, start, system};
 use sharetxn_model::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -12,46 +15,9 @@ use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::share::share_coordinator_txn::PendingAcks;
 use sharetxn_model::share::share_state::{ShareState, StateBatch};
-use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-fn system(design: Design) -> System {
-    System::new(design, Scenario::ctp())
-}
-
-fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn fire(sys: &System, id: Id, state: &NodeState, timer: Timer) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_timeout(id, &mut cow, &timer, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn sent(cmds: &[Cmd]) -> Vec<(Id, Msg)> {
-    cmds.iter()
-        .filter_map(|c| match c {
-            Command::Send(dst, m) => Some((*dst, m.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn pe(epoch: u8) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch.into()),
-    }
-}
+use stateright::actor::{Command, Id};
 
 const TAG: TxnTag = TxnTag {
     client: 0,
@@ -63,8 +29,7 @@ const TAG: TxnTag = TxnTag {
 /// 0 at delivery 1.
 fn acquired(sys: &System, pending: Vec<PendingAcks>) -> NodeState {
     let (sp, sc, p0) = ids(sys);
-    let mut out = Out::new();
-    let state = sys.actors[usize::from(sp)].on_start(sp, &None, &mut out);
+    let (state, _) = start(sys, sp, None);
     let (state, _) = deliver(
         sys,
         sp,
@@ -178,7 +143,7 @@ fn resolved(commit: bool) -> Msg {
 
 #[test]
 fn notify_commit_acknowledges_and_abort_releases() {
-    let sys = system(Design::proposed());
+    let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let (sp, sc, _) = ids(&sys);
     let state = staged_at_leader(&sys);
     let (committed, cmds) = deliver(&sys, sp, &state, sc, resolved(true));
@@ -215,7 +180,7 @@ fn record_or_gone(state: &NodeState) -> Option<RecordState> {
 
 #[test]
 fn a_failed_staging_rolls_back_to_acquired() {
-    let sys = system(Design::proposed());
+    let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let (sp, sc, p0) = ids(&sys);
     let state = acquired(&sys, Vec::new());
     let (state, _) = deliver(&sys, sp, &state, p0, Msg::TxnShareAcknowledge(stage(1)));
@@ -241,7 +206,7 @@ fn a_failed_staging_rolls_back_to_acquired() {
 
 #[test]
 fn a_timed_out_verification_sends_the_staging_again() {
-    let sys = system(Design::proposed());
+    let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let (sp, sc, p0) = ids(&sys);
     let state = acquired(&sys, Vec::new());
     let (staging, cmds) = deliver(&sys, sp, &state, p0, Msg::TxnShareAcknowledge(stage(1)));
@@ -268,9 +233,12 @@ fn a_timed_out_verification_sends_the_staging_again() {
 
 #[test]
 fn the_acquisition_check_rejects_an_earlier_delivery_the_member_check_does_not() {
-    let (sys, mut member) = (system(Design::proposed()), Design::proposed());
+    let (sys, mut member) = (
+        system(Design::proposed(), Scenario::ctp(), &[]),
+        Design::proposed(),
+    );
     member.stage_owner_check = StageOwnerCheck::MemberEpoch;
-    let member_sys = system(member);
+    let member_sys = system(member, Scenario::ctp(), &[]);
     let (sp, _, p0) = ids(&sys);
     // P0 holds delivery 1; a staging made for delivery 2 (or a late one for 0) is foreign.
     let state = acquired(&sys, Vec::new());
@@ -293,7 +261,7 @@ fn the_acquisition_check_rejects_an_earlier_delivery_the_member_check_does_not()
 
 #[test]
 fn refresh_takes_a_missing_commit_for_an_abort() {
-    let sys = system(Design::draft());
+    let sys = system(Design::draft(), Scenario::ctp(), &[]);
     assert_eq!(sys.design.leader_resolution, LeaderResolution::Refresh);
     let (sp, sc, _) = ids(&sys);
     let state = staged_at_leader(&sys);
@@ -330,13 +298,13 @@ fn a_new_leader_rebuilds_tx_pending_from_the_coordinator() {
         }],
         notify: None,
     }];
-    let sys = system(Design::proposed());
+    let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let state = acquired(&sys, pending.clone());
     // Not acquirable: the fetch found nothing and waits.
     assert_eq!(record(&state), (RecordState::TxPending, 1));
     let mut draft = Design::draft();
     draft.rebuild_pending = false;
-    let sys = system(draft);
+    let sys = system(draft, Scenario::ctp(), &[]);
     let state = acquired(&sys, pending);
     assert_eq!(
         record(&state),

@@ -2,6 +2,9 @@
 //! TxnShareAcknowledge plus its markers at the share coordinator, one message in, the
 //! state and the answer out; and a restart replaying pending acks and markers.
 
+mod common;
+
+use common::{deliver, messages, pe, saved, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
@@ -10,25 +13,8 @@ use sharetxn_model::protocol::record_state::{AckType, RecordState};
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
-use sharetxn_model::world::node::{NodeState, NodeStorage};
-use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-fn system() -> System {
-    System::new(Design::seed(), Scenario::ctp())
-}
-
-/// The seed with some share-coordinator knobs moved.
-fn system_with(sets: &[&str]) -> System {
-    let (mut design, mut scenario) = (Design::seed(), Scenario::ctp());
-    for s in sets {
-        sharetxn_model::design::settings::apply(&mut design, &mut scenario, s).unwrap();
-    }
-    System::new(design, scenario)
-}
+use sharetxn_model::world::node::NodeState;
+use sharetxn_model::Scenario;
 
 /// Knobs under which a staging is written at once and a TV2 marker finds it.
 const FIXED: &[&str] = &[
@@ -36,41 +22,6 @@ const FIXED: &[&str] = &[
     "marker_match=txn-epoch",
     "sc_replay_pending=true",
 ];
-
-fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn start(sys: &System, id: Id, storage: Option<NodeStorage>) -> NodeState {
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_start(id, &storage, &mut out)
-}
-
-fn sent(cmds: &[Cmd]) -> Vec<Msg> {
-    cmds.iter()
-        .filter_map(|c| match c {
-            Command::Send(_, m) => Some(m.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn saved(cmds: &[Cmd]) -> Option<NodeStorage> {
-    cmds.iter().rev().find_map(|c| match c {
-        Command::Save(s) => Some(s.clone()),
-        _ => None,
-    })
-}
-
-fn pe(epoch: u8) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(0),
-        epoch: ProducerEpoch(epoch.into()),
-    }
-}
 
 const TAG: TxnTag = TxnTag {
     client: 0,
@@ -81,7 +32,7 @@ const TAG: TxnTag = TxnTag {
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
         txn: TransactionalId(0),
-        producer: pe(epoch),
+        producer: pe(epoch.into()),
         member: MemberId(0),
         acks: vec![Acknowledgement {
             offset: 0,
@@ -99,7 +50,7 @@ fn stage(epoch: u8) -> Msg {
 
 fn marker(epoch: u8, commit: bool) -> Msg {
     Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
-        producer: pe(epoch),
+        producer: pe(epoch.into()),
         commit,
         coordinator_epoch: CoordinatorEpoch(0),
         partition: TopicPartition::ShareGroupState,
@@ -116,10 +67,10 @@ fn sc_state(state: &NodeState) -> &sharetxn_model::share::share_coordinator::Sha
 
 #[test]
 fn add_share_acks_to_txn_adds_share_group_state() {
-    let sys = system();
+    let sys = system(Design::seed(), Scenario::ctp(), &[]);
     let tc = sys.topology.txn_coordinator;
     let p0 = sys.topology.producers[0];
-    let state = start(&sys, tc, None);
+    let state = start(&sys, tc, None).0;
     let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     let (state, _) = deliver(&sys, tc, &state, p0, init);
     let req = Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
@@ -128,7 +79,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     });
     let (state, cmds) = deliver(&sys, tc, &state, p0, req);
     assert_eq!(
-        sent(&cmds),
+        messages(&cmds),
         vec![Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
             txn: TransactionalId(0),
             producer: pe(0),
@@ -155,21 +106,21 @@ fn add_share_acks_to_txn_adds_share_group_state() {
         }),
     );
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse { error, .. })] if error != ErrorCode::None
     ));
 }
 
 #[test]
 fn txn_share_acknowledge_stays_pending_until_commit_marker() {
-    let sys = system_with(FIXED);
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (state, cmds) = deliver(&sys, sc, &state, p0, stage(0));
     assert_eq!(
-        sent(&cmds),
+        messages(&cmds),
         vec![Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
                 producer: pe(0),
@@ -185,7 +136,7 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
     // The TV2 marker carries the bumped epoch.
     let (state, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
             error: ErrorCode::None,
             partition: TopicPartition::ShareGroupState,
@@ -207,14 +158,14 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
 
 #[test]
 fn abort_marker_discards_and_restart_replays() {
-    let sys = system_with(FIXED);
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (staged, cmds) = deliver(&sys, sc, &state, p0, stage(0));
     // A restart with the acks staged replays them as pending.
-    let reloaded = start(&sys, sc, saved(&cmds));
+    let reloaded = start(&sys, sc, saved(&cmds).pop()).0;
     assert_eq!(
         sc_state(&reloaded).txn_ack_status(TAG),
         Some(TxnAckStatus::Pending)
@@ -226,21 +177,21 @@ fn abort_marker_discards_and_restart_replays() {
         Some(TxnAckStatus::Aborted)
     );
     assert_eq!(sc_state(&state).state.state_of(0), None);
-    let reloaded = start(&sys, sc, saved(&cmds));
+    let reloaded = start(&sys, sc, saved(&cmds).pop()).0;
     assert_eq!(sc_state(&reloaded), sc_state(&state));
 }
 
 #[test]
 fn stale_staging_and_markers_are_fenced() {
-    let sys = system_with(FIXED);
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (state, _) = deliver(&sys, sc, &state, p0, stage(2));
     let (_, cmds) = deliver(&sys, sc, &state, p0, stage(1));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
                 error: ErrorCode::InvalidProducerEpoch,
@@ -250,7 +201,7 @@ fn stale_staging_and_markers_are_fenced() {
     ));
     let (after, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
             error: ErrorCode::InvalidProducerEpoch,
             ..
@@ -265,14 +216,14 @@ fn status_of(state: &NodeState) -> Option<TxnAckStatus> {
 
 #[test]
 fn seed_verifies_a_staging_with_the_transaction_coordinator_first() {
-    let sys = system();
+    let sys = system(Design::seed(), Scenario::ctp(), &[]);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (parked, cmds) = deliver(&sys, sc, &state, p0, stage(0));
-    let [Msg::AddPartitionsToTxn(verify)] = &sent(&cmds)[..] else {
-        panic!("expected a verification, got {:?}", sent(&cmds))
+    let [Msg::AddPartitionsToTxn(verify)] = &messages(&cmds)[..] else {
+        panic!("expected a verification, got {:?}", messages(&cmds))
     };
     assert_eq!(verify.partitions, vec![TopicPartition::ShareGroupState]);
     assert_eq!(status_of(&parked), None, "nothing staged before the answer");
@@ -288,7 +239,7 @@ fn seed_verifies_a_staging_with_the_transaction_coordinator_first() {
     let (staged, cmds) = deliver(&sys, sc, &parked, tc, answer(ErrorCode::None));
     assert_eq!(status_of(&staged), Some(TxnAckStatus::Pending));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
                 error: ErrorCode::None,
@@ -306,7 +257,7 @@ fn seed_verifies_a_staging_with_the_transaction_coordinator_first() {
     );
     assert_eq!(status_of(&refused), None);
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
                 error: ErrorCode::TransactionAbortable,
@@ -318,15 +269,19 @@ fn seed_verifies_a_staging_with_the_transaction_coordinator_first() {
 
 #[test]
 fn exact_epoch_commit_marker_finds_nothing_under_tv2() {
-    let sys = system_with(&["stage_verification=false"]);
+    let sys = system(
+        Design::seed(),
+        Scenario::ctp(),
+        &["stage_verification=false"],
+    );
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (state, _) = deliver(&sys, sc, &state, p0, stage(0));
     let (state, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
             error: ErrorCode::None,
             ..
@@ -341,7 +296,7 @@ fn exact_epoch_commit_marker_finds_nothing_under_tv2() {
     // The marker is in the log: a late staging of the old epoch is fenced by it.
     let (_, cmds) = deliver(&sys, sc, &state, p0, stage(0));
     assert!(matches!(
-        sent(&cmds)[..],
+        messages(&cmds)[..],
         [Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
                 error: ErrorCode::InvalidProducerEpoch,
@@ -353,12 +308,16 @@ fn exact_epoch_commit_marker_finds_nothing_under_tv2() {
 
 #[test]
 fn seed_load_replays_staged_acks_as_committed_state() {
-    let sys = system_with(&["stage_verification=false"]);
+    let sys = system(
+        Design::seed(),
+        Scenario::ctp(),
+        &["stage_verification=false"],
+    );
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (_, cmds) = deliver(&sys, sc, &state, p0, stage(0));
-    let reloaded = start(&sys, sc, saved(&cmds));
+    let reloaded = start(&sys, sc, saved(&cmds).pop()).0;
     assert_eq!(status_of(&reloaded), Some(TxnAckStatus::Committed));
     assert_eq!(
         sc_state(&reloaded).state.state_of(0),
@@ -373,11 +332,15 @@ fn seed_load_replays_staged_acks_as_committed_state() {
 fn a_repeated_tv2_marker_resolves_the_next_staging_by_producer_id_but_not_by_txn_epoch() {
     for (matching, resolved) in [("producer-id", true), ("txn-epoch", false)] {
         let set = format!("marker_match={matching}");
-        let sys = system_with(&["stage_verification=false", &set]);
+        let sys = system(
+            Design::seed(),
+            Scenario::ctp(),
+            &["stage_verification=false", &set],
+        );
         let sc = sys.topology.share_coordinator.unwrap();
         let p0 = sys.topology.producers[0];
         let tc = sys.topology.txn_coordinator;
-        let state = start(&sys, sc, None);
+        let state = start(&sys, sc, None).0;
         // The next transaction stages with the epoch the previous one's marker carried.
         let (state, _) = deliver(&sys, sc, &state, p0, stage(1));
         let (state, cmds) = deliver(&sys, sc, &state, tc, marker(1, true));
@@ -388,7 +351,7 @@ fn a_repeated_tv2_marker_resolves_the_next_staging_by_producer_id_but_not_by_txn
         };
         assert!(
             matches!(
-                sent(&cmds)[..],
+                messages(&cmds)[..],
                 [Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse { error, .. })] if error == expected
             ),
             "{matching}"
@@ -421,11 +384,11 @@ fn stage_carrying(delivery_count: u8) -> Msg {
 /// the delivery it acked (which says 1 in every staging here).
 #[test]
 fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
-    let sys = system_with(FIXED);
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
     let sc = sys.topology.share_coordinator.unwrap();
     let p0 = sys.topology.producers[0];
     let tc = sys.topology.txn_coordinator;
-    let state = start(&sys, sc, None);
+    let state = start(&sys, sc, None).0;
     let (state, _) = deliver(&sys, sc, &state, p0, stage_carrying(3));
     let (state, _) = deliver(&sys, sc, &state, tc, marker(1, true));
     assert_eq!(
@@ -433,7 +396,7 @@ fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
         Some((RecordState::Acknowledged, 3))
     );
 
-    let mut state = start(&sys, sc, None);
+    let mut state = start(&sys, sc, None).0;
     let NodeState::ShareCoordinator(s) = &mut state else {
         unreachable!("the share coordinator's state")
     };

@@ -2,6 +2,9 @@
 //! at the three leaders that verify a first write: one message or timer in, the exact
 //! commands out; and its due rule in the closed world.
 
+mod common;
+
+use common::{deliver, fire, same_commands, start, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
@@ -12,34 +15,7 @@ use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::world::system::{Action, SystemState};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
-
-type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-/// `Command` has no `PartialEq`: compare what it prints.
-fn same(a: &[Cmd], b: &[Cmd]) -> bool {
-    format!("{a:?}") == format!("{b:?}")
-}
-
-fn start(sys: &System, id: Id) -> NodeState {
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_start(id, &None, &mut out)
-}
-
-fn deliver(sys: &System, id: Id, state: &NodeState, src: Id, msg: Msg) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
-
-fn fire(sys: &System, id: Id, state: &NodeState, timer: Timer) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_timeout(id, &mut cow, &timer, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
-}
+use stateright::actor::{Command, Id, Out};
 
 const PRODUCER: ProducerIdAndEpoch = ProducerIdAndEpoch {
     pid: ProducerId(0),
@@ -89,7 +65,7 @@ fn parks(tc: Id, partition: TopicPartition, cmds: &[Cmd]) -> bool {
         std::time::Duration::ZERO..std::time::Duration::ZERO,
     );
     let expected: Vec<Cmd> = out.into_iter().collect();
-    same(cmds, &expected)
+    same_commands(cmds, &expected)
 }
 
 fn verifying_len(state: &NodeState) -> usize {
@@ -110,7 +86,13 @@ fn a_data_partition_answers_a_timed_out_verification_network_exception() {
         sys.topology.txn_coordinator,
     );
     let partition = TopicPartition::Output(PartitionIndex(0));
-    let (parked, cmds) = deliver(&sys, d0, &start(&sys, d0), p0, Msg::Produce(produce()));
+    let (parked, cmds) = deliver(
+        &sys,
+        d0,
+        &start(&sys, d0, None).0,
+        p0,
+        Msg::Produce(produce()),
+    );
     assert!(parks(tc, partition, &cmds), "{cmds:?}");
     // A retry joins the verification on its way: nothing is sent, no timer moves.
     let (joined, cmds) = deliver(&sys, d0, &parked, p0, Msg::Produce(produce()));
@@ -126,7 +108,7 @@ fn a_data_partition_answers_a_timed_out_verification_network_exception() {
             error: ErrorCode::NetworkException,
         }),
     )];
-    assert!(same(&cmds, &expected), "{cmds:?}");
+    assert!(same_commands(&cmds, &expected), "{cmds:?}");
     assert_eq!(verifying_len(&after), 0, "the entry is dropped");
     // The client's retry (NETWORK_EXCEPTION is retriable) verifies afresh.
     let (_, cmds) = deliver(&sys, d0, &after, p0, Msg::Produce(produce()));
@@ -153,7 +135,13 @@ fn an_answered_verification_cancels_its_timeout() {
         sys.topology.txn_coordinator,
     );
     let partition = TopicPartition::Output(PartitionIndex(0));
-    let (parked, _) = deliver(&sys, d0, &start(&sys, d0), p0, Msg::Produce(produce()));
+    let (parked, _) = deliver(
+        &sys,
+        d0,
+        &start(&sys, d0, None).0,
+        p0,
+        Msg::Produce(produce()),
+    );
     let answer = Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
         txn: TransactionalId(0),
         producer: PRODUCER,
@@ -191,7 +179,13 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
         offset: 1,
         tag: TAG,
     };
-    let (parked, cmds) = deliver(&sys, gc, &start(&sys, gc), p0, Msg::TxnOffsetCommit(commit));
+    let (parked, cmds) = deliver(
+        &sys,
+        gc,
+        &start(&sys, gc, None).0,
+        p0,
+        Msg::TxnOffsetCommit(commit),
+    );
     assert!(
         parks(tc, TopicPartition::ConsumerOffsets, &cmds),
         "{cmds:?}"
@@ -205,7 +199,7 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
             error: ErrorCode::NetworkException,
         }),
     )];
-    assert!(same(&cmds, &expected), "{cmds:?}");
+    assert!(same_commands(&cmds, &expected), "{cmds:?}");
     assert_eq!(verifying_len(&after), 0);
 }
 
@@ -237,7 +231,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
     let (parked, cmds) = deliver(
         &sys,
         sc,
-        &start(&sys, sc),
+        &start(&sys, sc, None).0,
         p0,
         Msg::TxnShareAcknowledge(staging()),
     );
@@ -257,7 +251,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
             error: ErrorCode::NetworkException,
         }),
     )];
-    assert!(same(&cmds, &expected), "{cmds:?}");
+    assert!(same_commands(&cmds, &expected), "{cmds:?}");
     assert_eq!(verifying_len(&after), 0);
     let (_, cmds) = deliver(&sys, sc, &after, p0, Msg::TxnShareAcknowledge(staging()));
     assert!(

@@ -90,3 +90,13 @@ fn at_a_delivery_limit_of_four_no_run_archives_the_record() {
     assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
     assert_eq!(report.unique_states, 12_107);
 }
+
+/// At Kafka's default `group.share.delivery.count.limit` of 5 no run archives the record
+/// either, in as many states as at 4.
+#[test]
+fn at_kafkas_default_delivery_limit_no_run_archives_the_record() {
+    let report = run(&["delivery_limit=5"]);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
+    assert_eq!(report.unique_states, 12_107);
+}

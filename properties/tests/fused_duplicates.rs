@@ -175,7 +175,7 @@ fn scenarios_with_transactions_are_not_fused() {
 
 /// share-basic with its whole fault budget: a loss, a duplicated message, a crash of the
 /// share-partition leader or the share coordinator, and a consumer that stalls past its
-/// lock. Exhaustive at 100,313,914 states (depth 45): every applicable property holds and
+/// lock. Exhaustive at the count pinned below: every applicable property holds and
 /// every twin is witnessed. The default leaves the duplicate out so that `check` and the
 /// matrix stay within minutes (README, "share-basic").
 #[test]

@@ -23,7 +23,7 @@ fn message(report: &Report, name: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The default bounds: 14,333 states, depth 42. Checkpoint 0 commits record 0's ACCEPT; nothing
+/// The default bounds. Checkpoint 0 commits record 0's ACCEPT; nothing
 /// tells the share-partition leader, so the lock expires, the record comes back and
 /// checkpoint 1 covers it again, without any fault.
 #[test]
@@ -81,7 +81,7 @@ fn a_restored_reader_processes_the_record_again() {
     assert!(message(&report, "no_duplicate_processing").contains("i0cp0 (delivery m0#1) and i1cp0"));
 }
 
-/// Two clients without the stall: 118,819 states. `P0` commits its output and its ack,
+/// Two clients without the stall. `P0` commits its output and its ack,
 /// the leader is never told, the lock expires and `P1` commits a second output.
 #[test]
 fn ctp_race_without_a_stall_is_pinned_and_both_clients_commit_the_record() {

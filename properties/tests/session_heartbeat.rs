@@ -37,7 +37,7 @@ fn the_heartbeat_changes_nothing_while_the_session_is_alive() {
 fn a_session_slow_past_the_heartbeat_timeout_is_aborted() {
     // One early timeout: the coordinator's heartbeat deadline fires while the session is
     // alive but its heartbeats are late (a pause longer than the heartbeat timeout). The
-    // full check of these bounds (893,189 states, every safety property holding) is the
+    // full check of these bounds (every safety property holding) is the
     // CLI's; here the search stops at the first abort.
     let report = run(
         Scenario::session(),

@@ -1,6 +1,6 @@
 //! Which violating seeds get a trace file. Writing a trace means recording a digest of the
 //! state after every step and encoding it as canonical JSON, which costs far more than the
-//! run itself; when most seeds violate (ctp/seed: 17,481 of 20,000), writing every trace
+//! run itself; when most seeds violate (as on ctp/seed), writing every trace
 //! is nearly all the work and fills the disk with copies of the same bug. So by default
 //! only the first violating seed of each property writes one. The seed lines and the
 //! summary still count every violating seed.

@@ -21,7 +21,7 @@ use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
-use crate::protocol::txn_share_msg::AddShareAcksToTxnResponse;
+use crate::protocol::txn_share_msg::{AddShareAcksToTxnRequest, AddShareAcksToTxnResponse};
 use crate::world::node::{Node, NodeStorage};
 use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -211,91 +211,131 @@ impl TxnCoordinator {
 
     fn handle(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
         match msg {
-            Msg::InitProducerId(req) => {
-                let (error, producer, ongoing) = self.init_producer_id(state, &req, o);
-                o.send(
-                    src,
-                    Msg::InitProducerIdResponse(InitProducerIdResponse {
-                        txn: req.txn,
-                        error,
-                        producer,
-                        ongoing,
-                    }),
-                );
-            }
+            Msg::InitProducerId(req) => self.handle_init_producer_id(state, src, req, o),
             Msg::TxnHeartbeat(req) => {
                 let response = self.txn_heartbeat(state, &req, o);
                 o.send(src, Msg::TxnHeartbeatResponse(response));
             }
             Msg::AddPartitionsToTxn(req) => {
-                let error = match req.mode {
-                    AddPartitionsMode::VerifyOnly { .. } => self.verify(state, &req),
-                    AddPartitionsMode::Client | AddPartitionsMode::BrokerAdd { .. } => {
-                        self.add_partitions(state, req.txn, req.producer, &req.partitions, o)
-                    }
-                };
-                o.send(
-                    src,
-                    Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
-                        txn: req.txn,
-                        producer: req.producer,
-                        partitions: req.partitions,
-                        mode: req.mode,
-                        error,
-                    }),
-                );
+                self.handle_add_partitions_to_transaction(state, src, req, o)
             }
-            Msg::AddOffsetsToTxn(req) => {
-                let error = self.add_partitions(
-                    state,
-                    req.txn,
-                    req.producer,
-                    &[TopicPartition::ConsumerOffsets],
-                    o,
-                );
-                o.send(
-                    src,
-                    Msg::AddOffsetsToTxnResponse(AddOffsetsToTxnResponse {
-                        txn: req.txn,
-                        producer: req.producer,
-                        error,
-                    }),
-                );
-            }
-            // KIP-1289: as AddOffsetsToTxn, for the share group's state partition.
-            Msg::AddShareAcksToTxn(req) => {
-                let error = self.add_partitions(
-                    state,
-                    req.txn,
-                    req.producer,
-                    &[TopicPartition::ShareGroupState],
-                    o,
-                );
-                o.send(
-                    src,
-                    Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
-                        txn: req.txn,
-                        producer: req.producer,
-                        error,
-                    }),
-                );
-            }
-            Msg::EndTxn(req) => {
-                let (error, producer) = self.end_txn(state, &req, o);
-                o.send(
-                    src,
-                    Msg::EndTxnResponse(EndTxnResponse {
-                        txn: req.txn,
-                        request_producer: req.producer,
-                        commit: req.commit,
-                        error,
-                        producer,
-                    }),
-                );
-            }
+            Msg::AddOffsetsToTxn(req) => self.handle_add_offsets_to_txn(state, src, req, o),
+            Msg::AddShareAcksToTxn(req) => self.handle_add_share_acks_to_txn(state, src, req, o),
+            Msg::EndTxn(req) => self.handle_end_transaction(state, src, req, o),
             Msg::WriteTxnMarkersResponse(resp) => self.on_marker_response(state, resp, o),
             _ => {}
         }
+    }
+
+    /// `TransactionCoordinator.handleInitProducerId`, answered to `src`.
+    fn handle_init_producer_id(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        req: InitProducerIdRequest,
+        o: &mut Out<Node>,
+    ) {
+        let (error, producer, ongoing) = self.init_producer_id(state, &req, o);
+        o.send(
+            src,
+            Msg::InitProducerIdResponse(InitProducerIdResponse {
+                txn: req.txn,
+                error,
+                producer,
+                ongoing,
+            }),
+        );
+    }
+
+    /// `TransactionCoordinator.handleAddPartitionsToTransaction` for a client or a
+    /// partition leader's implicit add (KIP-890), `handleVerifyPartitionsInTransaction`
+    /// for a leader's verification; answered to `src`.
+    fn handle_add_partitions_to_transaction(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        req: AddPartitionsToTxnRequest,
+        o: &mut Out<Node>,
+    ) {
+        let error = match req.mode {
+            AddPartitionsMode::VerifyOnly { .. } => self.verify(state, &req),
+            AddPartitionsMode::Client | AddPartitionsMode::BrokerAdd { .. } => {
+                self.add_partitions(state, req.txn, req.producer, &req.partitions, o)
+            }
+        };
+        o.send(
+            src,
+            Msg::AddPartitionsToTxnResponse(AddPartitionsToTxnResponse {
+                txn: req.txn,
+                producer: req.producer,
+                partitions: req.partitions,
+                mode: req.mode,
+                error,
+            }),
+        );
+    }
+
+    /// `KafkaApis.handleAddOffsetsToTxnRequest`: adds the group's `__consumer_offsets`
+    /// partition; answered to `src`.
+    fn handle_add_offsets_to_txn(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        req: AddOffsetsToTxnRequest,
+        o: &mut Out<Node>,
+    ) {
+        let partition = [TopicPartition::ConsumerOffsets];
+        let error = self.add_partitions(state, req.txn, req.producer, &partition, o);
+        o.send(
+            src,
+            Msg::AddOffsetsToTxnResponse(AddOffsetsToTxnResponse {
+                txn: req.txn,
+                producer: req.producer,
+                error,
+            }),
+        );
+    }
+
+    /// KIP-1289: as AddOffsetsToTxn, for the share group's state partition; answered to
+    /// `src`.
+    fn handle_add_share_acks_to_txn(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        req: AddShareAcksToTxnRequest,
+        o: &mut Out<Node>,
+    ) {
+        let partition = [TopicPartition::ShareGroupState];
+        let error = self.add_partitions(state, req.txn, req.producer, &partition, o);
+        o.send(
+            src,
+            Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+                txn: req.txn,
+                producer: req.producer,
+                error,
+            }),
+        );
+    }
+
+    /// `TransactionCoordinator.handleEndTransaction`, answered to `src`.
+    fn handle_end_transaction(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        req: EndTxnRequest,
+        o: &mut Out<Node>,
+    ) {
+        let (error, producer) = self.end_txn(state, &req, o);
+        o.send(
+            src,
+            Msg::EndTxnResponse(EndTxnResponse {
+                txn: req.txn,
+                request_producer: req.producer,
+                commit: req.commit,
+                error,
+                producer,
+            }),
+        );
     }
 
     /// Handles the transaction timeout and marker resends.
@@ -481,6 +521,9 @@ impl TxnCoordinator {
         ErrorCode::None
     }
 
+    /// `TransactionCoordinator.endTransaction` (Kafka 4.0): validates the producer, answers
+    /// a retried EndTxn (TV2), fences a stale epoch, checks the state allows the end, then
+    /// moves to PREPARE_COMMIT or PREPARE_ABORT and writes the markers.
     fn end_txn(
         &self,
         state: &mut TxnCoordinatorState,
@@ -493,77 +536,120 @@ impl TxnCoordinator {
         if meta.pid != req.producer.pid {
             return (ErrorCode::InvalidProducerIdMapping, None);
         }
-        let target = if req.commit {
+        let (prepare, complete) = if req.commit {
+            (
+                TransactionState::PrepareCommit,
+                TransactionState::CompleteCommit,
+            )
+        } else {
+            (
+                TransactionState::PrepareAbort,
+                TransactionState::CompleteAbort,
+            )
+        };
+        let bumps = self.design.tv.bumps_epoch_per_txn();
+        if bumps && Self::retries_on_epoch_bump(meta, req) {
+            return Self::answer_retried_end_txn(meta, prepare, complete);
+        }
+        if req.producer.epoch != meta.epoch {
+            return (ErrorCode::ProducerFenced, None);
+        }
+        let allowed = if bumps {
+            Self::end_txn_allowed_v2(meta, req.commit)
+        } else {
+            Self::end_txn_allowed(meta, prepare, complete)
+        };
+        if let Err(reply) = allowed {
+            return reply;
+        }
+        self.prepare_abort_or_commit(state, req, prepare, o)
+    }
+
+    /// `retryOnEpochBump` (TV2): the EndTxn carries the epoch before our last bump, so the
+    /// client did not see our answer to it.
+    fn retries_on_epoch_bump(meta: &TransactionMetadata, req: &EndTxnRequest) -> bool {
+        meta.last_epoch == Some(req.producer.epoch) && req.producer.epoch.bump() == meta.epoch
+    }
+
+    /// The answer to a retried EndTxn (TV2): the bumped pair if the transaction completed
+    /// the way asked, wait while its markers are written, an error if it ended otherwise.
+    fn answer_retried_end_txn(
+        meta: &TransactionMetadata,
+        prepare: TransactionState,
+        complete: TransactionState,
+    ) -> Reply {
+        if meta.state == complete {
+            (ErrorCode::None, Some(meta.identity()))
+        } else if meta.state == prepare {
+            (ErrorCode::ConcurrentTransactions, None)
+        } else {
+            (ErrorCode::InvalidTxnState, None)
+        }
+    }
+
+    /// Whether the state lets a TV2 EndTxn end the transaction: an ongoing one, or an
+    /// abort with none ongoing (TV2 lets a client abort an empty transaction to bump its
+    /// epoch). `Err` holds the answer otherwise.
+    fn end_txn_allowed_v2(meta: &TransactionMetadata, commit: bool) -> Result<(), Reply> {
+        match meta.state {
+            TransactionState::Ongoing => Ok(()),
+            TransactionState::Empty
+            | TransactionState::CompleteCommit
+            | TransactionState::CompleteAbort
+                if !commit =>
+            {
+                Ok(())
+            }
             TransactionState::PrepareCommit
-        } else {
-            TransactionState::PrepareAbort
-        };
-        let complete = if req.commit {
-            TransactionState::CompleteCommit
-        } else {
-            TransactionState::CompleteAbort
-        };
-        if self.design.tv.bumps_epoch_per_txn() {
-            let is_retry = meta.last_epoch == Some(req.producer.epoch)
-                && req.producer.epoch.bump() == meta.epoch;
-            if is_retry {
-                // `retryOnEpochBump`: the client did not see our answer to its EndTxn.
-                return if meta.state == complete {
-                    (ErrorCode::None, Some(meta.identity()))
-                } else if meta.state == target {
-                    (ErrorCode::ConcurrentTransactions, None)
-                } else {
-                    (ErrorCode::InvalidTxnState, None)
-                };
-            }
-            if req.producer.epoch != meta.epoch {
-                return (ErrorCode::ProducerFenced, None);
-            }
-            match meta.state {
-                TransactionState::Ongoing => {}
-                TransactionState::Empty
-                | TransactionState::CompleteCommit
-                | TransactionState::CompleteAbort
-                    if !req.commit => {}
-                TransactionState::PrepareCommit
-                | TransactionState::PrepareAbort
-                | TransactionState::PrepareEpochFence => {
-                    return (ErrorCode::ConcurrentTransactions, None)
-                }
-                _ => return (ErrorCode::InvalidTxnState, None),
-            }
-            let meta = state.txns.get_mut(&req.txn).expect("present");
+            | TransactionState::PrepareAbort
+            | TransactionState::PrepareEpochFence => Err((ErrorCode::ConcurrentTransactions, None)),
+            _ => Err((ErrorCode::InvalidTxnState, None)),
+        }
+    }
+
+    /// Whether the state lets a TV0/1 EndTxn end the transaction: only an ongoing one; a
+    /// retry of the end already reached succeeds without a second end. `Err` holds the
+    /// answer otherwise.
+    fn end_txn_allowed(
+        meta: &TransactionMetadata,
+        prepare: TransactionState,
+        complete: TransactionState,
+    ) -> Result<(), Reply> {
+        match meta.state {
+            TransactionState::Ongoing => Ok(()),
+            s if s == complete => Err((ErrorCode::None, None)),
+            s if s == prepare => Err((ErrorCode::ConcurrentTransactions, None)),
+            TransactionState::PrepareEpochFence => Err((ErrorCode::ConcurrentTransactions, None)),
+            _ => Err((ErrorCode::InvalidTxnState, None)),
+        }
+    }
+
+    /// `TransactionMetadata.prepareAbortOrCommit`: under TV2 the epoch is bumped first (and
+    /// an aborted empty transaction has no partitions), then the state moves to `prepare`,
+    /// the timeout is cancelled, the log appended and the markers sent. TV2 answers the
+    /// bumped pair.
+    fn prepare_abort_or_commit(
+        &self,
+        state: &mut TxnCoordinatorState,
+        req: &EndTxnRequest,
+        prepare: TransactionState,
+        o: &mut Out<Node>,
+    ) -> Reply {
+        let bumps = self.design.tv.bumps_epoch_per_txn();
+        let meta = state.txns.get_mut(&req.txn).expect("present");
+        if bumps {
             meta.last_epoch = Some(meta.epoch);
             meta.epoch = meta.epoch.bump();
             if meta.state != TransactionState::Ongoing {
                 meta.partitions.clear();
             }
-            Self::transition(&mut state.transitions, meta, target);
-            let id = meta.identity();
-            self.cancel_ongoing_timers(req.txn, o);
-            self.save(state, o);
-            self.send_markers(state, req.txn, req.commit, o);
-            (ErrorCode::None, Some(id))
-        } else {
-            if req.producer.epoch != meta.epoch {
-                return (ErrorCode::ProducerFenced, None);
-            }
-            match meta.state {
-                TransactionState::Ongoing => {}
-                s if s == complete => return (ErrorCode::None, None),
-                s if s == target => return (ErrorCode::ConcurrentTransactions, None),
-                TransactionState::PrepareEpochFence => {
-                    return (ErrorCode::ConcurrentTransactions, None)
-                }
-                _ => return (ErrorCode::InvalidTxnState, None),
-            }
-            let meta = state.txns.get_mut(&req.txn).expect("present");
-            Self::transition(&mut state.transitions, meta, target);
-            self.cancel_ongoing_timers(req.txn, o);
-            self.save(state, o);
-            self.send_markers(state, req.txn, req.commit, o);
-            (ErrorCode::None, None)
         }
+        Self::transition(&mut state.transitions, meta, prepare);
+        let granted = bumps.then(|| meta.identity());
+        self.cancel_ongoing_timers(req.txn, o);
+        self.save(state, o);
+        self.send_markers(state, req.txn, req.commit, o);
+        (ErrorCode::None, granted)
     }
 
     pub(crate) fn fence_and_abort(

@@ -22,7 +22,9 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::record_state::{released, AckType, RecordState};
-use crate::protocol::share_msg::{AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse};
+use crate::protocol::share_msg::{
+    Acknowledgement, AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse,
+};
 use crate::protocol::txn_share_msg::*;
 use crate::protocol::width::Offset;
 use crate::share::share_coordinator_txn::PendingAcks;
@@ -70,8 +72,26 @@ impl SharePartition {
             .filter(|a| a.offset >= s.start_offset)
             .copied()
             .collect();
-        // A resent staging of what is already TX_PENDING for this producer is idempotent.
-        let restaged = !acks.is_empty()
+        if Self::is_restaged(s, &req, &acks) {
+            Self::on_restaged(s, src, &req, &acks, o);
+            return;
+        }
+        if !self.acks_valid(s, &req, &acks) {
+            s.events.push(ShareEvent::AckRejected);
+            answer(src, req.producer, ErrorCode::InvalidRecordState, o);
+            return;
+        }
+        self.stage_acks(s, src, &req, &acks, o);
+    }
+
+    /// Whether the staging is a resent one of what is already TX_PENDING for this
+    /// producer, which is idempotent.
+    fn is_restaged(
+        s: &SharePartitionState,
+        req: &TxnShareAcknowledgeRequest,
+        acks: &[Acknowledgement],
+    ) -> bool {
+        !acks.is_empty()
             && acks.iter().all(|a| {
                 s.records.get(&a.offset).is_some_and(|r| {
                     r.state == RecordState::TxPending
@@ -79,55 +99,66 @@ impl SharePartition {
                             .as_ref()
                             .is_some_and(|st| st.producer == req.producer)
                 })
-            });
-        if restaged {
-            let durable = acks.iter().all(|a| {
-                s.records[&a.offset]
-                    .staged
-                    .as_ref()
-                    .is_some_and(|st| st.forward.is_none())
-            });
-            if durable {
-                answer(src, req.producer, ErrorCode::None, o);
-            } else {
-                for a in &acks {
-                    if let Some(st) = s.records.get_mut(&a.offset).and_then(|r| r.staged.as_mut()) {
-                        st.reply = Some(src);
-                    }
+            })
+    }
+
+    /// A resent staging: answered at once if the first one is durable, else its answer
+    /// goes to `src` when the share coordinator's arrives.
+    fn on_restaged(
+        s: &mut SharePartitionState,
+        src: Id,
+        req: &TxnShareAcknowledgeRequest,
+        acks: &[Acknowledgement],
+        o: &mut Out<Node>,
+    ) {
+        let durable = acks.iter().all(|a| {
+            s.records[&a.offset]
+                .staged
+                .as_ref()
+                .is_some_and(|st| st.forward.is_none())
+        });
+        if durable {
+            answer(src, req.producer, ErrorCode::None, o);
+        } else {
+            for a in acks {
+                if let Some(st) = s.records.get_mut(&a.offset).and_then(|r| r.staged.as_mut()) {
+                    st.reply = Some(src);
                 }
             }
-            return;
         }
-        let valid = acks.iter().all(|a| {
-            s.records.get(&a.offset).is_some_and(|r| {
-                r.state == RecordState::Acquired
-                    && r.ongoing.is_none()
-                    && self.owner_ok(r, &req, a.offset)
-            })
-        });
-        if !valid || acks.is_empty() {
-            s.events.push(ShareEvent::AckRejected);
-            answer(src, req.producer, ErrorCode::InvalidRecordState, o);
-            return;
-        }
-        // The leader's own delivery counts, which the share coordinator writes with the
-        // acknowledgements (the client's copy is only what it was handed).
-        let deliveries = acks
-            .iter()
-            .filter_map(|a| {
-                s.records.get(&a.offset).map(|r| AcquiredRecord {
-                    offset: a.offset,
-                    delivery_count: r.delivery_count,
+    }
+
+    /// Whether every acknowledgement is of a record ACQUIRED by the sender (as
+    /// `stage_owner_check` judges it) and not in a transaction already; none is invalid.
+    fn acks_valid(
+        &self,
+        s: &SharePartitionState,
+        req: &TxnShareAcknowledgeRequest,
+        acks: &[Acknowledgement],
+    ) -> bool {
+        !acks.is_empty()
+            && acks.iter().all(|a| {
+                s.records.get(&a.offset).is_some_and(|r| {
+                    r.state == RecordState::Acquired
+                        && r.ongoing.is_none()
+                        && self.owner_ok(r, req, a.offset)
                 })
             })
-            .collect();
-        let forward = TxnShareAcknowledgeRequest {
-            acks: acks.clone(),
-            deliveries,
-            notify: self.design.leader_resolution == LeaderResolution::Notify,
-            ..req.clone()
-        };
-        for a in &acks {
+    }
+
+    /// Moves each acknowledged record ACQUIRED -> TX_PENDING (its lock cancelled) and
+    /// stages the acknowledgements at the share coordinator, with the leader's own
+    /// delivery counts.
+    fn stage_acks(
+        &self,
+        s: &mut SharePartitionState,
+        src: Id,
+        req: &TxnShareAcknowledgeRequest,
+        acks: &[Acknowledgement],
+        o: &mut Out<Node>,
+    ) {
+        let forward = self.staging_request(s, req, acks);
+        for a in acks {
             let r = s.records.get_mut(&a.offset).expect("validated");
             s.events.push(ShareEvent::AckApplied {
                 offset: a.offset,
@@ -150,6 +181,32 @@ impl SharePartition {
         }
         o.send(self.share_coordinator, Msg::TxnShareAcknowledge(forward));
         o.set_timer(Timer::StageRetry, immediate());
+    }
+
+    /// The staging the leader sends the share coordinator for the client's request.
+    fn staging_request(
+        &self,
+        s: &SharePartitionState,
+        req: &TxnShareAcknowledgeRequest,
+        acks: &[Acknowledgement],
+    ) -> TxnShareAcknowledgeRequest {
+        // The leader's own delivery counts, which the share coordinator writes with the
+        // acknowledgements (the client's copy is only what it was handed).
+        let deliveries = acks
+            .iter()
+            .filter_map(|a| {
+                s.records.get(&a.offset).map(|r| AcquiredRecord {
+                    offset: a.offset,
+                    delivery_count: r.delivery_count,
+                })
+            })
+            .collect();
+        TxnShareAcknowledgeRequest {
+            acks: acks.to_vec(),
+            deliveries,
+            notify: self.design.leader_resolution == LeaderResolution::Notify,
+            ..req.clone()
+        }
     }
 
     fn owner_ok(

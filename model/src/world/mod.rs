@@ -2,6 +2,7 @@
 //! the network, the topology, the scenarios and their fault budgets, and when a timer is
 //! due.
 
+pub mod assemble;
 pub mod effects;
 pub mod network;
 pub mod node;

@@ -227,8 +227,8 @@ impl Scenario {
     ///   (`delivery.timeout.ms` / `max.block.ms` spent). A retry whose first copy is still
     ///   in flight is what the `duplicates` budget stands for, so the late and retried
     ///   writes of the historical bugs stay reachable; a resend after a coordinator
-    ///   failover multiplies the crash's space by 33 (2,632,382 states against 78,472
-    ///   with the crash alone) and stays reachable with `--set request_retries=1`.
+    ///   failover multiplies the crash's space by about 33 and stays reachable with
+    ///   `--set request_retries=1`.
     pub fn txn_basic() -> Scenario {
         Scenario {
             name: "txn-basic".into(),
@@ -266,11 +266,11 @@ impl Scenario {
     /// share-partition leader and the share coordinator able to crash, and a lost message
     /// and one crash in the budget.
     ///
-    /// The whole budget has a duplicated message too, `--set duplicates=1`: 100,313,914
-    /// states, about 13 minutes of one core, where every property holds and every twin
-    /// is witnessed. The default leaves it out: with the loss, the crash and the stall
-    /// the space is 8,099,671 states (about a minute), so `check` and the matrix, where
-    /// this is one pair, stay within minutes.
+    /// The whole budget has a duplicated message too, `--set duplicates=1`: about 13
+    /// minutes of one core, where every property holds and every twin is witnessed
+    /// (`properties/tests/fused_duplicates.rs` pins its count). The default leaves it out:
+    /// with the loss, the crash and the stall the check takes about a minute, so `check`
+    /// and the matrix, where this is one pair, stay within minutes.
     pub fn share_basic() -> Scenario {
         Scenario {
             name: "share-basic".into(),
@@ -311,9 +311,9 @@ impl Scenario {
     /// What fits an exhaustive check in about two minutes on one core: the share
     /// coordinator alone may crash, a client gives up on a request after its first timeout
     /// (`request_retries=0`) and the coordinator resends a marker once. With one more
-    /// crashable role, or an early timeout besides the crash, the check passes 1.5 million
-    /// states in minutes without ending; `--set timeouts=1 --set crashes=0` (the earlier
-    /// default, 221,277 states) and `--set crashable=...` reach them separately.
+    /// crashable role, or an early timeout besides the crash, the check runs for minutes
+    /// without ending; `--set timeouts=1 --set crashes=0` (the earlier default) and
+    /// `--set crashable=...` reach them separately.
     pub fn ctp() -> Scenario {
         Scenario {
             name: "ctp".into(),
@@ -353,8 +353,8 @@ impl Scenario {
     /// where `P1` stalls is such a run with the names swapped.
     ///
     /// Why a stall and not an early timeout, as in `ctp`: with `timeouts=1` any of the
-    /// clients' timers may fire early, and the check did not finish (3.7 million states
-    /// after 7 minutes); the stall makes only the lock due. 1,014,395 states.
+    /// clients' timers may fire early, and the check did not finish in 7 minutes; the
+    /// stall makes only the lock due (`properties/tests/kip_scenarios.rs` pins the count).
     pub fn ctp_race() -> Scenario {
         Scenario {
             name: "ctp-race".into(),
@@ -377,8 +377,8 @@ impl Scenario {
     /// partition. One early timeout lets the lock expire before the checkpoint completes
     /// (or a request time out). The reader may crash (`crashable`), but the default budget
     /// has no crash: a restart restoring the last completed checkpoint and committing its
-    /// acks again (docs/kafka-cases.md S24) is `--set crashes=1 --set timeouts=0` (285,997 states);
-    /// both faults together did not finish in minutes.
+    /// acks again (docs/kafka-cases.md S24) is `--set crashes=1 --set timeouts=0`; both
+    /// faults together did not finish in minutes.
     ///
     /// `delivery_limit=3` (`group.share.delivery.count.limit`, Kafka accepts 2 to 10): the
     /// bounded loop releases the record at most three times, so at Kafka's default of 5 no
@@ -387,9 +387,9 @@ impl Scenario {
     /// two task failovers that follow (Flink's restart strategy, not a budgeted fault; the
     /// second because the first incarnation's resent InitProducerId fences the next) lets
     /// the lock of a fetch that outlived its reader expire. 3 is the largest limit at which
-    /// a run archives (at 4 none does), so the archive cuts the fewest runs short: 10,975
-    /// states for `proposed` against 11,773 at 5, and every design's violations are
-    /// unchanged.
+    /// a run archives (at 4 none does), so the archive cuts the fewest runs short: fewer
+    /// states for `proposed` than at 4 or 5 (`properties/tests/flink_two_phase.rs` pins
+    /// the three), and every design's violations are unchanged.
     pub fn flink_acknowledger() -> Scenario {
         Scenario {
             name: "flink-acknowledger".into(),
@@ -439,13 +439,13 @@ impl Scenario {
     /// past the acquisition lock). One record: the poll thread's poll during a commit
     /// parks, and an abort hands the record straight back to it while the commit thread's
     /// EndTxn is still unanswered, which is the window the async commit opens
-    /// (`--set records=2` reaches the same window with a second record: 159,831 states).
+    /// (`--set records=2` reaches the same window with a second record).
     ///
     /// The task failing and the worker restarting it with the same transactional id (a
     /// crash and restart of the client: its InitProducerId fences the old incarnation) is
     /// `--set crashes=1`: `producer` is crashable, but the default budget has no crash,
     /// since a client restart multiplies the space past what a check finishes in minutes,
-    /// as on `ctp`. 37,074 states for `proposed`.
+    /// as on `ctp` (`properties/tests/connect_sink.rs` pins the count for `proposed`).
     pub fn connect_share_sink() -> Scenario {
         Scenario {
             name: "connect-share-sink".into(),

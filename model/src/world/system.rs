@@ -5,27 +5,17 @@
 //! one transition function: the exhaustive checkers, the Explorer, the simulator, replay
 //! and shrinking.
 
-use crate::clients::producer::Producer;
-use crate::clients::producer_share::ShareSource;
-use crate::clients::share_acknowledger::{AcknowledgerConfig, TransactionalShareAcknowledger};
-use crate::clients::share_consumer::ShareConsumer;
-use crate::clients::source_reader::SourceReader;
-use crate::coordinator::group_coordinator::GroupCoordinator;
-use crate::coordinator::txn_coordinator::TxnCoordinator;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::design::Design;
 use crate::history::ghost::Ghost;
 use crate::history::txn_ack_ghost;
-use crate::partition::data_partition::DataPartition;
-use crate::protocol::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
+use crate::protocol::ids::{TopicPartition, TransactionalId};
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
-use crate::protocol::width::Offset;
-use crate::share::share_coordinator::ShareCoordinator;
-use crate::share::share_partition::{ShareEvent, SharePartition};
+use crate::share::share_partition::ShareEvent;
 use crate::world::effects::StepEffects;
 use crate::world::network::Network;
 use crate::world::node::{Node, NodeState, NodeStorage};
-use crate::world::scenario::{AckMode, FaultBudget, Scenario};
+use crate::world::scenario::{FaultBudget, Scenario};
 use crate::world::shared::Shared;
 use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -140,110 +130,7 @@ impl System {
     /// Builds the closed world for a design and a scenario.
     pub fn new(design: Design, scenario: Scenario) -> System {
         let topology = Topology::for_scenario(&scenario);
-        let mut actors = vec![
-            Node::TxnCoordinator(TxnCoordinator {
-                design: design.clone(),
-                topology: topology.clone(),
-                marker_retries: scenario.marker_retries,
-            }),
-            Node::GroupCoordinator(GroupCoordinator {
-                txn_coordinator: topology.txn_coordinator,
-                design: design.clone(),
-            }),
-        ];
-        for i in 0..scenario.partitions {
-            actors.push(Node::DataPartition(DataPartition {
-                index: PartitionIndex(i),
-                txn_coordinator: topology.txn_coordinator,
-                design: design.clone(),
-            }));
-        }
-        for id in &topology.producers {
-            actors.push(Node::Producer(Producer {
-                txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
-                txn_coordinator: topology.txn_coordinator,
-                group_coordinator: topology.group_coordinator,
-                partitions: topology.partitions.clone(),
-                design: design.clone(),
-                inputs: Offset::from(scenario.inputs),
-                txns: scenario.txns,
-                request_retries: scenario.request_retries,
-                // A scenario with both a producer and a share group runs KIP-1289's loop.
-                share: topology
-                    .share_partition
-                    .zip(topology.share_coordinator)
-                    .map(|(share_partition, share_coordinator)| ShareSource {
-                        share_partition: Some(share_partition),
-                        leader: share_partition,
-                        share_coordinator,
-                        member: topology.member_of(*id).unwrap_or_default(),
-                        // Only the first client stalls: the clients differ only in their ids,
-                        // so a run where another one stalls is such a run with the names
-                        // swapped (a symmetry reduction of the state space).
-                        stalls: if Some(id) == topology.producers.first() {
-                            scenario.stalls
-                        } else {
-                            0
-                        },
-                    }),
-                // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
-                session: scenario.session && topology.share_partition.is_some(),
-                // A sink task is a session client (KIP-1302 on KIP-1310).
-                sink: scenario.sink && scenario.session && topology.share_partition.is_some(),
-            }));
-        }
-        if let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) {
-            actors.push(Node::SharePartition(SharePartition {
-                design: design.clone(),
-                share_coordinator: sc,
-                records: scenario.records,
-                delivery_limit: scenario.delivery_limit,
-            }));
-            actors.push(Node::ShareCoordinator(ShareCoordinator {
-                design: design.clone(),
-                txn_coordinator: topology.txn_coordinator,
-            }));
-            for i in 0..topology.consumers.len() {
-                actors.push(Node::ShareConsumer(ShareConsumer {
-                    member: MemberId(i as u8),
-                    share_partition: sp,
-                    ack_mode: scenario.ack_mode,
-                    ack_types: scenario.ack_types.clone(),
-                    // Only the first consumer stalls: the consumers differ only in their
-                    // member ids, so a run where another one stalls is such a run with the
-                    // names swapped (the symmetry `ctp-race` uses for its clients). Runs
-                    // where both stall are outside the bound.
-                    stalls: if i == 0 { scenario.stalls } else { 0 },
-                    max_records: scenario.max_records,
-                }));
-            }
-            for id in &topology.readers {
-                actors.push(Node::SourceReader(SourceReader {
-                    consumer: ShareConsumer {
-                        member: topology.member_of(*id).unwrap_or_default(),
-                        share_partition: sp,
-                        // The reader never acknowledges through the share session.
-                        ack_mode: AckMode::Explicit,
-                        ack_types: Vec::new(),
-                        stalls: 0,
-                        max_records: scenario.max_records,
-                    },
-                    acknowledger: TransactionalShareAcknowledger::new(AcknowledgerConfig {
-                        txn: topology.txn_id_of(*id).unwrap_or(TXN_ID),
-                        txn_coordinator: topology.txn_coordinator,
-                        group_coordinator: topology.group_coordinator,
-                        share_partition: sp,
-                        share_coordinator: sc,
-                        design: design.clone(),
-                        txns: scenario.txns,
-                        request_retries: scenario.request_retries,
-                    }),
-                    checkpoints: scenario.txns,
-                }));
-            }
-        }
-        crate::world::resume_system::push_actors(&mut actors, &topology, &design, &scenario);
-        debug_assert_eq!(actors.len(), topology.len());
+        let actors = crate::world::assemble::actors(&design, &scenario, &topology);
         System {
             design,
             scenario,

@@ -6,32 +6,20 @@ use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
+use stateright::actor::{Command, Id};
 use std::collections::BTreeSet;
 
-/// One command of a handler.
-pub type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
-
-/// The transactional id every test uses (Kafka's tests use "known").
-pub const TXN: TransactionalId = TransactionalId(0);
+pub use crate::common::{deliver, pid_epoch, Cmd, TXN};
 
 /// The consumer-offsets design on txn-basic at transaction version `tv`.
-pub fn system(tv: u8) -> System {
-    let (mut design, mut scenario) = (Design::consumer_offsets(), Scenario::txn_basic());
-    sharetxn_model::design::settings::apply(&mut design, &mut scenario, &format!("tv={tv}"))
-        .expect("a valid transaction version");
-    System::new(design, scenario)
-}
-
-/// A producer id and epoch.
-pub fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
-    ProducerIdAndEpoch {
-        pid: ProducerId(pid),
-        epoch: ProducerEpoch(epoch.into()),
-    }
+pub fn txn_basic_at(tv: u8) -> System {
+    crate::common::system(
+        Design::consumer_offsets(),
+        Scenario::txn_basic(),
+        &[&format!("tv={tv}")],
+    )
 }
 
 /// The first output partition.
@@ -63,8 +51,7 @@ pub fn metadata(
 /// mocked `getTransactionState`).
 pub fn coordinator(sys: &System, meta: Option<TransactionMetadata>) -> NodeState {
     let tc = sys.topology.txn_coordinator;
-    let mut out = Out::new();
-    let mut state = sys.actors[usize::from(tc)].on_start(tc, &None, &mut out);
+    let (mut state, _) = crate::common::start(sys, tc, None);
     if let (Some(meta), NodeState::TxnCoordinator(s)) = (meta, &mut state) {
         s.next_pid = ProducerId(meta.pid.0 + 1);
         s.txns.insert(TXN, meta);
@@ -91,20 +78,6 @@ pub fn identity(meta: &TransactionMetadata) -> ProducerIdAndEpoch {
 /// `TXN`'s metadata at the coordinator.
 pub fn txn(state: &NodeState) -> &TransactionMetadata {
     &tc_state(state).txns[&TXN]
-}
-
-/// Delivers `msg` from `src` to actor `id`: the state after and the commands.
-pub fn deliver(
-    sys: &System,
-    id: Id,
-    state: &NodeState,
-    src: Id,
-    msg: Msg,
-) -> (NodeState, Vec<Cmd>) {
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    sys.actors[usize::from(id)].on_msg(id, &mut cow, src, msg, &mut out);
-    (cow.into_owned(), out.into_iter().collect())
 }
 
 /// Delivers `msg` from the first producer to the coordinator.

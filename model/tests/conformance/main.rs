@@ -11,6 +11,8 @@
 //! `cargo test -p sharetxn-model --test conformance -- --ignored` shows each open
 //! disagreement failing.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod fixture;
 mod producer_state_manager;
 mod share_coordinator;

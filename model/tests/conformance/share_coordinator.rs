@@ -4,7 +4,7 @@
 //! so the group, topic and partition keys of Kafka's requests are left out; Kafka's offset
 //! ranges become the model's per-offset batches.
 
-use crate::fixture::deliver;
+use crate::common::{deliver, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::msg::Msg;
@@ -15,11 +15,7 @@ use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecor
 use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-
-fn system() -> System {
-    System::new(Design::consumer_offsets(), Scenario::share_basic())
-}
+use stateright::actor::{Command, Id};
 
 /// The share coordinator and the share-partition leader that writes to it.
 fn ids(sys: &System) -> (Id, Id) {
@@ -34,10 +30,9 @@ fn ids(sys: &System) -> (Id, Id) {
 }
 
 /// A share coordinator started from `log` (none: a new one, which writes its first snapshot).
-fn start(sys: &System, log: Option<Vec<ShareRecord>>) -> NodeState {
+fn started(sys: &System, log: Option<Vec<ShareRecord>>) -> NodeState {
     let (sc, _) = ids(sys);
-    let mut out = Out::new();
-    sys.actors[usize::from(sc)].on_start(sc, &log.map(NodeStorage::ShareCoordinator), &mut out)
+    start(sys, sc, log.map(NodeStorage::ShareCoordinator)).0
 }
 
 fn sc(state: &NodeState) -> &ShareCoordinatorState {
@@ -97,9 +92,9 @@ fn send(sys: &System, state: &NodeState, msg: Msg) -> (NodeState, ErrorCode, boo
 /// and its leader epoch is the coordinator's.
 #[test]
 fn write_state_success() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let batches = range(0, 3, Available, 1);
-    let (after, error, wrote) = send(&sys, &start(&sys, None), write(0, 0, batches.clone()));
+    let (after, error, wrote) = send(&sys, &started(&sys, None), write(0, 0, batches.clone()));
     assert_eq!((error, wrote), (ErrorCode::None, true));
     for b in &batches {
         assert_eq!(sc(&after).state.state_of(b.offset), Some((Available, 1)));
@@ -111,10 +106,10 @@ fn write_state_success() {
 /// offsets adds to the state; the first write's batches stay.
 #[test]
 fn subsequent_write_state_adds_to_the_state() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (state, ..) = send(
         &sys,
-        &start(&sys, None),
+        &started(&sys, None),
         write(0, 0, range(0, 3, Available, 1)),
     );
     let (after, error, wrote) = send(&sys, &state, write(0, 0, range(4, 6, Available, 1)));
@@ -128,10 +123,10 @@ fn subsequent_write_state_adds_to_the_state() {
 /// FENCED_LEADER_EPOCH, writes nothing, and the leader epoch stays 5.
 #[test]
 fn write_state_with_an_older_leader_epoch_is_fenced() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (state, error, _) = send(
         &sys,
-        &start(&sys, None),
+        &started(&sys, None),
         write(5, 0, range(0, 3, Available, 1)),
     );
     assert_eq!(error, ErrorCode::None);
@@ -147,10 +142,10 @@ fn write_state_with_an_older_leader_epoch_is_fenced() {
 /// survives a coordinator restart.)
 #[test]
 fn read_state_success() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (state, ..) = send(
         &sys,
-        &start(&sys, None),
+        &started(&sys, None),
         write(0, 0, range(0, 3, Available, 1)),
     );
     let (sc_id, leader) = ids(&sys);
@@ -170,10 +165,10 @@ fn read_state_success() {
 /// FENCED_LEADER_EPOCH and the leader epoch stays 5.
 #[test]
 fn read_state_with_an_older_leader_epoch_is_fenced() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let (state, ..) = send(
         &sys,
-        &start(&sys, None),
+        &started(&sys, None),
         write(5, 0, range(0, 3, Available, 1)),
     );
     let (after, error, wrote) = send(&sys, &state, read(3));
@@ -186,11 +181,11 @@ fn read_state_with_an_older_leader_epoch_is_fenced() {
 /// offsets below the new start offset are gone.
 #[test]
 fn non_sequential_batch_updates_keep_the_batch_in_between() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let mut batches = range(10, 11, Acquired, 1);
     batches.extend(range(12, 13, Acquired, 2));
     batches.extend(range(14, 15, Acquired, 0));
-    let (state, ..) = send(&sys, &start(&sys, None), write(0, 10, batches));
+    let (state, ..) = send(&sys, &started(&sys, None), write(0, 10, batches));
     let (state, ..) = send(&sys, &state, write(0, 10, range(10, 11, Acknowledged, 1)));
     let (after, error, _) = send(&sys, &state, write(0, 12, range(14, 15, Acknowledged, 0)));
     assert_eq!(error, ErrorCode::None);
@@ -206,7 +201,7 @@ fn non_sequential_batch_updates_keep_the_batch_in_between() {
 /// a later snapshot replaces both.
 #[test]
 fn replay_with_share_snapshot() {
-    let sys = system();
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
     let snapshot = |leader_epoch: Epoch, batches: Vec<StateBatch>| {
         let mut state = ShareState {
             leader_epoch,
@@ -216,11 +211,11 @@ fn replay_with_share_snapshot() {
         ShareRecord::Snapshot(state)
     };
     let first = snapshot(1, range(0, 3, Available, 1));
-    let loaded = start(&sys, Some(vec![first.clone()]));
+    let loaded = started(&sys, Some(vec![first.clone()]));
     assert_eq!(sc(&loaded).state.leader_epoch, 1);
     assert_eq!(sc(&loaded).state.state_of(0), Some((Available, 1)));
     let second = snapshot(2, range(4, 5, Available, 1));
-    let reloaded = start(&sys, Some(vec![first, second]));
+    let reloaded = started(&sys, Some(vec![first, second]));
     assert_eq!(sc(&reloaded).state.leader_epoch, 2);
     assert_eq!(
         sc(&reloaded).state.state_of(0),

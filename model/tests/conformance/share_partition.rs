@@ -4,7 +4,7 @@
 //! one record at a time (`max_records=1` in share-basic), and every acknowledgement is
 //! answered after its WriteShareGroupState returns, so each test completes that write.
 
-use crate::fixture::deliver;
+use crate::common::{deliver, fire, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::MemberId;
@@ -16,15 +16,15 @@ use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState
 use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Actor, Command, Id, Out};
-use std::borrow::Cow;
+use stateright::actor::{Command, Id};
 
-fn system(delivery_limit: u8) -> System {
-    let (mut design, mut scenario) = (Design::consumer_offsets(), Scenario::share_basic());
-    let limit = format!("delivery_limit={delivery_limit}");
-    sharetxn_model::design::settings::apply(&mut design, &mut scenario, &limit)
-        .expect("a valid limit");
-    System::new(design, scenario)
+/// share-basic with `group.share.delivery.count.limit` at `delivery_limit`.
+fn with_delivery_limit(delivery_limit: u8) -> System {
+    system(
+        Design::consumer_offsets(),
+        Scenario::share_basic(),
+        &[&format!("delivery_limit={delivery_limit}")],
+    )
 }
 
 /// The leader, the share coordinator and the two members.
@@ -51,8 +51,7 @@ fn record(state: &NodeState, offset: Offset) -> &InFlightRecord {
 /// A leader loaded from `persisted` (`maybeInitialize` on a ReadShareGroupState answer).
 fn loaded(sys: &System, persisted: ShareState) -> NodeState {
     let (sp, sc, _, _) = ids(sys);
-    let mut out = Out::new();
-    let state = sys.actors[usize::from(sp)].on_start(sp, &None, &mut out);
+    let (state, _) = start(sys, sp, None);
     let answer = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
         leader_epoch: 1,
         error: ErrorCode::None,
@@ -140,12 +139,8 @@ fn acknowledge(
 /// The acquisition lock of `offset` expires, and the write it causes is answered NONE.
 fn lock_expires(sys: &System, state: &NodeState, offset: Offset) -> NodeState {
     let (sp, sc, ..) = ids(sys);
-    let mut cow = Cow::Borrowed(state);
-    let mut out = Out::new();
-    let timer = Timer::AcquisitionLock(offset);
-    sys.actors[usize::from(sp)].on_timeout(sp, &mut cow, &timer, &mut out);
-    let state = cow.into_owned();
-    let write = out.into_iter().find_map(|c| match c {
+    let (state, cmds) = fire(sys, sp, state, Timer::AcquisitionLock(offset));
+    let write = cmds.into_iter().find_map(|c| match c {
         Command::Send(dst, Msg::WriteShareGroupState(w)) if dst == sc => Some(w),
         _ => None,
     });
@@ -198,7 +193,7 @@ fn record_state_for_id() {
 /// (AVAILABLE with their delivery counts, terminal ones as they are) from its read.
 #[test]
 fn maybe_initialize_takes_the_persisted_state() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let mut persisted = ShareState::default();
     let batch = |offset, state, delivery_count| StateBatch {
         offset,
@@ -235,7 +230,7 @@ fn maybe_initialize_takes_the_persisted_state() {
 /// `testAcquireSingleRecord`: ACQUIRED by the member, delivery count 1, lock armed.
 #[test]
 fn acquire_single_record() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, acquired) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     assert_eq!(
         acquired,
@@ -255,7 +250,7 @@ fn acquire_single_record() {
 /// ACCEPT makes the record ACKNOWLEDGED and the start offset moves past it.
 #[test]
 fn acknowledge_single_record_accept() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, error) = acknowledge(&sys, &state, 0, 1, (0, 1, AckType::Accept));
     assert_eq!(error, ErrorCode::None);
@@ -265,7 +260,7 @@ fn acknowledge_single_record_accept() {
 /// `testMaybeUpdateCachedStateWhenAcknowledgementTypeReject`: REJECT archives the record.
 #[test]
 fn acknowledge_reject_archives() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, error) = acknowledge(&sys, &state, 0, 1, (0, 1, AckType::Reject));
     assert_eq!(error, ErrorCode::None);
@@ -281,7 +276,7 @@ fn acknowledge_reject_archives() {
 /// delivery 2.
 #[test]
 fn released_record_is_acquired_again_with_the_next_delivery_count() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, error) = acknowledge(&sys, &state, 0, 1, (0, 1, AckType::Release));
     assert_eq!(error, ErrorCode::None);
@@ -296,7 +291,7 @@ fn released_record_is_acquired_again_with_the_next_delivery_count() {
 /// archives the record.
 #[test]
 fn release_at_the_delivery_limit_archives() {
-    let sys = system(2);
+    let sys = with_delivery_limit(2);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, _) = acknowledge(&sys, &state, 0, 1, (0, 1, AckType::Release));
     let (state, _) = fetch(&sys, &state, 0, 2);
@@ -309,7 +304,7 @@ fn release_at_the_delivery_limit_archives() {
 /// acquiring member's.
 #[test]
 fn acknowledge_with_another_member_is_invalid_record_state() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, _) = fetch(&sys, &state, 1, 0);
     let (state, error) = acknowledge(&sys, &state, 1, 1, (0, 1, AckType::Accept));
@@ -322,7 +317,7 @@ fn acknowledge_with_another_member_is_invalid_record_state() {
 /// INVALID_RECORD_STATE.
 #[test]
 fn acknowledge_when_offset_not_acquired_is_invalid_record_state() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let (state, _) = acknowledge(&sys, &state, 0, 1, (0, 1, AckType::Release));
     let (_, error) = acknowledge(&sys, &state, 0, 2, (0, 1, AckType::Accept));
@@ -333,7 +328,7 @@ fn acknowledge_when_offset_not_acquired_is_invalid_record_state() {
 /// and `testAcknowledgeAfterAcquisitionLockTimeout` (a later ACCEPT is INVALID_RECORD_STATE).
 #[test]
 fn acknowledge_after_the_acquisition_lock_timed_out_is_invalid_record_state() {
-    let sys = system(5);
+    let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let state = lock_expires(&sys, &state, 0);
     let r = record(&state, 0);
@@ -346,7 +341,7 @@ fn acknowledge_after_the_acquisition_lock_timed_out_is_invalid_record_state() {
 /// count limit archives the record.
 #[test]
 fn lock_timeout_at_the_delivery_limit_archives() {
-    let sys = system(2);
+    let sys = with_delivery_limit(2);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
     let state = lock_expires(&sys, &state, 0);
     let (state, acquired) = fetch(&sys, &state, 0, 1);

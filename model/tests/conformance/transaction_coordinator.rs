@@ -10,13 +10,16 @@ use sharetxn_model::protocol::msg::*;
 /// `shouldInitPidWithEpochZeroForNewTransactionalId`.
 #[test]
 fn init_pid_with_epoch_zero_for_new_transactional_id() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, None);
     let (after, cmds) = init_producer_id(&sys, &state);
     let Msg::InitProducerIdResponse(r) = answer(&sys, &cmds) else {
         panic!("not an InitProducerIdResponse")
     };
-    assert_eq!((r.error, r.producer), (ErrorCode::None, Some(pe(0, 0))));
+    assert_eq!(
+        (r.error, r.producer),
+        (ErrorCode::None, Some(pid_epoch(0, 0)))
+    );
     assert!(appends(&cmds));
     assert_eq!(txn(&after).state, Empty);
 }
@@ -29,14 +32,14 @@ fn init_pid_with_epoch_zero_for_new_transactional_id() {
 fn init_pid_increments_the_epoch_of_an_empty_or_complete_transaction() {
     for tv in [0, 2] {
         for previous in [Empty, CompleteAbort, CompleteCommit] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
             let (after, cmds) = init_producer_id(&sys, &state);
             let Msg::InitProducerIdResponse(r) = answer(&sys, &cmds) else {
                 panic!("not an InitProducerIdResponse")
             };
             assert_eq!(r.error, ErrorCode::None, "tv={tv} {previous:?}");
-            assert_eq!(r.producer, Some(pe(10, 2)), "tv={tv} {previous:?}");
+            assert_eq!(r.producer, Some(pid_epoch(10, 2)), "tv={tv} {previous:?}");
             assert_eq!(txn(&after).state, Empty);
             assert!(appends(&cmds));
         }
@@ -49,7 +52,7 @@ fn init_pid_increments_the_epoch_of_an_empty_or_complete_transaction() {
 #[test]
 fn init_pid_waits_for_a_prepared_transaction_to_complete() {
     for prepared in [PrepareCommit, PrepareAbort] {
-        let sys = system(0);
+        let sys = txn_basic_at(0);
         let state = coordinator(&sys, Some(metadata(10, 1, Some(0), prepared, &[topic1()])));
         let (after, cmds) = init_producer_id(&sys, &state);
         assert_parked(&sys, &state, &after, &cmds);
@@ -63,24 +66,28 @@ fn init_pid_waits_for_a_prepared_transaction_to_complete() {
 /// written), and the new incarnation is told to retry.
 #[test]
 fn init_pid_aborts_an_ongoing_transaction() {
-    let sys = system(0);
+    let sys = txn_basic_at(0);
     let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[topic1()])));
     let (after, cmds) = init_producer_id(&sys, &state);
     assert_parked(&sys, &state, &after, &cmds);
     assert!(appends(&cmds));
     assert_eq!(txn(&after).state, PrepareAbort);
-    assert_eq!(identity(txn(&after)), pe(10, 2));
+    assert_eq!(identity(txn(&after)), pid_epoch(10, 2));
     let markers = sent_to(&cmds, sys.topology.partitions[0]);
     assert!(matches!(&markers[..], [Msg::WriteTxnMarkers(m)]
-        if !m.commit && m.producer == pe(10, 2)));
+        if !m.commit && m.producer == pid_epoch(10, 2)));
 }
 
 /// `shouldRespondWithInvalidPidMappingOnAddPartitionsToTransactionWhenTransactionalIdNotPresent`.
 #[test]
 fn add_partitions_of_an_unknown_transactional_id_is_an_invalid_mapping() {
-    let sys = system(0);
+    let sys = txn_basic_at(0);
     let state = coordinator(&sys, None);
-    let (_, cmds) = to_coordinator(&sys, &state, add_partitions(pe(0, 1), vec![topic1()]));
+    let (_, cmds) = to_coordinator(
+        &sys,
+        &state,
+        add_partitions(pid_epoch(0, 1), vec![topic1()]),
+    );
     assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidProducerIdMapping);
 }
 
@@ -90,9 +97,13 @@ fn add_partitions_of_an_unknown_transactional_id_is_an_invalid_mapping() {
 #[test]
 fn add_partitions_while_prepared_waits() {
     for prepared in [PrepareCommit, PrepareAbort] {
-        let sys = system(2);
+        let sys = txn_basic_at(2);
         let state = coordinator(&sys, Some(metadata(0, 0, None, prepared, &[])));
-        let (after, cmds) = to_coordinator(&sys, &state, add_partitions(pe(0, 0), vec![topic1()]));
+        let (after, cmds) = to_coordinator(
+            &sys,
+            &state,
+            add_partitions(pid_epoch(0, 0), vec![topic1()]),
+        );
         assert_parked(&sys, &state, &after, &cmds);
     }
 }
@@ -101,9 +112,13 @@ fn add_partitions_while_prepared_waits() {
 /// comes before the state check.
 #[test]
 fn add_partitions_with_an_older_epoch_is_fenced_even_while_prepared() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(0, 10, Some(9), PrepareCommit, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, add_partitions(pe(0, 0), vec![topic1()]));
+    let (_, cmds) = to_coordinator(
+        &sys,
+        &state,
+        add_partitions(pid_epoch(0, 0), vec![topic1()]),
+    );
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
 }
 
@@ -115,10 +130,13 @@ fn add_partitions_with_an_older_epoch_is_fenced_even_while_prepared() {
 fn add_partitions_writes_the_new_partition_set() {
     for tv in [0, 2] {
         for previous in [Empty, Ongoing, CompleteCommit, CompleteAbort] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
-            let (after, cmds) =
-                to_coordinator(&sys, &state, add_partitions(pe(10, 1), vec![topic1()]));
+            let (after, cmds) = to_coordinator(
+                &sys,
+                &state,
+                add_partitions(pid_epoch(10, 1), vec![topic1()]),
+            );
             assert_eq!(
                 error_of(&sys, &cmds),
                 ErrorCode::None,
@@ -136,9 +154,13 @@ fn add_partitions_writes_the_new_partition_set() {
 /// puts the partition in an Empty transaction, which no run reaches): NONE and no write.
 #[test]
 fn add_partitions_already_in_the_transaction_writes_nothing() {
-    let sys = system(0);
+    let sys = txn_basic_at(0);
     let state = coordinator(&sys, Some(metadata(0, 0, None, Ongoing, &[topic1()])));
-    let (after, cmds) = to_coordinator(&sys, &state, add_partitions(pe(0, 0), vec![topic1()]));
+    let (after, cmds) = to_coordinator(
+        &sys,
+        &state,
+        add_partitions(pid_epoch(0, 0), vec![topic1()]),
+    );
     assert_eq!(error_of(&sys, &cmds), ErrorCode::None);
     assert!(!appends(&cmds));
     assert_eq!(txn(&after), txn(&state));
@@ -165,18 +187,18 @@ fn verify(
 /// model), TRANSACTION_ABORTABLE for a partition not in the ongoing transaction.
 #[test]
 fn verification_answers_as_kafka_does() {
-    let sys = system(1);
+    let sys = txn_basic_at(1);
     let wrong_pid = coordinator(&sys, Some(metadata(1, 0, None, PrepareCommit, &[topic1()])));
     assert_eq!(
-        verify(&sys, &wrong_pid, pe(0, 0)).2,
+        verify(&sys, &wrong_pid, pid_epoch(0, 0)).2,
         Some(ErrorCode::InvalidProducerIdMapping)
     );
     let old_epoch = coordinator(&sys, Some(metadata(0, 0, None, PrepareCommit, &[topic1()])));
     assert_eq!(
-        verify(&sys, &old_epoch, pe(0, 1)).2,
+        verify(&sys, &old_epoch, pid_epoch(0, 1)).2,
         Some(ErrorCode::ProducerFenced)
     );
-    let (after, cmds, error) = verify(&sys, &old_epoch, pe(0, 0));
+    let (after, cmds, error) = verify(&sys, &old_epoch, pid_epoch(0, 0));
     assert_eq!(error, None, "{cmds:?}");
     assert_eq!(
         tc_state(&after).parked.len(),
@@ -185,7 +207,7 @@ fn verification_answers_as_kafka_does() {
     );
     let ongoing = coordinator(&sys, Some(metadata(0, 0, None, Ongoing, &[])));
     assert_eq!(
-        verify(&sys, &ongoing, pe(0, 0)).2,
+        verify(&sys, &ongoing, pid_epoch(0, 0)).2,
         Some(ErrorCode::TransactionAbortable)
     );
 }
@@ -194,9 +216,9 @@ fn verification_answers_as_kafka_does() {
 /// the present partition of `shouldRespondWithInvalidTxnStateWhenVerifyOnlyAndPartitionNotPresent`.
 #[test]
 fn verification_of_a_partition_in_the_transaction_is_none() {
-    let sys = system(1);
+    let sys = txn_basic_at(1);
     let state = coordinator(&sys, Some(metadata(0, 0, None, Ongoing, &[topic1()])));
-    let (after, cmds, error) = verify(&sys, &state, pe(0, 0));
+    let (after, cmds, error) = verify(&sys, &state, pid_epoch(0, 0));
     assert_eq!(error, Some(ErrorCode::None));
     assert!(!appends(&cmds), "verification writes nothing");
     assert_eq!(txn(&after), txn(&state));
@@ -206,9 +228,9 @@ fn verification_of_a_partition_in_the_transaction_is_none() {
 #[test]
 fn end_txn_of_an_unknown_transactional_id_is_an_invalid_mapping() {
     for tv in [0, 2] {
-        let sys = system(tv);
+        let sys = txn_basic_at(tv);
         let state = coordinator(&sys, None);
-        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(0, 0), true));
+        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(0, 0), true));
         assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidProducerIdMapping);
     }
 }
@@ -217,9 +239,9 @@ fn end_txn_of_an_unknown_transactional_id_is_an_invalid_mapping() {
 #[test]
 fn end_txn_of_another_producer_id_is_an_invalid_mapping() {
     for tv in [0, 2] {
-        let sys = system(tv);
+        let sys = txn_basic_at(tv);
         let state = coordinator(&sys, Some(metadata(10, 0, None, Ongoing, &[])));
-        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(0, 0), true));
+        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(0, 0), true));
         assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidProducerIdMapping);
     }
 }
@@ -230,9 +252,9 @@ fn end_txn_of_another_producer_id_is_an_invalid_mapping() {
 #[test]
 fn end_txn_with_an_older_epoch_is_fenced() {
     for tv in [0, 1] {
-        let sys = system(tv);
+        let sys = txn_basic_at(tv);
         let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[])));
-        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 0), true));
+        let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 0), true));
         assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced, "tv={tv}");
     }
 }
@@ -244,9 +266,9 @@ fn end_txn_with_an_older_epoch_is_fenced() {
 #[test]
 #[ignore = "disagrees: docs/conformance.md TC-1"]
 fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 0), true));
+    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 0), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
 }
 
@@ -267,9 +289,9 @@ fn request_epoch(tv: u8, current: u8) -> u8 {
 fn end_txn_retried_after_completion_is_none() {
     for tv in [0, 2] {
         for (complete, commit) in [(CompleteCommit, true), (CompleteAbort, false)] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), complete, &[])));
-            let request = end_txn(pe(10, request_epoch(tv, 1)), commit);
+            let request = end_txn(pid_epoch(10, request_epoch(tv, 1).into()), commit);
             let (after, cmds) = to_coordinator(&sys, &state, request);
             assert_eq!(
                 error_of(&sys, &cmds),
@@ -288,9 +310,9 @@ fn end_txn_retried_after_completion_is_none() {
 fn end_txn_with_the_other_result_after_completion_is_an_invalid_state() {
     for tv in [0, 2] {
         for (complete, commit) in [(CompleteAbort, true), (CompleteCommit, false)] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), complete, &[])));
-            let request = end_txn(pe(10, request_epoch(tv, 1)), commit);
+            let request = end_txn(pid_epoch(10, request_epoch(tv, 1).into()), commit);
             let (_, cmds) = to_coordinator(&sys, &state, request);
             assert_eq!(
                 error_of(&sys, &cmds),
@@ -306,9 +328,9 @@ fn end_txn_with_the_other_result_after_completion_is_an_invalid_state() {
 #[test]
 fn end_txn_retried_while_the_commit_is_prepared_waits() {
     for tv in [0, 2] {
-        let sys = system(tv);
+        let sys = txn_basic_at(tv);
         let state = coordinator(&sys, Some(metadata(10, 1, Some(0), PrepareCommit, &[])));
-        let request = end_txn(pe(10, request_epoch(tv, 1)), true);
+        let request = end_txn(pid_epoch(10, request_epoch(tv, 1).into()), true);
         let (after, cmds) = to_coordinator(&sys, &state, request);
         assert_parked(&sys, &state, &after, &cmds);
     }
@@ -317,9 +339,9 @@ fn end_txn_retried_while_the_commit_is_prepared_waits() {
 /// `shouldReturnInvalidTxnRequestOnEndTxnRequestWhenStatusIsPrepareAbort`, TV0.
 #[test]
 fn end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
-    let sys = system(0);
+    let sys = txn_basic_at(0);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareAbort, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 1), true));
+    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 1), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidTxnState);
 }
 
@@ -331,9 +353,9 @@ fn end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 #[test]
 #[ignore = "disagrees: docs/conformance.md TC-2"]
 fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareAbort, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 0), true));
+    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 0), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidTxnState);
 }
 
@@ -344,9 +366,9 @@ fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 #[test]
 #[ignore = "disagrees: docs/conformance.md TC-3"]
 fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareCommit, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 1), true));
+    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 1), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
 }
 
@@ -356,9 +378,9 @@ fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
 /// that table).
 #[test]
 fn tv2_end_txn_commit_with_the_current_epoch_after_a_commit_is_an_invalid_state() {
-    let sys = system(2);
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, CompleteCommit, &[])));
-    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 1), true));
+    let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 1), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::InvalidTxnState);
 }
 
@@ -369,9 +391,9 @@ fn tv2_end_txn_commit_with_the_current_epoch_after_a_commit_is_an_invalid_state(
 fn end_txn_of_an_ongoing_transaction_writes_the_prepare_state() {
     for tv in [0, 2] {
         for (commit, prepared) in [(true, PrepareCommit), (false, PrepareAbort)] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[topic1()])));
-            let (after, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, 1), commit));
+            let (after, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 1), commit));
             assert_eq!(
                 error_of(&sys, &cmds),
                 ErrorCode::None,
@@ -380,7 +402,7 @@ fn end_txn_of_an_ongoing_transaction_writes_the_prepare_state() {
             assert!(appends(&cmds));
             assert_eq!(txn(&after).state, prepared);
             let epoch = if tv == 2 { 2 } else { 1 };
-            assert_eq!(identity(txn(&after)), pe(10, epoch), "tv={tv}");
+            assert_eq!(identity(txn(&after)), pid_epoch(10, epoch), "tv={tv}");
         }
     }
 }
@@ -392,12 +414,13 @@ fn end_txn_of_an_ongoing_transaction_writes_the_prepare_state() {
 fn end_txn_with_a_wrong_epoch_after_a_commit_is_fenced() {
     for tv in [0, 2] {
         for (current, requested) in [(1, 2), (2, request_epoch(tv, 1))] {
-            let sys = system(tv);
+            let sys = txn_basic_at(tv);
             let state = coordinator(
                 &sys,
                 Some(metadata(10, current, Some(1), CompleteCommit, &[])),
             );
-            let (_, cmds) = to_coordinator(&sys, &state, end_txn(pe(10, requested), true));
+            let (_, cmds) =
+                to_coordinator(&sys, &state, end_txn(pid_epoch(10, requested.into()), true));
             assert_eq!(
                 error_of(&sys, &cmds),
                 ErrorCode::ProducerFenced,
@@ -412,12 +435,12 @@ fn end_txn_with_a_wrong_epoch_after_a_commit_is_fenced() {
 #[test]
 fn an_expired_ongoing_transaction_is_aborted_with_a_bumped_epoch() {
     for tv in [0, 2] {
-        let sys = system(tv);
+        let sys = txn_basic_at(tv);
         let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[topic1()])));
         let (after, cmds) = time_out(&sys, &state);
         assert!(appends(&cmds));
         assert_eq!(txn(&after).state, PrepareAbort);
-        assert_eq!(identity(txn(&after)), pe(10, 2), "tv={tv}");
+        assert_eq!(identity(txn(&after)), pid_epoch(10, 2), "tv={tv}");
         let markers = sent_to(&cmds, sys.topology.partitions[0]);
         assert!(matches!(&markers[..], [Msg::WriteTxnMarkers(m)] if !m.commit));
     }
@@ -434,7 +457,7 @@ fn only_an_ongoing_transaction_expires() {
         CompleteCommit,
         CompleteAbort,
     ] {
-        let sys = system(2);
+        let sys = txn_basic_at(2);
         let state = coordinator(&sys, Some(metadata(10, 1, Some(0), other, &[topic1()])));
         let (after, cmds) = time_out(&sys, &state);
         assert!(cmds.is_empty(), "{other:?}: {cmds:?}");
