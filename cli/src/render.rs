@@ -15,9 +15,10 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, CliError> {
     let outcome = judged::judge(&trace)
         .and_then(|r| judged::outcome_line(&trace, &r))
         .map_err(fail)?;
+    let judged = render::Judgement::with_outcome(&trace, outcome);
     let text = match args.format {
-        RenderFormat::Text => render::text::render_judged(&trace, &outcome),
-        RenderFormat::Mermaid => render::mermaid::render_judged(&trace, &outcome),
+        RenderFormat::Text => render::text::render_judged(&trace, &judged),
+        RenderFormat::Mermaid => render::mermaid::render_judged(&trace, &judged),
     }
     .map_err(fail)?;
     output::stdout(&text)?;

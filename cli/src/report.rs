@@ -12,7 +12,7 @@ use crate::matrix::{self, Matrix};
 use crate::output;
 use crate::report_page::{self, Finding, Page};
 use sharetxn_properties::Status;
-use sharetxn_traces::render::{mermaid, svg, text};
+use sharetxn_traces::render::{mermaid, svg, text, Judgement};
 use sharetxn_traces::{load, Trace};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -116,6 +116,7 @@ fn finding_of(id: &str, path: &Path, trace: &Trace) -> Result<Finding, CliError>
     let verdict = judged::judge(trace)
         .and_then(|r| judged::outcome_line(trace, &r))
         .map_err(fail)?;
+    let judged = Judgement::with_outcome(trace, verdict);
     Ok(Finding {
         id: id.to_string(),
         file: path.display().to_string(),
@@ -124,9 +125,10 @@ fn finding_of(id: &str, path: &Path, trace: &Trace) -> Result<Finding, CliError>
         scenario: trace.scenario.name.clone(),
         scenario_line: text::scenario_line(trace),
         property: trace.outcome.property().to_string(),
-        svg: svg::render_judged(trace, &verdict, id).map_err(fail)?,
-        mermaid: mermaid::render_judged(trace, &verdict).map_err(fail)?,
+        svg: svg::render_judged(trace, &judged, id).map_err(fail)?,
+        mermaid: mermaid::render_judged(trace, &judged).map_err(fail)?,
         rows: text::step_rows(trace).map_err(fail)?,
-        verdict,
+        no_return: judged.inevitable_note(trace.outcome.property()),
+        verdict: judged.outcome,
     })
 }

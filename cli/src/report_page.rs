@@ -35,6 +35,8 @@ pub struct Finding {
     pub mermaid: String,
     /// The steps.
     pub rows: Vec<StepRow>,
+    /// The step after which the violation is inevitable, and the note that says so.
+    pub no_return: Option<(usize, String)>,
 }
 
 /// What the page shows.
@@ -58,7 +60,7 @@ td.violated{background:#f8d0d0}td.holds,td.witnessed{background:#d8f0d8}\
 td.unknown,td.unreached{background:#fbeec0}td.not_applicable{color:#999}\
 td a{color:inherit}.what{color:#555;font-size:12px}.diagram{overflow-x:auto;border:1px solid #ddd;\
 padding:4px;margin:8px 0}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}\
-.verdict{font-weight:bold;color:#922}section.finding{margin-bottom:48px}code{font-size:12px}";
+.verdict{font-weight:bold;color:#922}tr.no-return td{background:#fde0e0;font-weight:bold}section.finding{margin-bottom:48px}code{font-size:12px}";
 
 /// The whole page.
 pub fn render(page: &Page<'_>) -> String {
@@ -251,7 +253,7 @@ fn findings_section(title: &str, what: &str, findings: &[Finding]) -> String {
 fn finding_html(f: &Finding) -> String {
     let mut html = format!(
         "<section class=\"finding\" id=\"{}\">\n<h3>{} on {}: {} <a href=\"#{}\">#</a></h3>\n\
-         <p class=\"verdict\">{}</p>\n<p>design: <code>{}</code><br>scenario: <code>{}</code><br>\
+         <p class=\"verdict\">{}</p>\n{}<p>design: <code>{}</code><br>scenario: <code>{}</code><br>\
          trace: <code>{}</code>, {} steps</p>\n<div class=\"diagram\">{}</div>\n",
         escape(&f.id),
         escape(&f.design),
@@ -259,6 +261,12 @@ fn finding_html(f: &Finding) -> String {
         escape(&f.property),
         escape(&f.id),
         escape(&f.verdict),
+        f.no_return
+            .as_ref()
+            .map_or_else(String::new, |(_, note)| format!(
+                "<p class=\"no-return\">{}.</p>\n",
+                escape(note)
+            )),
         escape(&f.design_line),
         escape(&f.scenario_line),
         escape(&f.file),
@@ -270,6 +278,16 @@ fn finding_html(f: &Finding) -> String {
          <th>to</th><th>message</th><th>changed</th></tr>\n",
     );
     for r in &f.rows {
+        if let Some((_, note)) = f
+            .no_return
+            .as_ref()
+            .filter(|(after, _)| *after + 1 == r.step)
+        {
+            html.push_str(&format!(
+                "<tr class=\"no-return\"><td colspan=\"7\">{}</td></tr>\n",
+                escape(note)
+            ));
+        }
         html.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td>\
              <td class=\"what\">{}</td></tr>\n",
@@ -280,6 +298,16 @@ fn finding_html(f: &Finding) -> String {
             escape(&r.to),
             escape(&r.message),
             escape(&r.changed)
+        ));
+    }
+    if let Some((_, note)) = f
+        .no_return
+        .as_ref()
+        .filter(|(after, _)| *after == f.rows.len())
+    {
+        html.push_str(&format!(
+            "<tr class=\"no-return\"><td colspan=\"7\">{}</td></tr>\n",
+            escape(note)
         ));
     }
     html.push_str(&format!(

@@ -29,6 +29,7 @@ pub mod diff;
 pub mod digest;
 pub mod format;
 pub mod heal;
+pub mod inevitable;
 pub mod judge;
 pub mod load;
 pub mod oracle;

@@ -136,7 +136,16 @@ fn mermaid_diagrams_are_well_formed() {
                 .unwrap_or_else(|| panic!("{name}: {line}"));
             assert!(!alias.contains([';', ':', '(', ')']), "{name}: {line}");
         }
-        let body = &lines[1 + actors.len()..];
+        // The point of no return, when there is one, is a note across every participant.
+        let span = format!(
+            "    Note over {},{}: point of no return ",
+            actors[0],
+            actors[actors.len() - 1]
+        );
+        let (no_return, body): (Vec<&str>, Vec<&str>) = lines[1 + actors.len()..]
+            .iter()
+            .partition(|l| l.starts_with(&span));
+        assert!(no_return.len() <= 1, "{name}: {no_return:?}");
         assert_eq!(body.len(), trace.steps.len() + 1, "{name}");
         for (i, line) in body.iter().enumerate() {
             let line = line.strip_prefix("    ").expect("statements are indented");

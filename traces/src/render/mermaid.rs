@@ -4,18 +4,19 @@
 //! the actors it concerns, and the outcome is the last note, across every participant.
 
 use super::label::{columns, legend};
-use super::Walked;
+use super::{Judgement, Walked};
 use crate::format::Trace;
 
 /// The Mermaid rendering of a trace, its outcome note as the file records it.
 pub fn render(trace: &Trace) -> Result<String, String> {
-    render_judged(trace, &trace.outcome.describe())
+    render_judged(trace, &Judgement::of_file(trace))
 }
 
-/// The Mermaid rendering of a trace with `outcome` as its last note: the verdict judged
-/// now by a replay (`sharetxn render` passes it), so a file's edited outcome text is
-/// never shown as if it were the model's.
-pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
+/// The Mermaid rendering of a trace with `judged.outcome` as its last note: the verdict
+/// judged now by a replay (`sharetxn render` passes it), so a file's edited outcome text
+/// is never shown as if it were the model's. A note marks the point of no return.
+pub fn render_judged(trace: &Trace, judged: &Judgement) -> Result<String, String> {
+    let outcome = &judged.outcome;
     let walked = Walked::new(trace)?;
     let names = walked.actor_names();
     let mut out = String::from("sequenceDiagram\n");
@@ -36,8 +37,14 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
             ),
         )
     });
+    let no_return = judged
+        .inevitable_note(trace.outcome.property())
+        .map(|(after, note)| (after, format!("    Note over {span}: {}\n", escape(&note))));
     for (i, step) in trace.steps.iter().enumerate() {
         if let Some((_, note)) = heal_note.as_ref().filter(|(after, _)| *after == i) {
+            out.push_str(note);
+        }
+        if let Some((_, note)) = no_return.as_ref().filter(|(after, _)| *after == i) {
             out.push_str(note);
         }
         let c = columns(&walked.sys.topology, &step.action);
@@ -58,6 +65,9 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
         .filter(|(after, _)| *after == trace.steps.len())
     {
         out.push_str(note);
+    }
+    if let Some((_, note)) = no_return.filter(|(after, _)| *after == trace.steps.len()) {
+        out.push_str(&note);
     }
     out.push_str(&format!("    Note over {span}: {}\n", escape(outcome)));
     Ok(out)

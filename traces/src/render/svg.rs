@@ -6,7 +6,7 @@
 //! browser check can compare what it draws with what the trace holds.
 
 use super::label::{columns, legend};
-use super::Walked;
+use super::{Judgement, Walked};
 use crate::format::Trace;
 
 /// Pixels a character of the 12 px monospace font takes, rounded up.
@@ -35,16 +35,16 @@ enum Item {
     },
 }
 
-/// The SVG rendering of a trace with `outcome` as its last note (the verdict judged now
-/// by a replay, as [`super::mermaid::render_judged`] takes it).
-/// `id` names the diagram's arrowhead, unique on a page that holds several diagrams.
-pub fn render_judged(trace: &Trace, outcome: &str, id: &str) -> Result<String, String> {
+/// The SVG rendering of a trace with `judged.outcome` as its last note (the verdict judged
+/// now by a replay, as [`super::mermaid::render_judged`] takes it) and a note at the point
+/// of no return. `id` names the diagram's arrowhead, unique on a page of several diagrams.
+pub fn render_judged(trace: &Trace, judged: &Judgement, id: &str) -> Result<String, String> {
     let walked = Walked::new(trace)?;
     let names = walked.actor_names();
     if names.is_empty() {
         return Err("a trace without actors cannot be drawn".into());
     }
-    let items = items(trace, &walked, &names, outcome);
+    let items = items(trace, &walked, &names, judged);
     let column = column_width(&items);
     let layout = Layout {
         head: format!("head-{id}"),
@@ -104,7 +104,7 @@ const STYLE: &str = "<style>.lifeline{stroke:#999;stroke-dasharray:4 3}\
 .note rect{fill:#fff5ad;stroke:#aa3}.outcome rect{fill:#fde0e0;stroke:#a33}</style>\n";
 
 /// Every row: the steps in order, the heal point where it falls, and the outcome last.
-fn items(trace: &Trace, walked: &Walked<'_>, names: &[String], outcome: &str) -> Vec<Item> {
+fn items(trace: &Trace, walked: &Walked<'_>, names: &[String], judged: &Judgement) -> Vec<Item> {
     let index = |name: &str| names.iter().position(|n| n == name).unwrap_or(0);
     let everyone = |text: String| Item::Note {
         first: 0,
@@ -117,9 +117,13 @@ fn items(trace: &Trace, walked: &Walked<'_>, names: &[String], outcome: &str) ->
             format!("heal begins ({})", super::text::heal_line(h)),
         )
     });
-    let mut items = Vec::with_capacity(trace.steps.len() + 2);
+    let no_return = judged.inevitable_note(trace.outcome.property());
+    let mut items = Vec::with_capacity(trace.steps.len() + 3);
     for (i, step) in trace.steps.iter().enumerate() {
         if let Some((_, text)) = heal.as_ref().filter(|(after, _)| *after == i) {
+            items.push(everyone(text.clone()));
+        }
+        if let Some((_, text)) = no_return.as_ref().filter(|(after, _)| *after == i) {
             items.push(everyone(text.clone()));
         }
         let c = columns(&walked.sys.topology, &step.action);
@@ -153,7 +157,10 @@ fn items(trace: &Trace, walked: &Walked<'_>, names: &[String], outcome: &str) ->
     if let Some((_, text)) = heal.filter(|(after, _)| *after == trace.steps.len()) {
         items.push(everyone(text));
     }
-    items.push(everyone(format!("outcome: {outcome}")));
+    if let Some((_, text)) = no_return.filter(|(after, _)| *after == trace.steps.len()) {
+        items.push(everyone(text));
+    }
+    items.push(everyone(format!("outcome: {}", judged.outcome)));
     items
 }
 

@@ -3,7 +3,7 @@
 //! and the outcome again at the end, where a reader's eye lands.
 
 use super::label::{columns, legend, IDENTITIES};
-use super::Walked;
+use super::{Judgement, Walked};
 use crate::diff::{self, Change};
 use crate::format::{Heal, Origin, Trace};
 use serde_json::Value;
@@ -15,14 +15,18 @@ const VALUE_WIDTH: usize = 24;
 
 /// The text rendering of a trace, its outcome as the file records it.
 pub fn render(trace: &Trace) -> Result<String, String> {
-    render_judged(trace, &trace.outcome.describe())
+    render_judged(trace, &Judgement::of_file(trace))
 }
 
-/// The text rendering of a trace with `outcome` as its outcome lines: the verdict judged
-/// now by a replay (`sharetxn render` passes it), so a file's edited outcome text is
-/// never shown as if it were the model's.
-pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
+/// The text rendering of a trace with `judged.outcome` as its outcome lines: the verdict
+/// judged now by a replay (`sharetxn render` passes it), so a file's edited outcome text
+/// is never shown as if it were the model's. A line marks the point of no return.
+pub fn render_judged(trace: &Trace, judged: &Judgement) -> Result<String, String> {
     let walked = Walked::new(trace)?;
+    let outcome = &judged.outcome;
+    let no_return = judged
+        .inevitable_note(trace.outcome.property())
+        .map(|(after, note)| (after, format!("   -  {note}\n")));
     let mut out = String::new();
     out.push_str(&format!("outcome   {outcome}\n"));
     out.push_str(&format!("design    {}\n", trace.design.describe()));
@@ -45,6 +49,9 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
         if heal_after == Some(i) {
             out.push_str(HEAL_MARK);
         }
+        if let Some((_, note)) = no_return.as_ref().filter(|(after, _)| *after == i) {
+            out.push_str(note);
+        }
         let line = format!(
             "{:>4}  {:>9}  {:<9}  {:<4}  {:<4}  {:<34}  {}",
             row.step, row.time, row.kind, row.from, row.to, row.message, row.changed
@@ -54,6 +61,9 @@ pub fn render_judged(trace: &Trace, outcome: &str) -> Result<String, String> {
     }
     if heal_after == Some(trace.steps.len()) {
         out.push_str(HEAL_MARK);
+    }
+    if let Some((_, note)) = no_return.filter(|(after, _)| *after == trace.steps.len()) {
+        out.push_str(&note);
     }
     out.push_str(&format!(
         "end       {outcome} after {} steps\n",
