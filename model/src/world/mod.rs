@@ -10,6 +10,4 @@ pub mod scenario;
 pub mod shared;
 pub mod system;
 pub mod timing;
-#[cfg(test)]
-mod timing_before;
 pub mod topology;
