@@ -12,7 +12,7 @@ use crate::format::{Outcome, Trace};
 use crate::walk;
 use sharetxn_model::{System, SystemState};
 use sharetxn_properties::{Kind, PropertyDef};
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 /// How many distinct states one search may explore before it gives up.
@@ -80,10 +80,10 @@ fn escapes(sys: &System, def: &PropertyDef, start: &SystemState, cap: usize) -> 
     if violates(sys, def, start) {
         return Some(false);
     }
-    // Only membership is asked of the set, never its order, so the hasher's seed cannot
-    // change an answer.
+    // Fingerprints with a fixed hasher (no per-process seed): the same states are seen, in
+    // the same order, on every run.
     let hasher = BuildHasherDefault::<DefaultHasher>::default();
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: BTreeSet<u64> = BTreeSet::new();
     seen.insert(hasher.hash_one(start));
     let mut stack = vec![start.clone()];
     let mut actions = Vec::new();

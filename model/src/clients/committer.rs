@@ -20,9 +20,9 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::external_msg::{Committable, ExternalOp, ExternalRequest};
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::wait::{Answer, Down, Reply, Wait};
 use crate::protocol::width::Epoch;
 use crate::world::node::{Node, NodeStorage};
-use crate::world::system::SystemState;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -330,11 +330,33 @@ impl Committer {
     }
 }
 
-/// Whether the committer's request to the external participant can no longer be answered:
-/// neither the request nor its answer is in flight (a crash of the participant drops both).
-/// A resend to a participant that is down waits for its restart, so it is not due again.
-pub fn external_is_lost(state: &SystemState, id: Id, external: Id) -> bool {
-    !crate::world::timing::talking(state, id, external)
+/// What the committer's timers wait for (see [`crate::protocol::wait`]).
+impl Committer {
+    /// What `timer` waits for. The request to the external participant can no longer be
+    /// answered once neither it nor its answer is in flight (a crash of the participant
+    /// drops both); a resend to a participant that is down waits for its restart. The
+    /// session's timers wait for what a session's do.
+    pub fn wait(&self, s: &CommitterState, timer: &Timer) -> Wait {
+        match (timer, s.session.as_ref()) {
+            (Timer::RequestTimeout(RequestKey::External), _) => Wait::Reply(Reply {
+                peer: self.external,
+                answer: Answer::Any,
+                held: None,
+                down: Down::InFlightArrives,
+            }),
+            (_, Some(session)) => self.session.wait(session, timer),
+            (_, None) => Wait::Always,
+        }
+    }
+
+    /// Where the outstanding request `key` went.
+    pub fn request_destination(&self, s: &CommitterState, key: RequestKey) -> Option<Id> {
+        match (key, s.session.as_ref()) {
+            (RequestKey::External, _) => Some(self.external),
+            (_, Some(session)) => self.session.request_destination(session, key),
+            (_, None) => None,
+        }
+    }
 }
 
 fn no_delay() -> std::ops::Range<Duration> {

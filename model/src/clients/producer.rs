@@ -27,6 +27,7 @@ use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::protocol::width::{Counter, Epoch, Offset};
 use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
@@ -791,4 +792,34 @@ impl Producer {
 
 fn timeout() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
+}
+
+/// What the client's timers wait for (see [`crate::protocol::wait`]).
+impl Producer {
+    /// What `timer` waits for: a request's answer from where it went (lost with a peer
+    /// that is down, held while the peer parks it or verifies it), or the coordinator's
+    /// view of the session's heartbeat.
+    pub fn wait(&self, state: &ProducerState, timer: &Timer) -> Wait {
+        match *timer {
+            Timer::RequestTimeout(key) => match self.request_destination(state, key) {
+                Some(peer) => Wait::Reply(Reply {
+                    peer,
+                    answer: Answer::Any,
+                    held: Some(Held::Request(key)),
+                    down: Down::Lost,
+                }),
+                None => Wait::Always,
+            },
+            Timer::TxnHeartbeat => self.heartbeat_wait(state),
+            _ => Wait::Always,
+        }
+    }
+
+    /// Where the outstanding request `key` went, if one is outstanding.
+    pub fn request_destination(&self, state: &ProducerState, key: RequestKey) -> Option<Id> {
+        match key {
+            RequestKey::Coordinator => state.coordinator.as_ref().map(|r| r.dst),
+            _ => state.requests.get(&key).map(|r| r.dst),
+        }
+    }
 }

@@ -14,12 +14,14 @@
 //! empty), so runs stay bounded.
 
 use crate::clients::producer::{Producer, ProducerState};
+use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::*;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
 use crate::protocol::txn_share_msg::*;
+use crate::protocol::wait::Holding;
 use crate::protocol::width::Counter;
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
@@ -274,5 +276,24 @@ impl Producer {
             state.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
             Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer
         )
+    }
+}
+
+impl Producer {
+    /// Whether this KIP-1289 client holds the delivery `record`: it holds the record from
+    /// the poll that acquired it until its transaction ends, unless it stalled past the
+    /// lock (a `stalls` choice). A client that failed for good acknowledges nothing.
+    pub fn acquisition(&self, state: &ProducerState, record: AcquiredRecord) -> Holding {
+        let holds = state
+            .share
+            .as_ref()
+            .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
+        if state.tm == TxnManagerState::FatalError {
+            Holding::Dropped
+        } else if holds {
+            Holding::Holds
+        } else {
+            Holding::No
+        }
     }
 }

@@ -27,16 +27,16 @@
 //! `timeouts` unit). The simulator gives it its real interval.
 
 use crate::clients::producer::{Producer, ProducerState};
-use crate::coordinator::txn_coordinator::TxnCoordinator;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
+use crate::protocol::wait::{Answer, Down, Duty, Held, Reply, Wait};
 use crate::world::node::{Node, NodeState};
 use crate::world::system::{System, SystemState};
 use serde::{Deserialize, Serialize};
-use stateright::actor::{Id, Out};
+use stateright::actor::Out;
 use std::time::Duration;
 
 /// Who sends a transaction's KIP-1309 heartbeats on a client whose application can be busy
@@ -137,49 +137,35 @@ impl Producer {
     }
 }
 
-/// Whether the heartbeat timer of session `id` is due: the coordinator is up, nothing of
-/// the session's heartbeats is in flight, and the coordinator would answer with an error
-/// (it no longer holds the session's pair), which is what the session has to learn.
-pub fn heartbeat_is_due(sys: &System, state: &SystemState, id: Id) -> bool {
-    let Some(p) = state.node(id).txn_client() else {
-        return false;
-    };
-    let (Some(pair), Some(txn)) = (p.identity, txn_of(sys, id)) else {
-        return false;
-    };
-    let tc = sys.topology.txn_coordinator;
-    if !heartbeating(p.tm) || !state.is_up(tc) {
-        return false;
+impl Producer {
+    /// What the heartbeat timer waits for: the coordinator no longer holding the session's
+    /// pair, which is what the session has to learn. While the coordinator is down, a
+    /// heartbeat of this session is in flight, or the coordinator would answer without
+    /// error, firing changes nothing, so it is early.
+    pub(crate) fn heartbeat_wait(&self, state: &ProducerState) -> Wait {
+        match state.identity {
+            Some(producer) if heartbeating(state.tm) => Wait::Reply(Reply {
+                peer: self.txn_coordinator,
+                answer: Answer::Heartbeat,
+                held: Some(Held::Heartbeat {
+                    txn: self.txn,
+                    producer,
+                }),
+                down: Down::Waits,
+            }),
+            _ => Wait::Never,
+        }
     }
-    let in_flight = state.network.any(|src, dst, msg| {
-        matches!(msg, Msg::TxnHeartbeat(_) | Msg::TxnHeartbeatResponse(_))
-            && ((src == id && dst == tc) || (src == tc && dst == id))
-    });
-    if in_flight {
-        return false;
-    }
-    let NodeState::TxnCoordinator(s) = state.node(tc) else {
-        return false;
-    };
-    s.txns.get(&txn).is_none_or(|meta| {
-        let error = TxnCoordinator::check_producer(meta, pair);
-        error != ErrorCode::None && !error.is_retriable()
-    })
-}
 
-/// Whether the coordinator's heartbeat deadline for `txn` is due: its owner can no longer
-/// heartbeat. It is down or failed for good, or, when the producer owns the heartbeat, the
-/// application is stalled in a long `task.put()` (the session's own network client goes on
-/// through a stall).
-pub fn expiry_is_due(sys: &System, state: &SystemState, txn: TransactionalId) -> bool {
-    sys.topology.client_of(txn).is_none_or(|p| {
-        !state.is_up(p)
-            || state.node(p).txn_client().is_some_and(|s| {
-                s.tm == TxnManagerState::FatalError
-                    || (sys.design.heartbeat_owner == HeartbeatOwner::Producer
-                        && s.share.as_ref().is_some_and(|sh| sh.stalled))
-            })
-    })
+    /// Whether this client has given up `duty` for good: it failed fatally, or, when
+    /// the producer owns the heartbeat, the application is stalled in a long
+    /// `task.put()` (the session's own network client goes on through a stall).
+    pub(crate) fn gone(&self, state: &ProducerState, duty: Duty) -> bool {
+        state.tm == TxnManagerState::FatalError
+            || (duty == Duty::Heartbeat
+                && self.design.heartbeat_owner == HeartbeatOwner::Producer
+                && state.share.as_ref().is_some_and(|sh| sh.stalled))
+    }
 }
 
 /// After the coordinator's heartbeat deadline for `txn` fired in `before`: whether it
@@ -207,7 +193,7 @@ pub(crate) fn observe_expiry(
                 .node(p)
                 .txn_client()
                 .is_some_and(|s| s.tm != TxnManagerState::FatalError)
-            && expiry_is_due(sys, before, txn)
+            && sys.timer_is_due(before, tc, &Timer::TxnHeartbeatExpiry(txn))
     });
     let name = live.map(|p| sys.topology.name(p));
     next.ghost.update(|g| {
@@ -221,13 +207,6 @@ pub(crate) fn observe_expiry(
 }
 
 /// The transactional id of client `id`.
-fn txn_of(sys: &System, id: Id) -> Option<TransactionalId> {
-    sys.topology
-        .txn_clients()
-        .position(|c| c == id)
-        .map(|i| TransactionalId(i as u8))
-}
-
 /// The exhaustive checker ignores durations; the simulator gives the interval
 /// (`sim::durations`).
 fn interval() -> std::ops::Range<Duration> {

@@ -25,6 +25,7 @@ use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
+use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
 use crate::protocol::width::{Counter, Offset};
 use crate::world::node::Node;
 use crate::world::scenario::AckMode;
@@ -257,4 +258,43 @@ fn ack_key(offset: Offset) -> String {
 
 fn timeout() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
+}
+
+/// What the consumer's timers wait for, and which acquisitions it holds (see
+/// [`crate::protocol::wait`]).
+impl ShareConsumer {
+    /// What `timer` waits for: the answer to the request in flight. A request is lost
+    /// when nothing is in flight between the consumer and the leader and the leader does
+    /// not hold it (waiting for its state, for records, or for the write of the request's
+    /// acknowledgements).
+    pub fn wait(&self, s: &ShareConsumerState, _timer: &Timer) -> Wait {
+        match self.request_destination(s) {
+            Some(peer) => Wait::Reply(Reply {
+                peer,
+                answer: Answer::Any,
+                held: Some(Held::Session),
+                down: Down::InFlightArrives,
+            }),
+            None => Wait::Always,
+        }
+    }
+
+    /// Where the request in flight went.
+    pub fn request_destination(&self, s: &ShareConsumerState) -> Option<Id> {
+        s.in_flight.as_ref().map(|_| self.share_partition)
+    }
+
+    /// Whether the consumer holds the delivery `record`: while it does and the
+    /// application is not stalled, it acknowledges it before the lock.
+    pub fn acquisition(&self, s: &ShareConsumerState, record: AcquiredRecord) -> Holding {
+        let holds = s
+            .delivered
+            .iter()
+            .any(|d| d.offset == record.offset && d.delivery_count == record.delivery_count);
+        match (holds, s.stalled) {
+            (true, false) => Holding::Holds,
+            (true, true) => Holding::Dropped,
+            (false, _) => Holding::No,
+        }
+    }
 }

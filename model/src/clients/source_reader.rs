@@ -31,13 +31,12 @@ use crate::clients::share_acknowledger::TransactionalShareAcknowledger;
 use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::kip939::AcknowledgerCommit;
-use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, RequestKey, Timer};
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord, DeliveryTag};
+use crate::protocol::wait::{is_ack_of, Holding, Wait};
 use crate::protocol::width::{Epoch, Offset};
-use crate::world::node::{Node, NodeState, NodeStorage};
-use crate::world::system::{System, SystemState};
+use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::fmt;
@@ -341,47 +340,57 @@ impl SourceReader {
     }
 }
 
-/// Whether an acquisition lock held by a reader's member is due: the reader holds the
-/// delivery (emitted, in the checkpoint being committed, or restored to commit again) or
-/// its fetch answer is on the way, so the lock expiring is early (the checkpoint is slow:
-/// a `timeouts` fault), unless the reader is down or its acknowledger failed for good.
-pub fn lock_is_due(state: &SystemState, spl: Id, reader: Id, record: AcquiredRecord) -> bool {
-    let NodeState::SourceReader(r) = state.node(reader) else {
-        return true;
-    };
-    if !state.is_up(reader) || r.acknowledger.tm == TxnManagerState::FatalError {
-        return true;
+/// What the reader's timers wait for, which acquisitions it holds, and its restart
+/// policy (see [`crate::protocol::wait`]).
+impl SourceReader {
+    /// What `timer` waits for: the share consumer's request, or the acknowledger's.
+    pub fn wait(&self, s: &SourceReaderState, timer: &Timer) -> Wait {
+        match *timer {
+            Timer::RequestTimeout(RequestKey::Share) => self.consumer.wait(&s.consumer, timer),
+            _ => self.acknowledger.producer.wait(&s.acknowledger, timer),
+        }
     }
-    let holds = r
-        .pending
-        .iter()
-        .chain(&r.committing)
-        .chain(&r.restored)
-        .chain(&r.snapshotting)
-        .any(|a| a.offset == record.offset && a.tag.delivery_count == record.delivery_count);
-    let arriving = state.network.any(|src, dst, msg| {
-        src == spl
-            && dst == reader
-            && matches!(msg, Msg::ShareFetchResponse(f) if f.acquired.contains(&record))
-    });
-    !(holds || arriving)
-}
 
-/// Whether the two-phase reader `id` fails over now: its acknowledger failed for good, and
-/// Flink's restart strategy restarts the task (a crash and restart from the checkpoint
-/// storage that is the job's reaction to the failure, not a fault of the budget). Without
-/// it, a transaction the dead acknowledger had prepared stays ONGOING for ever: 2PC exempts
-/// it from the transaction timeout, and only its owner's recovery completes it (S12).
-pub fn fails_over(sys: &System, state: &SystemState, id: Id) -> bool {
-    sys.design.acknowledger_commit == AcknowledgerCommit::TwoPhase
-        && state.is_up(id)
-        && matches!(state.node(id), NodeState::SourceReader(r)
-            if r.acknowledger.tm == TxnManagerState::FatalError)
-}
+    /// Where the outstanding request `key` went.
+    pub fn request_destination(&self, s: &SourceReaderState, key: RequestKey) -> Option<Id> {
+        match key {
+            RequestKey::Share => self.consumer.request_destination(&s.consumer),
+            _ => self
+                .acknowledger
+                .producer
+                .request_destination(&s.acknowledger, key),
+        }
+    }
 
-/// The reader whose share consumer joined as `member`, if any.
-pub fn reader_of(sys: &System, member: MemberId) -> Option<Id> {
-    sys.topology
-        .member_actor(member)
-        .filter(|id| sys.topology.readers.contains(id))
+    /// Whether the reader holds the delivery `record`: emitted, in the checkpoint being
+    /// committed, or restored to commit again, so the lock expiring is early (the
+    /// checkpoint is slow: a `timeouts` fault), unless its acknowledger failed for good.
+    pub fn acquisition(&self, s: &SourceReaderState, record: AcquiredRecord) -> Holding {
+        if s.acknowledger.tm == TxnManagerState::FatalError {
+            return Holding::Dropped;
+        }
+        let holds = s
+            .pending
+            .iter()
+            .chain(&s.committing)
+            .chain(&s.restored)
+            .chain(&s.snapshotting)
+            .any(|a| is_ack_of(a, record));
+        if holds {
+            Holding::Holds
+        } else {
+            Holding::No
+        }
+    }
+
+    /// Whether the two-phase reader fails over now: its acknowledger failed for good, and
+    /// Flink's restart strategy restarts the task (a crash and restart from the checkpoint
+    /// storage that is the job's reaction to the failure, not a fault of the budget).
+    /// Without it, a transaction the dead acknowledger had prepared stays ONGOING for ever:
+    /// 2PC exempts it from the transaction timeout, and only its owner's recovery
+    /// completes it.
+    pub fn fails_over(&self, s: &SourceReaderState) -> bool {
+        self.acknowledger.producer.design.acknowledger_commit == AcknowledgerCommit::TwoPhase
+            && s.acknowledger.tm == TxnManagerState::FatalError
+    }
 }

@@ -11,11 +11,14 @@
 
 use crate::design::Design;
 use crate::partition::leader::{LeaderState, LeaderStorage};
-use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
+use crate::partition::parked_write::{
+    verification_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
+};
 use crate::partition::partition_log::{AppendCheck, PartitionLog, Payload, RecordStatus};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::wait::{Held, Wait};
 use crate::protocol::width::Offset;
 use crate::world::node::{Node, NodeStorage};
 use stateright::actor::{Id, Out};
@@ -170,4 +173,29 @@ impl GroupCoordinator {
 
 fn reply(o: &mut Out<Node>, dst: Id, req: &TxnOffsetCommitRequest, error: ErrorCode) {
     o.send(dst, req.response(error));
+}
+
+/// What the group coordinator's timers wait for, and the requests it holds (see
+/// [`crate::protocol::wait`]).
+impl GroupCoordinator {
+    /// What `timer` waits for: only verifications arm timers here.
+    pub fn wait(&self, state: &GroupCoordinatorState, timer: &Timer) -> Wait {
+        match *timer {
+            Timer::VerificationTimeout(pid) => {
+                verification_wait(&state.verifying, pid, self.txn_coordinator)
+            }
+            _ => Wait::Always,
+        }
+    }
+
+    /// Whether an OffsetFetch of `from` waits here for a pending transactional offset
+    /// commit to complete (`GroupCoordinator.handleFetchOffsets` with `requireStable`).
+    pub fn holds(&self, state: &GroupCoordinatorState, from: Id, held: &Held) -> bool {
+        matches!(held, Held::Request(_)) && state.waiting_fetches.contains(&from)
+    }
+
+    /// The verifications in progress for commits from `client`.
+    pub fn verifications_from(&self, state: &GroupCoordinatorState, client: Id) -> Vec<Wait> {
+        verifications_from(&state.verifying, client, self.txn_coordinator)
+    }
 }

@@ -22,6 +22,7 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
 use crate::protocol::txn_share_msg::{AddShareAcksToTxnRequest, AddShareAcksToTxnResponse};
+use crate::protocol::wait::{self, Answer, Down, Duty, Held, Wait};
 use crate::world::node::{Node, NodeStorage};
 use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -802,4 +803,63 @@ fn replay_into(o: &mut Out<Node>, out: Out<Node>) {
 /// set by the simulator from its own settings.
 pub(crate) fn timeout() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
+}
+
+/// What the coordinator's timers wait for, and the requests it holds (see
+/// [`crate::protocol::wait`]).
+impl TxnCoordinator {
+    /// What `timer` waits for.
+    pub fn wait(&self, state: &TxnCoordinatorState, timer: &Timer) -> Wait {
+        let client = |txn: TransactionalId, duty| {
+            self.topology
+                .client_of(txn)
+                .map_or(Wait::Always, |client| Wait::Client { client, duty })
+        };
+        match *timer {
+            // The abort scan is due once the transaction's own client is gone (down or
+            // failed for good): nothing else ends the transaction.
+            Timer::TxnTimeout(txn) => client(txn, Duty::EndTxn),
+            // Due once the transaction's owner neither ends it nor heartbeats for it.
+            Timer::TxnHeartbeatExpiry(txn) => client(txn, Duty::Heartbeat),
+            // A resend is due once some marker or its answer is lost, or its leader is down.
+            Timer::MarkerRetry(_) => Wait::Any(
+                state
+                    .markers
+                    .values()
+                    .flat_map(|pending| {
+                        pending.partitions.iter().map(|tp| {
+                            Wait::Reply(wait::Reply {
+                                peer: self.topology.leader_of(*tp),
+                                answer: Answer::Marker {
+                                    partition: *tp,
+                                    producer: pending.producer,
+                                },
+                                held: None,
+                                down: Down::Lost,
+                            })
+                        })
+                    })
+                    .collect(),
+            ),
+            _ => Wait::Always,
+        }
+    }
+
+    /// Whether the coordinator holds `held` from `from` unanswered: a parked request
+    /// (waiting for its pending markers), or, for a heartbeat, the transaction still being
+    /// that pair's (an answer would be no error, or a retriable one).
+    pub fn holds(&self, state: &TxnCoordinatorState, from: Id, held: &Held) -> bool {
+        match *held {
+            Held::Request(_) => state.parked.iter().any(|(src, _)| *src == from),
+            Held::Verification { producer, guard } => state
+                .parked
+                .iter()
+                .any(|(src, msg)| *src == from && wait::carries_verification(msg, producer, guard)),
+            Held::Heartbeat { txn, producer } => state.txns.get(&txn).is_some_and(|meta| {
+                let error = TxnCoordinator::check_producer(meta, producer);
+                error == ErrorCode::None || error.is_retriable()
+            }),
+            _ => false,
+        }
+    }
 }

@@ -5,11 +5,14 @@
 
 use crate::design::Design;
 use crate::partition::leader::{LeaderState, LeaderStorage};
-use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
+use crate::partition::parked_write::{
+    verification_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
+};
 use crate::partition::partition_log::{AppendCheck, Payload};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::wait::Wait;
 use crate::world::node::{Node, NodeStorage};
 use stateright::actor::{Id, Out};
 
@@ -114,4 +117,22 @@ impl DataPartition {
 
 fn reply(o: &mut Out<Node>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
     o.send(dst, req.response(error));
+}
+
+/// What the leader's timers wait for (see [`crate::protocol::wait`]).
+impl DataPartition {
+    /// What `timer` waits for: only verifications arm timers here.
+    pub fn wait(&self, state: &DataPartitionState, timer: &Timer) -> Wait {
+        match *timer {
+            Timer::VerificationTimeout(pid) => {
+                verification_wait(&state.verifying, pid, self.txn_coordinator)
+            }
+            _ => Wait::Always,
+        }
+    }
+
+    /// The verifications in progress for writes from `client`.
+    pub fn verifications_from(&self, state: &DataPartitionState, client: Id) -> Vec<Wait> {
+        verifications_from(&state.verifying, client, self.txn_coordinator)
+    }
 }

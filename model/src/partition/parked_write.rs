@@ -19,6 +19,7 @@ use crate::protocol::msg::{
     VerificationGuard,
 };
 use crate::protocol::txn_share_msg::{TxnShareAcknowledgeRequest, TxnShareAcknowledgeResponse};
+use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -187,19 +188,34 @@ pub fn verification_error(e: ErrorCode) -> ErrorCode {
     }
 }
 
-/// Whether `msg` is the verification of `producer` under `guard`, or its answer.
-pub fn carries_verification(
-    msg: &Msg,
-    producer: ProducerIdAndEpoch,
-    guard: VerificationGuard,
-) -> bool {
-    let (p, mode) = match msg {
-        Msg::AddPartitionsToTxn(r) => (r.producer, r.mode),
-        Msg::AddPartitionsToTxnResponse(r) => (r.producer, r.mode),
-        _ => return false,
-    };
-    p == producer
-        && matches!(mode, AddPartitionsMode::VerifyOnly { guard: g } | AddPartitionsMode::BrokerAdd { guard: g } if g == guard)
+/// What `VerificationTimeout(pid)` waits for: the coordinator's answer to the
+/// verification of `pid`, if one is in progress. An answer already sent arrives even if
+/// the coordinator has crashed since; a request to a coordinator that is down does not
+/// (`InterBrokerSendThread` cannot connect to it).
+pub fn verification_wait<R>(verifying: &Verifying<R>, pid: ProducerId, tc: Id) -> Wait {
+    verifying
+        .get(&pid)
+        .map_or(Wait::Always, |p| verification_of(p, tc))
+}
+
+/// The verifications this leader runs for writes from `client`: while one can still be
+/// answered, the client's write is held here, not lost.
+pub fn verifications_from<R>(verifying: &Verifying<R>, client: Id, tc: Id) -> Vec<Wait> {
+    verifying
+        .values()
+        .filter(|p| p.src == client)
+        .map(|p| verification_of(p, tc))
+        .collect()
+}
+
+fn verification_of<R>(p: &Parked<R>, tc: Id) -> Wait {
+    let (producer, guard) = (p.producer, p.guard);
+    Wait::Reply(Reply {
+        peer: tc,
+        answer: Answer::Verification { producer, guard },
+        held: Some(Held::Verification { producer, guard }),
+        down: Down::AnswerArrives,
+    })
 }
 
 fn immediate() -> std::ops::Range<Duration> {

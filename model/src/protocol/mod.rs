@@ -10,4 +10,5 @@ pub mod record_state;
 pub mod share_msg;
 pub mod txn_heartbeat_msg;
 pub mod txn_share_msg;
+pub mod wait;
 pub mod width;

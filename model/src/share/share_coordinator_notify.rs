@@ -5,9 +5,11 @@
 //! restart resends every outcome it resolved; the leader applies an outcome only to
 //! records still TX_PENDING under the same producer id and epoch, so a resend is harmless.
 
+use crate::partition::parked_write::{verification_wait, verifications_from};
 use crate::protocol::ids::ProducerId;
-use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
+use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::txn_share_msg::{TxnShareAcksResolvedRequest, TxnShareAcksResolvedResponse};
+use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState};
 use crate::share::share_coordinator_txn::PendingAcks;
 use crate::world::node::Node;
@@ -90,31 +92,41 @@ impl ShareCoordinator {
     }
 }
 
-/// Whether an outcome resend is due: some outcome's leader is up and neither the outcome
-/// nor its answer is in flight, and the leader does not hold it while loading.
-pub fn outcome_is_lost(state: &crate::world::system::SystemState, sc: Id) -> bool {
-    let crate::world::node::NodeState::ShareCoordinator(s) = state.node(sc) else {
-        return true;
-    };
-    let in_flight = |leader: Id, producer: ProducerIdAndEpoch| {
-        state.network.any(|src, dst, msg| match msg {
-            Msg::TxnShareAcksResolved(q) => src == sc && dst == leader && q.producer == producer,
-            Msg::TxnShareAcksResolvedResponse(r) => {
-                src == leader && dst == sc && r.producer == producer
+/// What the share coordinator's timers wait for (see [`crate::protocol::wait`]).
+impl ShareCoordinator {
+    /// What `timer` waits for. An outcome resend waits for each queued outcome's answer:
+    /// due once some outcome's leader is up and neither the outcome nor its answer is in
+    /// flight, and the leader does not hold it while loading (a leader that is down
+    /// waits to be reloaded, and is sent the outcome then).
+    pub fn wait(&self, state: &ShareCoordinatorState, timer: &Timer) -> Wait {
+        match *timer {
+            Timer::ResolvedRetry if state.outbox.is_empty() => Wait::Always,
+            Timer::ResolvedRetry => Wait::Any(
+                state
+                    .outbox
+                    .values()
+                    .map(|r| {
+                        let producer = r.request.producer;
+                        Wait::Reply(Reply {
+                            peer: r.leader,
+                            answer: Answer::Outcome(producer),
+                            held: Some(Held::Outcome(producer)),
+                            down: Down::Waits,
+                        })
+                    })
+                    .collect(),
+            ),
+            Timer::VerificationTimeout(pid) => {
+                verification_wait(&state.verifying, pid, self.txn_coordinator)
             }
-            _ => false,
-        })
-    };
-    let held = |leader: Id, producer: ProducerIdAndEpoch| {
-        matches!(state.node(leader), crate::world::node::NodeState::SharePartition(p)
-            if p.loading.iter().any(|(_, m)| matches!(m, Msg::TxnShareAcksResolved(q) if q.producer == producer)))
-    };
-    s.outbox.is_empty()
-        || s.outbox.values().any(|r| {
-            state.is_up(r.leader)
-                && !in_flight(r.leader, r.request.producer)
-                && !held(r.leader, r.request.producer)
-        })
+            _ => Wait::Always,
+        }
+    }
+
+    /// The verifications in progress for stagings from `client`.
+    pub fn verifications_from(&self, state: &ShareCoordinatorState, client: Id) -> Vec<Wait> {
+        verifications_from(&state.verifying, client, self.txn_coordinator)
+    }
 }
 
 fn retry() -> std::ops::Range<Duration> {

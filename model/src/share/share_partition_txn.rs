@@ -478,7 +478,7 @@ impl SharePartition {
 }
 
 /// Whether the leader holds a client's TxnShareAcknowledge while staging it.
-pub fn holds_reply(s: &SharePartitionState, client: Id) -> bool {
+pub(crate) fn holds_reply(s: &SharePartitionState, client: Id) -> bool {
     s.records
         .values()
         .any(|r| r.staged.as_ref().is_some_and(|st| st.reply == Some(client)))
@@ -487,14 +487,15 @@ pub fn holds_reply(s: &SharePartitionState, client: Id) -> bool {
 /// KIP-1289: a client's parked poll will be answered once a TX_PENDING record's outcome
 /// arrives (a commit moves the start offset, an abort makes the record available), so it
 /// is not the empty `poll` that ends the client's loop: a real consumer polls again.
-pub fn answers_parked(s: &SharePartitionState, client: Id) -> bool {
+pub(crate) fn answers_parked(s: &SharePartitionState, client: Id) -> bool {
     s.parked.iter().any(|(src, _, _)| *src == client)
         && s.records
             .values()
             .any(|r| r.state == RecordState::TxPending)
 }
 
-fn has_unstaged(s: &SharePartitionState) -> bool {
+/// Whether a staging is still to be sent or answered at the share coordinator.
+pub(crate) fn has_unstaged(s: &SharePartitionState) -> bool {
     s.records
         .values()
         .any(|r| r.staged.as_ref().is_some_and(|st| st.forward.is_some()))
@@ -505,29 +506,6 @@ fn has_durable_pending(s: &SharePartitionState) -> bool {
         r.state == RecordState::TxPending
             && r.staged.as_ref().is_some_and(|st| st.forward.is_none())
     })
-}
-
-/// A staging is lost when the share coordinator is up and neither a staging of this
-/// leader nor its answer is in flight (while it is down the staging waits for it).
-pub fn stage_is_lost(
-    sys: &crate::world::system::System,
-    state: &crate::world::system::SystemState,
-    spl: Id,
-) -> bool {
-    let crate::world::node::NodeState::SharePartition(s) = state.node(spl) else {
-        return true;
-    };
-    let Some(sc) = sys.topology.share_coordinator else {
-        return true;
-    };
-    !has_unstaged(s)
-        || state.is_up(sc)
-            && !state.network.any(|src, dst, msg| {
-                matches!(
-                    msg,
-                    Msg::TxnShareAcknowledge(_) | Msg::TxnShareAcknowledgeResponse(_)
-                ) && ((src == spl && dst == sc) || (src == sc && dst == spl))
-            })
 }
 
 fn answer(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<Node>) {

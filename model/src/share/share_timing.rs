@@ -1,13 +1,81 @@
-//! When the share group's timers are due (see [`crate::world::timing`]): what each waits for can
-//! no longer arrive. Otherwise a firing is early and costs the `timeouts` budget.
+//! What the share-partition leader's timers wait for, and the requests it holds (see
+//! [`crate::protocol::wait`]); the closed world judges from these whether a firing is
+//! due or early.
 
-use crate::protocol::msg::Msg;
-use crate::protocol::share_msg::Acknowledgement;
-use crate::protocol::width::{Counter, Offset};
-use crate::world::node::NodeState;
-use crate::world::system::{System, SystemState};
-use crate::world::timing::talking;
+use crate::protocol::msg::{RequestKey, Timer};
+use crate::protocol::record_state::RecordState;
+use crate::protocol::share_msg::AcquiredRecord;
+use crate::protocol::wait::{self, Answer, Down, Held, Reply, Wait};
+use crate::share::share_partition::{SharePartition, SharePartitionState};
+use crate::share::share_partition_txn::{answers_parked, has_unstaged, holds_reply};
 use stateright::actor::Id;
+
+impl SharePartition {
+    /// What `timer` waits for.
+    pub fn wait(&self, s: &SharePartitionState, timer: &Timer) -> Wait {
+        // While the share coordinator is down the persister waits for its restart (it
+        // finds the new coordinator), so its requests are lost only with a live one.
+        let coordinator = |answer| {
+            Wait::Reply(Reply {
+                peer: self.share_coordinator,
+                answer,
+                held: None,
+                down: Down::Waits,
+            })
+        };
+        match *timer {
+            Timer::AcquisitionLock(offset) => lock_wait(s, offset),
+            Timer::PersisterTimeout(write) if s.writes.contains_key(&write) => {
+                coordinator(Answer::Write {
+                    leader_epoch: s.leader_epoch,
+                    write,
+                })
+            }
+            Timer::ReadStateTimeout if !s.loaded => coordinator(Answer::Read {
+                leader_epoch: s.leader_epoch,
+            }),
+            Timer::StageRetry if has_unstaged(s) => coordinator(Answer::Stage),
+            // `refresh()` is the leader's own re-read: nothing it waits for, so always due.
+            _ => Wait::Always,
+        }
+    }
+
+    /// Whether the leader holds `held` from `from` unanswered.
+    pub fn holds(&self, s: &SharePartitionState, from: Id, held: &Held) -> bool {
+        let loading = |f: &dyn Fn(&crate::protocol::msg::Msg) -> bool| {
+            s.loading.iter().any(|(src, msg)| *src == from && f(msg))
+        };
+        match *held {
+            // A ShareFetch waiting for the leader to load its state will be answered; a
+            // parked one (no record available) is what `poll` timing out stands for.
+            // A parked poll is an answer to the poll only: counting it for a staging would
+            // hold the staging's timeout back while the poll waits for that very
+            // transaction to end (found by the simulator on `proposed`: a lost
+            // TxnShareAcknowledgeResponse next to a duplicated ShareFetch left the
+            // transaction open for ever).
+            Held::Request(key) => {
+                loading(&|_| true)
+                    || holds_reply(s, from)
+                    || (key != RequestKey::TxnShareAcknowledge && answers_parked(s, from))
+            }
+            // A share session's request waits for the state, for records (long poll), or
+            // for the write of its acknowledgements.
+            Held::Session => {
+                loading(&|_| true)
+                    || s.parked.iter().any(|(src, _, _)| *src == from)
+                    || s.writes
+                        .values()
+                        .any(|w| w.reply.as_ref().is_some_and(|r| r.src == from))
+            }
+            // An outcome that arrived before the state was loaded is applied after it.
+            Held::Outcome(producer) => s.loading.iter().any(|(_, msg)| {
+                matches!(msg, crate::protocol::msg::Msg::TxnShareAcksResolved(q) if q.producer == producer)
+            }),
+            Held::Acquisition(record) => loading(&|msg| wait::acknowledges(msg, record)),
+            _ => false,
+        }
+    }
+}
 
 /// An acquisition lock is due when no acknowledgement of that acquisition can still reach
 /// the leader: the holder crashed, stalled past its lock (a client choice), or holds the
@@ -15,167 +83,24 @@ use stateright::actor::Id;
 /// While the acknowledgement's write is in progress the lock is not due: that race is the
 /// write's timing against a 30 s lock. A lock on a record that is no longer ACQUIRED (the
 /// KAFKA-19476 timer that was not cancelled) is due: nothing stops it.
-pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: Offset) -> bool {
-    let NodeState::SharePartition(s) = state.node(spl) else {
-        return true;
-    };
+fn lock_wait(s: &SharePartitionState, offset: crate::protocol::width::Offset) -> Wait {
     let Some(rec) = s.records.get(&offset) else {
-        return true;
+        return Wait::Always;
     };
-    if rec.state != crate::protocol::record_state::RecordState::Acquired {
-        return true;
+    if rec.state != RecordState::Acquired {
+        return Wait::Always;
     }
     if rec.ongoing.is_some() {
-        return false;
+        return Wait::Never;
     }
-    let Some(member) = rec.member else {
-        return true;
-    };
-    let Some(consumer) = sys.topology.consumers.get(usize::from(member.0)).copied() else {
-        if let Some(reader) = crate::clients::source_reader::reader_of(sys, member) {
-            let record = crate::protocol::share_msg::AcquiredRecord {
+    match rec.member {
+        Some(member) => Wait::Acquisition {
+            member,
+            record: AcquiredRecord {
                 offset,
                 delivery_count: rec.delivery_count,
-            };
-            return crate::clients::source_reader::lock_is_due(state, spl, reader, record);
-        }
-        return ctp_lock_is_due(sys, state, spl, offset, rec.delivery_count);
-    };
-    if !state.is_up(consumer) {
-        return true;
+            },
+        },
+        None => Wait::Always,
     }
-    let count = rec.delivery_count;
-    let acks_it = |acks: &[Acknowledgement]| {
-        acks.iter()
-            .any(|a| a.offset == offset && a.tag.delivery_count == count)
-    };
-    let carries = |msg: &Msg| match msg {
-        Msg::ShareFetchResponse(r) => r
-            .acquired
-            .iter()
-            .any(|a| a.offset == offset && a.delivery_count == count),
-        Msg::ShareFetch(q) => acks_it(&q.acks),
-        Msg::ShareAcknowledge(q) => acks_it(&q.acks),
-        _ => false,
-    };
-    if let NodeState::ShareConsumer(c) = state.node(consumer) {
-        let holds = c
-            .delivered
-            .iter()
-            .any(|d| d.offset == offset && d.delivery_count == count);
-        if holds && !c.stalled {
-            return false;
-        }
-        if holds {
-            return true;
-        }
-    }
-    let in_flight = state.network.any(|src, dst, msg| {
-        ((src == spl && dst == consumer) || (src == consumer && dst == spl)) && carries(msg)
-    });
-    let waiting = s
-        .loading
-        .iter()
-        .any(|(src, msg)| *src == consumer && carries(msg));
-    !(in_flight || waiting)
-}
-
-/// A persister write is lost when the share coordinator is up and neither the write nor
-/// its answer is in flight. While the coordinator is down the write waits for its restart
-/// (the persister finds the new coordinator).
-pub fn write_is_lost(sys: &System, state: &SystemState, spl: Id, write: Counter) -> bool {
-    let NodeState::SharePartition(s) = state.node(spl) else {
-        return true;
-    };
-    let Some(sc) = sys.topology.share_coordinator else {
-        return true;
-    };
-    if !s.writes.contains_key(&write) {
-        return true;
-    }
-    let epoch = s.leader_epoch;
-    state.is_up(sc)
-        && !state.network.any(|_, _, msg| match msg {
-            Msg::WriteShareGroupState(w) => w.leader_epoch == epoch && w.write == write,
-            Msg::WriteShareGroupStateResponse(w) => w.leader_epoch == epoch && w.write == write,
-            _ => false,
-        })
-}
-
-/// A state read is lost when the share coordinator is up and neither the read nor its
-/// answer is in flight.
-pub fn read_is_lost(sys: &System, state: &SystemState, spl: Id) -> bool {
-    let NodeState::SharePartition(s) = state.node(spl) else {
-        return true;
-    };
-    let Some(sc) = sys.topology.share_coordinator else {
-        return true;
-    };
-    let epoch = s.leader_epoch;
-    s.loaded
-        || state.is_up(sc)
-            && !state.network.any(|_, _, msg| match msg {
-                Msg::ReadShareGroupState(r) => r.leader_epoch == epoch,
-                Msg::ReadShareGroupStateResponse(r) => r.leader_epoch == epoch,
-                _ => false,
-            })
-}
-
-/// A consumer's request is lost when nothing is in flight between it and the leader and
-/// the leader does not hold the request (waiting for its state, for records, or for the
-/// write of the request's acknowledgements).
-pub fn share_request_is_lost(sys: &System, state: &SystemState, consumer: Id) -> bool {
-    let Some(c) = state.node(consumer).share_consumer() else {
-        return true;
-    };
-    if c.in_flight.is_none() {
-        return true;
-    }
-    let Some(spl) = sys.topology.share_partition else {
-        return true;
-    };
-    if talking(state, consumer, spl) {
-        return false;
-    }
-    if !state.is_up(spl) {
-        return true;
-    }
-    let NodeState::SharePartition(s) = state.node(spl) else {
-        return true;
-    };
-    let held = s.loading.iter().any(|(src, _)| *src == consumer)
-        || s.parked.iter().any(|(src, _, _)| *src == consumer)
-        || s.writes
-            .values()
-            .any(|w| w.reply.as_ref().is_some_and(|r| r.src == consumer));
-    !held
-}
-
-/// KIP-1289's consume-transform-produce client holds the record from the poll that
-/// acquired it until its transaction ends: while it does (or the fetch answer is on its
-/// way), the lock expiring is early (the client is slow: a `timeouts` fault); once the
-/// transaction ended, the client stalled past the lock (a `stalls` choice), or it crashed
-/// or gave up, nothing will acknowledge at the leader in time and expiry is due.
-fn ctp_lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: Offset, count: u8) -> bool {
-    let record = crate::protocol::share_msg::AcquiredRecord {
-        offset,
-        delivery_count: count,
-    };
-    !sys.topology.producers.iter().any(|p| {
-        let NodeState::Producer(c) = state.node(*p) else {
-            return false;
-        };
-        let holds = c
-            .share
-            .as_ref()
-            .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
-        let arriving = state.network.any(|src, dst, msg| {
-            src == spl
-                && dst == *p
-                && matches!(msg, Msg::ShareFetchResponse(r) if r.acquired.contains(&record))
-        });
-        state.is_up(*p)
-            && c.tm != crate::coordinator::txn_state::TxnManagerState::FatalError
-            && (holds || arriving)
-    })
 }

@@ -11,7 +11,9 @@ use crate::coordinator::group_coordinator::{GroupCoordinator, GroupCoordinatorSt
 use crate::coordinator::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
 use crate::partition::data_partition::{DataPartition, DataPartitionState};
 use crate::partition::leader::LeaderStorage;
-use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::share_msg::AcquiredRecord;
+use crate::protocol::wait::{Duty, Held, Holding, Wait};
 use crate::protocol::width::Epoch;
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share::share_partition::{ShareEvent, SharePartition, SharePartitionState};
@@ -282,4 +284,104 @@ fn producer_moves(s: &mut ProducerState) -> Option<String> {
         .into_iter()
         .find(|(from, to)| !to.can_follow(*from))
         .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}"))
+}
+
+/// The waiting seam: what each actor declares about its timers, the requests it holds,
+/// and its restart policy, in its own file; [`crate::world::timing`] judges from these.
+impl Node {
+    /// What `timer`, armed in `state`, waits for.
+    pub fn wait(&self, state: &NodeState, timer: &Timer) -> Wait {
+        match (self, state) {
+            (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.wait(s, timer),
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => a.wait(s, timer),
+            (Node::DataPartition(a), NodeState::DataPartition(s)) => a.wait(s, timer),
+            (Node::Producer(a), NodeState::Producer(s)) => a.wait(s, timer),
+            (Node::SharePartition(a), NodeState::SharePartition(s)) => a.wait(s, timer),
+            (Node::ShareCoordinator(a), NodeState::ShareCoordinator(s)) => a.wait(s, timer),
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.wait(s, timer),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.wait(s, timer),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => {
+                a.session.wait(&s.session, timer)
+            }
+            (Node::Committer(a), NodeState::Committer(s)) => a.wait(s, timer),
+            _ => Wait::Always,
+        }
+    }
+
+    /// Whether this actor holds `held` from `from` unanswered (parked, loading).
+    pub fn holds(&self, state: &NodeState, from: Id, held: &Held) -> bool {
+        match (self, state) {
+            (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.holds(s, from, held),
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => a.holds(s, from, held),
+            (Node::SharePartition(a), NodeState::SharePartition(s)) => a.holds(s, from, held),
+            _ => false,
+        }
+    }
+
+    /// The KIP-890 verifications this leader runs for writes from `client`, each as what
+    /// its timeout waits for.
+    pub fn verifications_from(&self, state: &NodeState, client: Id) -> Vec<Wait> {
+        match (self, state) {
+            (Node::DataPartition(a), NodeState::DataPartition(s)) => {
+                a.verifications_from(s, client)
+            }
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => {
+                a.verifications_from(s, client)
+            }
+            (Node::ShareCoordinator(a), NodeState::ShareCoordinator(s)) => {
+                a.verifications_from(s, client)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether this client holds the share-group delivery `record`, if it is one that
+    /// acquires records.
+    pub fn acquisition(&self, state: &NodeState, record: AcquiredRecord) -> Holding {
+        match (self, state) {
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.acquisition(s, record),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.acquisition(s, record),
+            (Node::Producer(a), NodeState::Producer(s)) => a.acquisition(s, record),
+            _ => Holding::No,
+        }
+    }
+
+    /// Whether this transactional client has given up `duty` for good.
+    pub fn gone(&self, state: &NodeState, duty: Duty) -> bool {
+        match (self, state) {
+            (Node::Producer(a), NodeState::Producer(s)) => a.gone(s, duty),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => {
+                a.acknowledger.producer.gone(&s.acknowledger, duty)
+            }
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.session.gone(&s.session, duty),
+            (Node::Committer(a), NodeState::Committer(s)) => {
+                s.session.as_ref().is_some_and(|p| a.session.gone(p, duty))
+            }
+            _ => false,
+        }
+    }
+
+    /// Where this client's outstanding request `key` went (`NetworkClient` closes that
+    /// connection when the request times out).
+    pub fn request_destination(&self, state: &NodeState, key: RequestKey) -> Option<Id> {
+        match (self, state) {
+            (Node::Producer(a), NodeState::Producer(s)) => a.request_destination(s, key),
+            (Node::ShareConsumer(a), NodeState::ShareConsumer(s)) => a.request_destination(s),
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.request_destination(s, key),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => {
+                a.session.request_destination(&s.session, key)
+            }
+            (Node::Committer(a), NodeState::Committer(s)) => a.request_destination(s, key),
+            _ => None,
+        }
+    }
+
+    /// Whether this actor, up in `state`, is restarted now by its own supervisor (a
+    /// failover that is the application's reaction to a failure, not a fault).
+    pub fn fails_over(&self, state: &NodeState) -> bool {
+        match (self, state) {
+            (Node::SourceReader(a), NodeState::SourceReader(s)) => a.fails_over(s),
+            _ => false,
+        }
+    }
 }

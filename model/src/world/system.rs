@@ -10,7 +10,7 @@ use crate::design::Design;
 use crate::history::ghost::Ghost;
 use crate::history::txn_ack_ghost;
 use crate::protocol::ids::{TopicPartition, TransactionalId};
-use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::share::share_partition::ShareEvent;
 use crate::world::effects::StepEffects;
 use crate::world::network::Network;
@@ -202,9 +202,9 @@ impl System {
                 actions.push(Action::Restart(Id::from(i)));
             }
         }
-        for &reader in &self.topology.readers {
-            if crate::clients::source_reader::fails_over(self, state, reader) {
-                actions.push(Action::Crash(reader));
+        for i in 0..self.actors.len() {
+            if self.fails_over(state, Id::from(i)) {
+                actions.push(Action::Crash(Id::from(i)));
             }
         }
     }
@@ -255,11 +255,7 @@ impl System {
         // progress action instead of listing them all (the same set `enabled_progress`
         // lists; a test keeps the two in agreement).
         state.up.iter().all(|up| *up)
-            && !self
-                .topology
-                .readers
-                .iter()
-                .any(|r| crate::clients::source_reader::fails_over(self, state, *r))
+            && !(0..self.actors.len()).any(|i| self.fails_over(state, Id::from(i)))
             && state.choices.iter().all(|c| c.is_empty())
             && !state.network.any(|_, dst, _| state.is_up(dst))
             && state.timers.iter().enumerate().all(|(i, timers)| {
@@ -274,6 +270,12 @@ impl System {
     /// is a fault (the `timeouts` budget): the outcome of what it waited for is unknown.
     pub fn timer_is_due(&self, state: &SystemState, id: Id, timer: &Timer) -> bool {
         crate::world::timing::is_due(self, state, id, timer)
+    }
+
+    /// Whether actor `id`, up, is restarted now by its own supervisor (its declared
+    /// failover policy): the crash is the application's reaction, not a fault.
+    pub fn fails_over(&self, state: &SystemState, id: Id) -> bool {
+        state.is_up(id) && self.actors[usize::from(id)].fails_over(state.node(id))
     }
 
     /// Whether `action` is enabled in `state`.
@@ -298,7 +300,7 @@ impl System {
                     && state.budget.crashes > 0
                     && state.is_up(*id)
                     && self.scenario.can_crash(self.topology.role(*id)))
-                    || crate::clients::source_reader::fails_over(self, state, *id)
+                    || (usize::from(*id) < state.up.len() && self.fails_over(state, *id))
             }
             Action::Restart(id) => usize::from(*id) < state.up.len() && !state.is_up(*id),
             Action::Choose { actor, choice } => state
@@ -364,7 +366,9 @@ impl System {
                 });
                 if let Timer::RequestTimeout(key) = timer {
                     // NetworkClient closes a connection whose request timed out.
-                    if let Some(dst) = self.request_destination(state, *actor, *key) {
+                    let i = usize::from(*actor);
+                    if let Some(dst) = self.actors[i].request_destination(state.node(*actor), *key)
+                    {
                         next.network.disconnect(*actor, dst);
                     }
                 }
@@ -396,7 +400,7 @@ impl System {
             Action::Crash(id) => {
                 let i = usize::from(*id);
                 // A task failover after a fatal error is the job's reaction, not a fault.
-                if !crate::clients::source_reader::fails_over(self, state, *id) {
+                if !self.fails_over(state, *id) {
                     next.budget.crashes -= 1;
                 }
                 next.up[i] = false;
@@ -775,37 +779,6 @@ impl System {
             || self.topology.consumers.contains(&env.src)
             || self.topology.readers.contains(&env.src))
             && env.msg.response_error().is_none()
-    }
-
-    /// Where the client's request behind a timeout went.
-    fn request_destination(&self, state: &SystemState, id: Id, key: RequestKey) -> Option<Id> {
-        match state.node(id) {
-            NodeState::Producer(p) => match key {
-                RequestKey::Coordinator => p.coordinator.as_ref().map(|r| r.dst),
-                _ => p.requests.get(&key).map(|r| r.dst),
-            },
-            NodeState::ShareConsumer(c) => c.in_flight.as_ref().and(self.topology.share_partition),
-            NodeState::ResumeWriter(w) => match key {
-                RequestKey::Coordinator => w.session.coordinator.as_ref().map(|r| r.dst),
-                _ => w.session.requests.get(&key).map(|r| r.dst),
-            },
-            NodeState::Committer(c) => match (key, c.session.as_ref()) {
-                (RequestKey::External, _) => self.topology.externals.first().copied(),
-                (RequestKey::Coordinator, Some(p)) => p.coordinator.as_ref().map(|r| r.dst),
-                (_, Some(p)) => p.requests.get(&key).map(|r| r.dst),
-                (_, None) => None,
-            },
-            NodeState::SourceReader(r) => match key {
-                RequestKey::Share => r
-                    .consumer
-                    .in_flight
-                    .as_ref()
-                    .and(self.topology.share_partition),
-                RequestKey::Coordinator => r.acknowledger.coordinator.as_ref().map(|q| q.dst),
-                _ => r.acknowledger.requests.get(&key).map(|q| q.dst),
-            },
-            _ => None,
-        }
     }
 
     /// A one-line description of an action with actor names, for humans.

@@ -4,155 +4,108 @@
 //! crashed): firing it is recovery, free, and part of every fair run. Otherwise firing is
 //! *early*, the timeout-with-unknown-outcome fault, and costs one unit of the scenario's
 //! `timeouts` budget. The actors cannot tell the two apart; only the closed world can.
+//!
+//! Each actor declares what its timers wait for and which requests it holds
+//! ([`crate::protocol::wait`], through [`Node::wait`] and its siblings); the one rule here
+//! judges those declarations against the messages in flight and who is up.
 
-use crate::coordinator::txn_state::TxnManagerState;
-use crate::partition::parked_write::{carries_verification, Verifying};
-use crate::protocol::ids::ProducerId;
-use crate::protocol::msg::{Msg, ProducerIdAndEpoch, RequestKey, Timer, VerificationGuard};
-use crate::world::node::NodeState;
+use crate::protocol::ids::{MemberId, ProducerId};
+use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::share_msg::AcquiredRecord;
+use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
+use crate::world::node::Node;
 use crate::world::system::{System, SystemState};
 use stateright::actor::Id;
 
 /// Whether `timer` of actor `id` is due in `state`.
 pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool {
-    match timer {
-        Timer::RequestTimeout(key) => request_is_lost(sys, state, id, *key),
-        Timer::MarkerRetry(_) => marker_is_lost(sys, state, id),
-        // Due once the transaction's own client is gone (down or failed for good): it
-        // neither ends the transaction nor heartbeats for it.
-        Timer::TxnHeartbeatExpiry(txn) => {
-            crate::clients::session_heartbeat::expiry_is_due(sys, state, *txn)
+    is_lost(sys, state, id, &actor(sys, id).wait(state.node(id), timer))
+}
+
+fn actor(sys: &System, id: Id) -> &Node {
+    &sys.actors[usize::from(id)]
+}
+
+/// Whether what `waiter` waits for can no longer arrive.
+fn is_lost(sys: &System, state: &SystemState, waiter: Id, wait: &Wait) -> bool {
+    match wait {
+        Wait::Always => true,
+        Wait::Never => false,
+        Wait::Reply(reply) => reply_is_lost(sys, state, waiter, reply),
+        Wait::Client { client, duty } => {
+            !state.is_up(*client) || actor(sys, *client).gone(state.node(*client), *duty)
         }
-        Timer::TxnHeartbeat => crate::clients::session_heartbeat::heartbeat_is_due(sys, state, id),
-        Timer::TxnTimeout(txn) => sys.topology.client_of(*txn).is_none_or(|p| {
-            !state.is_up(p)
-                || state
-                    .node(p)
-                    .txn_client()
-                    .is_some_and(|s| s.tm == TxnManagerState::FatalError)
-        }),
-        Timer::AcquisitionLock(offset) => {
-            crate::share::share_timing::lock_is_due(sys, state, id, *offset)
+        Wait::Acquisition { member, record } => {
+            acquisition_is_lost(sys, state, waiter, *member, *record)
         }
-        Timer::PersisterTimeout(write) => {
-            crate::share::share_timing::write_is_lost(sys, state, id, *write)
-        }
-        Timer::ReadStateTimeout => crate::share::share_timing::read_is_lost(sys, state, id),
-        Timer::StageRetry => crate::share::share_partition_txn::stage_is_lost(sys, state, id),
-        // `refresh()` is the leader's own re-read: nothing it waits for, so always due.
-        Timer::TxnRefresh => true,
-        Timer::ResolvedRetry => crate::share::share_coordinator_notify::outcome_is_lost(state, id),
-        Timer::VerificationTimeout(pid) => verification_is_lost(sys, state, id, *pid),
+        Wait::Any(waits) => waits.iter().any(|w| is_lost(sys, state, waiter, w)),
     }
 }
 
-/// Messages between `a` and `b` in either direction.
-pub(crate) fn talking(state: &SystemState, a: Id, b: Id) -> bool {
-    state
-        .network
-        .any(|src, dst, _| (src == a && dst == b) || (src == b && dst == a))
-}
-
-fn request_is_lost(sys: &System, state: &SystemState, id: Id, key: RequestKey) -> bool {
-    let node = state.node(id);
-    if key == RequestKey::External {
-        return sys
-            .topology
-            .externals
-            .first()
-            .is_none_or(|db| crate::clients::committer::external_is_lost(state, id, *db));
-    }
-    if matches!(node, NodeState::ShareConsumer(_))
-        || (key == RequestKey::Share && matches!(node, NodeState::SourceReader(_)))
-    {
-        return crate::share::share_timing::share_request_is_lost(sys, state, id);
-    }
-    let Some(p) = node.txn_client() else {
-        return true;
-    };
-    let outstanding = match key {
-        RequestKey::Coordinator => p.coordinator.as_ref(),
-        _ => p.requests.get(&key),
-    };
-    let Some(req) = outstanding else {
-        return true;
-    };
-    let dst = req.dst;
-    if !state.is_up(dst) {
-        return true;
-    }
-    let waiting = match state.node(dst) {
-        NodeState::TxnCoordinator(tc) => tc.parked.iter().any(|(s, _)| *s == id),
-        NodeState::GroupCoordinator(gc) => gc.waiting_fetches.contains(&id),
-        // A ShareFetch waiting for the leader to load its state will be answered; a parked
-        // one (no record available) is what `poll` timing out stands for.
-        // A parked poll is an answer to the poll only: counting it for a staging would
-        // hold the staging's timeout back while the poll waits for that very transaction
-        // to end (found by the simulator on `proposed`: a lost TxnShareAcknowledgeResponse
-        // next to a duplicated ShareFetch left the transaction open for ever).
-        NodeState::SharePartition(sp) => {
-            sp.loading.iter().any(|(s, _)| *s == id)
-                || crate::share::share_partition_txn::holds_reply(sp, id)
-                || (key != RequestKey::TxnShareAcknowledge
-                    && crate::share::share_partition_txn::answers_parked(sp, id))
-        }
-        _ => false,
-    };
-    !(talking(state, id, dst) || waiting || in_verification(sys, state, id, dst))
-}
-
-/// Whether `leader` is still verifying a write of producer `client` with the coordinator.
-fn in_verification(sys: &System, state: &SystemState, client: Id, leader: Id) -> bool {
-    state.is_up(leader)
-        && parked_at(state, leader)
-            .into_iter()
-            .any(|(src, pid)| src == client && !verification_is_lost(sys, state, leader, pid))
-}
-
-/// The verifications `leader` waits for: who sent each parked write, and its producer id.
-fn parked_at(state: &SystemState, leader: Id) -> Vec<(Id, ProducerId)> {
-    fn list<R>(v: &Verifying<R>) -> Vec<(Id, ProducerId)> {
-        v.iter().map(|(pid, p)| (p.src, *pid)).collect()
-    }
-    match state.node(leader) {
-        NodeState::DataPartition(s) => list(&s.verifying),
-        NodeState::GroupCoordinator(s) => list(&s.verifying),
-        NodeState::ShareCoordinator(s) => list(&s.verifying),
-        _ => Vec::new(),
-    }
-}
-
-/// A leader's verification of `pid` can no longer be answered: no answer is in flight,
-/// and the coordinator is down or neither holds the verification nor has it on its way
-/// (a lost request or answer, or a coordinator crash). Only then is the
-/// inter-broker request timeout recovery; before, it is an early timeout.
-fn verification_is_lost(sys: &System, state: &SystemState, leader: Id, pid: ProducerId) -> bool {
-    let Some((producer, guard)) = verification_of(state, leader, pid) else {
-        return true;
-    };
-    let tc = sys.topology.txn_coordinator;
-    let held_at_tc = matches!(state.node(tc), NodeState::TxnCoordinator(s)
-        if s.parked.iter().any(|(src, msg)| *src == leader && carries_verification(msg, producer, guard)));
+/// An answer from `reply.peer` can no longer arrive: none of the exchange is in flight
+/// (as far as the peer being down lets it arrive), and the peer holds nothing of it,
+/// parked, loading or in a verification of its own that can still be answered.
+fn reply_is_lost(sys: &System, state: &SystemState, waiter: Id, reply: &Reply) -> bool {
+    let peer = reply.peer;
     let sent = |from: Id, to: Id| {
+        state
+            .network
+            .any(|src, dst, msg| src == from && dst == to && reply.answer.matches(msg))
+    };
+    let either = || {
         state.network.any(|src, dst, msg| {
-            src == from && dst == to && carries_verification(msg, producer, guard)
+            ((src == waiter && dst == peer) || (src == peer && dst == waiter))
+                && reply.answer.matches(msg)
         })
     };
-    // An answer already sent arrives even if the coordinator has crashed since.
-    !(sent(tc, leader) || (state.is_up(tc) && (held_at_tc || sent(leader, tc))))
+    let held = || {
+        reply.held.is_some_and(|held| {
+            let (node, s) = (actor(sys, peer), state.node(peer));
+            node.holds(s, waiter, &held)
+                || node
+                    .verifications_from(s, waiter)
+                    .iter()
+                    .any(|w| !is_lost(sys, state, peer, w))
+        })
+    };
+    let up = state.is_up(peer);
+    match reply.down {
+        Down::Lost => !up || !(either() || held()),
+        Down::AnswerArrives => !(sent(peer, waiter) || (up && (sent(waiter, peer) || held()))),
+        Down::InFlightArrives => !(either() || (up && held())),
+        Down::Waits => up && !(either() || held()),
+    }
 }
 
-/// The producer and guard of `leader`'s verification of `pid`, if it has one.
-fn verification_of(
+/// No acknowledgement of the acquisition `record` by `member` can still reach the leader
+/// `spl`. A share consumer or a reader answers for its own member; KIP-1289's
+/// consume-transform-produce clients hold the record from the poll that acquired it until
+/// their transaction ends, and any of them holding it keeps the lock from being due.
+fn acquisition_is_lost(
+    sys: &System,
     state: &SystemState,
-    leader: Id,
-    pid: ProducerId,
-) -> Option<(ProducerIdAndEpoch, VerificationGuard)> {
-    match state.node(leader) {
-        NodeState::DataPartition(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        NodeState::GroupCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        NodeState::ShareCoordinator(s) => s.verifying.get(&pid).map(|p| (p.producer, p.guard)),
-        _ => None,
+    spl: Id,
+    member: MemberId,
+    record: AcquiredRecord,
+) -> bool {
+    let topology = &sys.topology;
+    let holds = |h: Id| {
+        state.is_up(h)
+            && match actor(sys, h).acquisition(state.node(h), record) {
+                Holding::Holds => true,
+                Holding::Dropped => false,
+                Holding::No => {
+                    let answer = Answer::Acquisition(record);
+                    state.network.any(|src, dst, msg| {
+                        ((src == spl && dst == h) || (src == h && dst == spl))
+                            && answer.matches(msg)
+                    }) || actor(sys, spl).holds(state.node(spl), h, &Held::Acquisition(record))
+                }
+            }
+    };
+    match topology.member_actor(member) {
+        Some(h) if !topology.producers.contains(&h) => !holds(h),
+        _ => !topology.producers.iter().any(|p| holds(*p)),
     }
 }
 
@@ -169,31 +122,16 @@ pub(crate) fn unsend_timed_out_verification(
     leader: Id,
     pid: ProducerId,
 ) {
-    let tc = sys.topology.txn_coordinator;
-    if state.is_up(tc) {
+    let timer = Timer::VerificationTimeout(pid);
+    let Wait::Reply(reply) = actor(sys, leader).wait(state.node(leader), &timer) else {
+        return;
+    };
+    if state.is_up(reply.peer) {
         // Transmitted or answered: what is on the wire may still arrive (late answers
         // are ignored by their guard).
         return;
     }
-    if let Some((producer, guard)) = verification_of(state, leader, pid) {
-        state.network.unsend(leader, tc, |m| {
-            matches!(m, Msg::AddPartitionsToTxn(_)) && carries_verification(m, producer, guard)
-        });
-    }
-}
-
-fn marker_is_lost(sys: &System, state: &SystemState, tc: Id) -> bool {
-    let NodeState::TxnCoordinator(s) = state.node(tc) else {
-        return true;
-    };
-    s.markers.values().any(|pending| {
-        pending.partitions.iter().any(|tp| {
-            let leader = sys.topology.leader_of(*tp);
-            !state.is_up(leader)
-                || !state.network.any(|_, _, msg| {
-                    matches!(msg, Msg::WriteTxnMarkers(m) if m.partition == *tp && m.producer == pending.producer)
-                        || matches!(msg, Msg::WriteTxnMarkersResponse(m) if m.partition == *tp && m.producer == pending.producer)
-                })
-        })
-    })
+    state.network.unsend(leader, reply.peer, |m| {
+        matches!(m, Msg::AddPartitionsToTxn(_)) && reply.answer.matches(m)
+    });
 }
