@@ -4,6 +4,7 @@
 //! abort after a failed write; the restart that commits the restored checkpoint again.
 
 use sharetxn_model::clients::producer_share::NOT_A_MEMBER;
+use sharetxn_model::clients::share_acknowledger::HandedAck;
 use sharetxn_model::clients::source_reader::{ReaderStorage, SourceReaderState};
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
@@ -131,11 +132,11 @@ fn holding_a_record(sys: &System) -> NodeState {
     s
 }
 
-fn accept(delivery_count: u8) -> Acknowledgement {
-    Acknowledgement {
+fn accept(delivery_count: u8) -> HandedAck {
+    HandedAck {
         offset: 0,
         ack: AckType::Accept,
-        tag: DeliveryTag {
+        delivery: DeliveryTag {
             member: MemberId(0),
             delivery_count,
         },
@@ -197,8 +198,8 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
     };
     assert_eq!(*dst, sc);
     assert_eq!(q.member, NOT_A_MEMBER);
-    assert_eq!(q.acks, vec![accept(1)]);
-    assert_eq!(q.tag.client, 0);
+    assert_eq!(q.acks, vec![accept(1).to_wire()]);
+    assert_eq!(q.tag.open().client, 0);
 
     // Answered: EndTxn COMMIT, with no client choice (commitAcknowledgements decides).
     let (s, cmds) = deliver(
@@ -297,5 +298,15 @@ fn a_restart_commits_the_restored_checkpoint_again() {
     );
     assert!(r(&s).restored.is_empty());
     assert_eq!(r(&s).committing, vec![accept(1)]);
-    assert_eq!(r(&s).acknowledger.txn.as_ref().unwrap().tag.incarnation, 1);
+    assert_eq!(
+        r(&s)
+            .acknowledger
+            .txn
+            .as_ref()
+            .unwrap()
+            .tag
+            .open()
+            .incarnation,
+        1
+    );
 }

@@ -7,6 +7,7 @@
 use sharetxn_model::clients::committer::{CommitterState, CommitterStorage};
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::external_msg::*;
 use sharetxn_model::protocol::ids::*;
@@ -31,11 +32,11 @@ fn committable() -> Committable {
     Committable {
         txn: TXN,
         producer: pair(0),
-        tag: TxnTag {
+        tag: Ghost::new(TxnTag {
             client: 0,
             incarnation: 0,
             attempt: 0,
-        },
+        }),
     }
 }
 

@@ -3,6 +3,7 @@
 //! state and the answer out; and a restart replaying pending acks and markers.
 
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -72,11 +73,11 @@ fn pe(epoch: u8) -> ProducerIdAndEpoch {
     }
 }
 
-const TAG: TxnTag = TxnTag {
+const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     client: 0,
     incarnation: 0,
     attempt: 0,
-};
+});
 
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
@@ -86,10 +87,10 @@ fn stage(epoch: u8) -> Msg {
         acks: vec![Acknowledgement {
             offset: 0,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(0),
                 delivery_count: 1,
-            },
+            }),
         }],
         tag: TAG,
         deliveries: Vec::new(),

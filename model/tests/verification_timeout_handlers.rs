@@ -3,6 +3,7 @@
 //! commands out; and its due rule in the closed world.
 
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -46,11 +47,11 @@ const PRODUCER: ProducerIdAndEpoch = ProducerIdAndEpoch {
     epoch: ProducerEpoch(0),
 };
 
-const TAG: TxnTag = TxnTag {
+const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     client: 0,
     incarnation: 0,
     attempt: 0,
-};
+});
 
 const TIMEOUT: Timer = Timer::VerificationTimeout(ProducerId(0));
 
@@ -217,10 +218,10 @@ fn staging() -> TxnShareAcknowledgeRequest {
         acks: vec![Acknowledgement {
             offset: 0,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(0),
                 delivery_count: 1,
-            },
+            }),
         }],
         tag: TAG,
         deliveries: Vec::new(),

@@ -1,6 +1,7 @@
 //! The messages: one variant per RPC request and response, named as Kafka names them.
 //! API keys are symbolic (the seeds' numbers collide with existing ones).
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::record_state::AckType;
@@ -33,7 +34,7 @@ pub struct OutputRecord {
     /// The input record's offset this output was derived from.
     pub input: Offset,
     /// Ghost: the client transaction attempt that wrote it.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
 }
 
 /// KIP-890's `VerificationGuard`: a token unique to one verification at one partition
@@ -225,7 +226,7 @@ pub struct TxnOffsetCommitRequest {
     /// The committed offset: the next input record to process.
     pub offset: Offset,
     /// Ghost: the client transaction attempt that wrote it.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
 }
 
 /// TxnOffsetCommit response.

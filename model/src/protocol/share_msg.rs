@@ -3,6 +3,7 @@
 //! WriteShareGroupState (85) between the share-partition leader and the share
 //! coordinator. One share partition, so topic and partition fields are left out.
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::record_state::AckType;
@@ -36,7 +37,7 @@ pub struct Acknowledgement {
     /// The acknowledgement type.
     pub ack: AckType,
     /// Ghost: the delivery it was made for.
-    pub tag: DeliveryTag,
+    pub tag: Ghost<DeliveryTag>,
 }
 
 impl fmt::Debug for Acknowledgement {

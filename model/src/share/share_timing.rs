@@ -46,8 +46,7 @@ pub fn lock_is_due(sys: &System, state: &SystemState, spl: Id, offset: Offset) -
     }
     let count = rec.delivery_count;
     let acks_it = |acks: &[Acknowledgement]| {
-        acks.iter()
-            .any(|a| a.offset == offset && a.tag.delivery_count == count)
+        crate::history::deliveries::acknowledges_delivery(acks, offset, count)
     };
     let carries = |msg: &Msg| match msg {
         Msg::ShareFetchResponse(r) => r
