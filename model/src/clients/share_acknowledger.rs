@@ -41,6 +41,11 @@ use std::fmt;
 /// Kafka 4.0's `ShareCompletedFetch` hands the application as
 /// `ConsumerRecord.deliveryCount()`).
 ///
+/// The seed's acknowledger uses neither (it names no member and stages at the share
+/// coordinator); a design whose leader checks the owner or stages at the leader hands them
+/// over with the acks, as `sendShareAcksToTransaction` takes the member's
+/// `ShareGroupMetadata`.
+///
 /// Serialised and printed as the [`Acknowledgement`] it becomes (the delivery under the
 /// ghost tag's name `tag`), so the reader's state reads in traces as it did when it held
 /// wire acknowledgements.

@@ -28,7 +28,7 @@ impl fmt::Debug for ProducerIdAndEpoch {
 }
 
 /// An output record: the transformed input. `tag` is ghost state (which client
-/// transaction attempt wrote it); the protocol never reads it.
+/// transaction attempt wrote it), a [`Ghost`] the protocol cannot open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OutputRecord {
     /// The input record's offset this output was derived from.

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Ghost: the delivery an acknowledgement was made for (which member got the record and
-/// with which delivery count). The protocol never reads it; `ack_owner` compares it with
-/// the acquisition the acknowledgement is applied to.
+/// with which delivery count). An `AcknowledgementBatch` carries offsets and types only
+/// (KIP-932), so on a message it rides in a [`Ghost`] no handler can open; `ack_owner`
+/// compares it with the acquisition the acknowledgement is applied to.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct DeliveryTag {
     /// The member the record was delivered to.
