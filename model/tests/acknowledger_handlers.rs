@@ -7,6 +7,7 @@ mod common;
 
 use common::{choose, deliver, fire, pe, reader, reader_state, sent, start, system};
 use sharetxn_model::clients::producer_share::NOT_A_MEMBER;
+use sharetxn_model::clients::share_acknowledger::HandedAck;
 use sharetxn_model::clients::source_reader::ReaderStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
@@ -63,11 +64,11 @@ fn holding_a_record(sys: &System) -> NodeState {
     s
 }
 
-fn accept(delivery_count: u8) -> Acknowledgement {
-    Acknowledgement {
+fn accept(delivery_count: u8) -> HandedAck {
+    HandedAck {
         offset: 0,
         ack: AckType::Accept,
-        tag: DeliveryTag {
+        delivery: DeliveryTag {
             member: MemberId(0),
             delivery_count,
         },
@@ -143,8 +144,8 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
     };
     assert_eq!(*dst, sc);
     assert_eq!(q.member, NOT_A_MEMBER);
-    assert_eq!(q.acks, vec![accept(1)]);
-    assert_eq!(q.tag.client, 0);
+    assert_eq!(q.acks, vec![accept(1).to_wire()]);
+    assert_eq!(q.tag.open().client, 0);
 
     // Answered: EndTxn COMMIT, with no client choice (commitAcknowledgements decides).
     let (s, cmds) = deliver(&sys, reader(&sys), &s, sc, acks_staged());
@@ -238,6 +239,7 @@ fn a_restart_commits_the_restored_checkpoint_again() {
             .as_ref()
             .unwrap()
             .tag
+            .open()
             .incarnation,
         1
     );

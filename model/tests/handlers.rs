@@ -4,6 +4,7 @@ mod common;
 
 use common::{deliver, pe, same, sent, start, system, Cmd};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -83,11 +84,11 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
         partition: PartitionIndex(0),
         record: OutputRecord {
             input: 0,
-            tag: TxnTag {
+            tag: Ghost::new(TxnTag {
                 client: 0,
                 incarnation: 0,
                 attempt: 0,
-            },
+            }),
         },
     };
     let (after, commands) = deliver(&sys, d0, &state, p0, Msg::Produce(req));

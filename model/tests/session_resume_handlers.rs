@@ -10,6 +10,7 @@ use common::{deliver, messages, pe, start, Cmd, TXN};
 use sharetxn_model::clients::committer::{CommitterState, CommitterStorage};
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::external_msg::*;
 use sharetxn_model::protocol::ids::*;
@@ -22,11 +23,11 @@ fn committable() -> Committable {
     Committable {
         txn: TXN,
         producer: pe(0),
-        tag: TxnTag {
+        tag: Ghost::new(TxnTag {
             client: 0,
             incarnation: 0,
             attempt: 0,
-        },
+        }),
     }
 }
 

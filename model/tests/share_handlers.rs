@@ -4,6 +4,7 @@ mod common;
 
 use common::{deliver, start, system, Cmd};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::MemberId;
 use sharetxn_model::protocol::msg::*;
@@ -64,10 +65,10 @@ fn accept(offset: u16, member: u8, delivery_count: u8) -> Acknowledgement {
     Acknowledgement {
         offset,
         ack: AckType::Accept,
-        tag: DeliveryTag {
+        tag: Ghost::new(DeliveryTag {
             member: MemberId(member),
             delivery_count,
-        },
+        }),
     }
 }
 

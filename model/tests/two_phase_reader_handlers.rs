@@ -7,6 +7,7 @@
 mod common;
 
 use common::{choose, deliver, pe, reader, reader_state, sent, start, system, Cmd, TXN};
+use sharetxn_model::clients::share_acknowledger::HandedAck;
 use sharetxn_model::clients::source_reader::ReaderStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
@@ -29,11 +30,11 @@ fn saved(cmds: &[Cmd]) -> Vec<ReaderStorage> {
         .collect()
 }
 
-fn accept() -> Acknowledgement {
-    Acknowledgement {
+fn accept() -> HandedAck {
+    HandedAck {
         offset: 0,
         ack: AckType::Accept,
-        tag: DeliveryTag {
+        delivery: DeliveryTag {
             member: MemberId(0),
             delivery_count: 1,
         },
@@ -133,7 +134,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
     assert!(saved(&cmds).is_empty());
     assert!(
         matches!(&sent(&cmds)[..], [(dst, Msg::TxnShareAcknowledge(q))]
-        if *dst == spl && q.producer == pe(0) && q.acks == vec![accept()])
+        if *dst == spl && q.producer == pe(0) && q.acks == vec![accept().to_wire()])
     );
     // The staging is answered: flushed, so prepared; the checkpoint completes with its
     // PreparedTxnState and notifyCheckpointComplete commits.

@@ -7,6 +7,7 @@ mod common;
 use common::{deliver, fire, pe, sent, start, system};
 use sharetxn_model::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -19,11 +20,11 @@ use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Command, Id};
 
-const TAG: TxnTag = TxnTag {
+const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     client: 0,
     incarnation: 0,
     attempt: 0,
-};
+});
 
 /// The leader loaded (with `pending` rebuilt from the coordinator) and P0 holding offset
 /// 0 at delivery 1.
@@ -70,10 +71,10 @@ fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
         acks: vec![Acknowledgement {
             offset: 0,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(0),
                 delivery_count,
-            },
+            }),
         }],
         tag: TAG,
         deliveries: vec![AcquiredRecord {

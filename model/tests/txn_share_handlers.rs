@@ -6,6 +6,7 @@ mod common;
 
 use common::{deliver, messages, pe, saved, start, system};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -23,11 +24,11 @@ const FIXED: &[&str] = &[
     "sc_replay_pending=true",
 ];
 
-const TAG: TxnTag = TxnTag {
+const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     client: 0,
     incarnation: 0,
     attempt: 0,
-};
+});
 
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
@@ -37,10 +38,10 @@ fn stage(epoch: u8) -> Msg {
         acks: vec![Acknowledgement {
             offset: 0,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(0),
                 delivery_count: 1,
-            },
+            }),
         }],
         tag: TAG,
         deliveries: Vec::new(),

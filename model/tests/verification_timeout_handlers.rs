@@ -6,6 +6,7 @@ mod common;
 
 use common::{deliver, fire, same_commands, start, Cmd};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
@@ -22,11 +23,11 @@ const PRODUCER: ProducerIdAndEpoch = ProducerIdAndEpoch {
     epoch: ProducerEpoch(0),
 };
 
-const TAG: TxnTag = TxnTag {
+const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     client: 0,
     incarnation: 0,
     attempt: 0,
-};
+});
 
 const TIMEOUT: Timer = Timer::VerificationTimeout(ProducerId(0));
 
@@ -211,10 +212,10 @@ fn staging() -> TxnShareAcknowledgeRequest {
         acks: vec![Acknowledgement {
             offset: 0,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(0),
                 delivery_count: 1,
-            },
+            }),
         }],
         tag: TAG,
         deliveries: Vec::new(),

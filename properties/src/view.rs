@@ -1,6 +1,7 @@
 //! Read-only views of a `SystemState` that several properties share: where each write of a
 //! client transaction attempt stands, and the partition logs.
 
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{PartitionLog, RecordStatus};
 use sharetxn_model::protocol::ids::{TopicPartition, TxnTag};
 use sharetxn_model::protocol::msg::Msg;
@@ -55,7 +56,7 @@ pub fn logs<'a>(sys: &'a System, state: &'a SystemState) -> Vec<(String, Id, &'a
     out
 }
 
-fn carries(msg: &Msg, tag: TxnTag, tp: TopicPartition) -> bool {
+fn carries(msg: &Msg, tag: Ghost<TxnTag>, tp: TopicPartition) -> bool {
     match (msg, tp) {
         (Msg::Produce(p), TopicPartition::Output(i)) => p.record.tag == tag && p.partition == i,
         (Msg::TxnOffsetCommit(c), TopicPartition::ConsumerOffsets) => c.tag == tag,
@@ -69,7 +70,7 @@ fn carries(msg: &Msg, tag: TxnTag, tp: TopicPartition) -> bool {
 pub fn write_statuses(
     sys: &System,
     state: &SystemState,
-    tag: TxnTag,
+    tag: Ghost<TxnTag>,
     tp: TopicPartition,
 ) -> BTreeSet<WriteStatus> {
     let mut out = BTreeSet::new();

@@ -2,6 +2,7 @@
 //! reported, so a property that holds does so because the model keeps it, not because the
 //! check cannot see the failure.
 
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::Payload;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
 use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
@@ -21,11 +22,11 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     let record = |epoch| {
         Payload::Output(OutputRecord {
             input: 0,
-            tag: TxnTag {
+            tag: Ghost::new(TxnTag {
                 client: 0,
                 incarnation: 0,
                 attempt: epoch,
-            },
+            }),
         })
     };
     let pe = |epoch| ProducerIdAndEpoch {

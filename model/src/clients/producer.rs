@@ -24,6 +24,7 @@ use crate::clients::share_sink_task::SinkTaskState;
 use crate::clients::transaction_session::SessionProducerState;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
@@ -50,7 +51,7 @@ pub struct Outstanding {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CurrentTxn {
     /// Ghost: which attempt this is.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// The input record it processes.
     pub input: Offset,
     /// A write failed: the transaction can only abort.
@@ -480,11 +481,11 @@ impl Producer {
 
     /// `beginTransaction()` and the writes of the transaction processing `input`.
     pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: Offset, o: &mut Out<Node>) {
-        let tag = TxnTag {
+        let tag = Ghost::new(TxnTag {
             client: self.txn.0,
             incarnation: state.incarnation,
             attempt: state.attempts,
-        };
+        });
         state.attempts += 1;
         self.begin_attempt(state, input, tag, false, o);
     }
@@ -495,7 +496,7 @@ impl Producer {
         &self,
         state: &mut ProducerState,
         input: Offset,
-        tag: TxnTag,
+        tag: Ghost<TxnTag>,
         writes_issued: bool,
         o: &mut Out<Node>,
     ) {
@@ -628,7 +629,7 @@ impl Producer {
         &self,
         state: &mut ProducerState,
         input: Offset,
-        tag: TxnTag,
+        tag: Ghost<TxnTag>,
         o: &mut Out<Node>,
     ) {
         let record = OutputRecord { input, tag };

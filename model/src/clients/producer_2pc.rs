@@ -4,6 +4,7 @@
 
 use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{InitProducerIdRequest, ProducerIdAndEpoch};
 use crate::world::node::Node;
@@ -44,11 +45,11 @@ impl Producer {
     /// the client is in PREPARED_TRANSACTION for it, with the new pair as its identity and
     /// the kept pair as its `PreparedTxnState`, until `completeTransaction`.
     pub(crate) fn resume_prepared(&self, state: &mut ProducerState, ongoing: ProducerIdAndEpoch) {
-        let tag = TxnTag {
+        let tag = Ghost::new(TxnTag {
             client: self.txn.0,
             incarnation: state.incarnation,
             attempt: state.attempts,
-        };
+        });
         state.attempts += 1;
         state.txn = Some(CurrentTxn {
             tag,

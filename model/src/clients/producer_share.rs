@@ -14,6 +14,7 @@
 //! empty), so runs stay bounded.
 
 use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::share_acknowledger::HandedAck;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
@@ -64,7 +65,7 @@ pub struct ShareClientState {
     /// transaction (empty for the consume-transform-produce client, which acknowledges
     /// what it fetched).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub acks: Vec<Acknowledgement>,
+    pub acks: Vec<HandedAck>,
     /// Stalls left (left out of traces while 0, as in scenarios without stalls).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stalls_left: u8,
@@ -194,18 +195,18 @@ impl Producer {
         let (Some(src), Some(sh)) = (self.share, state.share.as_ref()) else {
             return;
         };
-        let acks: Vec<Acknowledgement> = match sh.fetched {
-            Some(record) => vec![Acknowledgement {
+        let handed: Vec<HandedAck> = match sh.fetched {
+            Some(record) => vec![HandedAck {
                 offset: record.offset,
                 ack: AckType::Accept,
-                tag: DeliveryTag {
+                delivery: DeliveryTag {
                     member: src.member,
                     delivery_count: record.delivery_count,
                 },
             }],
             None => sh.acks.clone(),
         };
-        if acks.is_empty() {
+        if handed.is_empty() {
             return;
         }
         let id = self.identity(state);
@@ -213,21 +214,21 @@ impl Producer {
         let req = TxnShareAcknowledgeRequest {
             txn: self.txn,
             producer: id,
-            member: self.acking_member(src, &acks),
-            acks: acks.clone(),
+            member: self.acking_member(src, &handed),
+            acks: handed.iter().map(HandedAck::to_wire).collect(),
             tag,
             // What the leader's owner check needs: the acquisition acknowledged, as the
-            // ShareFetch response gave it. The standalone acknowledger was handed its acks
-            // by the reader; the hand-off carries no delivery of its own yet, so the
-            // acknowledger reads the ghost tag's, which holds the same count.
+            // ShareFetch response gave it (`AcquiredRecords.DeliveryCount`): the record
+            // fetched, or the deliveries the reader handed the standalone acknowledger
+            // with its acks.
             deliveries: match (self.design.stage_at_leader, sh.fetched) {
                 (false, _) => Vec::new(),
                 (true, Some(record)) => vec![record],
-                (true, None) => acks
+                (true, None) => handed
                     .iter()
                     .map(|a| AcquiredRecord {
                         offset: a.offset,
-                        delivery_count: a.tag.delivery_count,
+                        delivery_count: a.delivery.delivery_count,
                     })
                     .collect(),
             },
@@ -252,15 +253,15 @@ impl Producer {
     /// member and `commitAcknowledgements(acks, groupId)` takes no member, so it names
     /// none; a design whose leader checks the owner hands it the member's
     /// `ShareGroupMetadata` with the acks (as `sendShareAcksToTransaction` takes it), so it
-    /// names the member the acks were made by.
-    fn acking_member(&self, src: ShareSource, acks: &[Acknowledgement]) -> MemberId {
-        match acks.first() {
+    /// names the member the reader handed the acks for.
+    fn acking_member(&self, src: ShareSource, handed: &[HandedAck]) -> MemberId {
+        match handed.first() {
             Some(a)
                 if src.member == NOT_A_MEMBER
                     && self.design.stage_owner_check
                         != crate::design::spl_knobs::StageOwnerCheck::None =>
             {
-                a.tag.member
+                a.delivery.member
             }
             _ => src.member,
         }

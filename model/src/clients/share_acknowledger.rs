@@ -22,12 +22,61 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{Msg, Timer};
-use crate::protocol::share_msg::Acknowledgement;
-use crate::protocol::width::Epoch;
+use crate::protocol::record_state::AckType;
+use crate::protocol::share_msg::{Acknowledgement, DeliveryTag};
+use crate::protocol::width::{Epoch, Offset};
 use crate::world::node::Node;
+use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
+use std::fmt;
+
+/// An acknowledgement the reader hands the acknowledger in-process, with the delivery it
+/// was made for. Both halves of that delivery are the reader's own knowledge, not the
+/// ghost the acknowledgement carries on the wire: the member is the reader's share
+/// consumer (`AbstractMembershipManager.memberId()`), and the delivery count is what that
+/// consumer's ShareFetch response gave the record (`AcquiredRecords.DeliveryCount`, which
+/// Kafka 4.0's `ShareCompletedFetch` hands the application as
+/// `ConsumerRecord.deliveryCount()`).
+///
+/// The seed's acknowledger uses neither (it names no member and stages at the share
+/// coordinator); a design whose leader checks the owner or stages at the leader hands them
+/// over with the acks, as `sendShareAcksToTransaction` takes the member's
+/// `ShareGroupMetadata`.
+///
+/// Serialised and printed as the [`Acknowledgement`] it becomes (the delivery under the
+/// ghost tag's name `tag`), so the reader's state reads in traces as it did when it held
+/// wire acknowledgements.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct HandedAck {
+    /// The offset acknowledged.
+    pub offset: Offset,
+    /// The acknowledgement type.
+    pub ack: AckType,
+    /// The delivery acknowledged: the reader's member and the record's delivery count.
+    #[serde(rename = "tag")]
+    pub delivery: DeliveryTag,
+}
+
+impl HandedAck {
+    /// The acknowledgement as a request carries it: offset and type, with the delivery as
+    /// its ghost tag.
+    pub fn to_wire(&self) -> Acknowledgement {
+        Acknowledgement {
+            offset: self.offset,
+            ack: self.ack,
+            tag: Ghost::new(self.delivery),
+        }
+    }
+}
+
+impl fmt::Debug for HandedAck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_wire(), f)
+    }
+}
 
 /// The standalone acknowledger's configuration: its `TransactionManager`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +149,7 @@ impl TransactionalShareAcknowledger {
     fn begin_with(
         &self,
         state: &mut ProducerState,
-        acks: Vec<Acknowledgement>,
+        acks: Vec<HandedAck>,
         o: &mut Out<Node>,
     ) -> bool {
         let Some(first) = acks.first().map(|a| a.offset) else {
@@ -121,7 +170,7 @@ impl TransactionalShareAcknowledger {
     pub fn commit_acknowledgements(
         &self,
         state: &mut ProducerState,
-        acks: Vec<Acknowledgement>,
+        acks: Vec<HandedAck>,
         o: &mut Out<Node>,
     ) {
         if !self.begin_with(state, acks, o) {
@@ -165,7 +214,7 @@ impl TransactionalShareAcknowledger {
     pub fn stage_and_prepare(
         &self,
         state: &mut ProducerState,
-        acks: Vec<Acknowledgement>,
+        acks: Vec<HandedAck>,
         o: &mut Out<Node>,
     ) {
         if !self.begin_with(state, acks, o) {

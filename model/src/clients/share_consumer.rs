@@ -20,6 +20,7 @@
 //!   than the acquisition lock on the records it holds, which makes their lock timers due.
 //!   It then carries on and sends its (now late) acknowledgements.
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
@@ -231,10 +232,10 @@ impl ShareConsumer {
                 d.ack.map(|ack| Acknowledgement {
                     offset: d.offset,
                     ack,
-                    tag: DeliveryTag {
+                    tag: Ghost::new(DeliveryTag {
                         member: self.member,
                         delivery_count: d.delivery_count,
-                    },
+                    }),
                 })
             })
             .collect();

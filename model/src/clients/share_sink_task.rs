@@ -30,6 +30,7 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::design::sink_knobs::SinkCommitScope;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::RequestKey;
 use crate::protocol::share_msg::AcquiredRecord;
@@ -56,7 +57,7 @@ pub struct HeldBatch {
     /// The record polled.
     pub record: AcquiredRecord,
     /// Ghost: the attempt the application puts the batch in (the next commit's).
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// `producer.send` already went out (the seed's scope), with the identity the session
     /// had then.
     pub sent: bool,
@@ -82,11 +83,11 @@ impl Producer {
         record: AcquiredRecord,
         o: &mut Out<Node>,
     ) {
-        let tag = TxnTag {
+        let tag = Ghost::new(TxnTag {
             client: self.txn.0,
             incarnation: state.incarnation,
             attempt: state.attempts,
-        };
+        });
         state.attempts += 1;
         if let Some(sink) = state.sink.as_mut() {
             sink.held = Some(HeldBatch {

@@ -27,14 +27,14 @@
 //!   committed them (docs/kafka-cases.md S24). Its consumer opens a new share session.
 
 use crate::clients::producer::ProducerState;
-use crate::clients::share_acknowledger::TransactionalShareAcknowledger;
+use crate::clients::share_acknowledger::{HandedAck, TransactionalShareAcknowledger};
 use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::kip939::AcknowledgerCommit;
 use crate::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, RequestKey, Timer};
 use crate::protocol::record_state::AckType;
-use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord, DeliveryTag};
-use crate::protocol::wait::{is_ack_of, Holding, Wait};
+use crate::protocol::share_msg::{AcquiredRecord, DeliveryTag};
+use crate::protocol::wait::{Holding, Wait};
 use crate::protocol::width::{Epoch, Offset};
 use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
@@ -74,7 +74,7 @@ pub struct ReaderStorage {
     /// Which start of the task this is (a modelling device, as for producers).
     pub incarnation: Epoch,
     /// The last completed checkpoint's state: its pending acknowledgements.
-    pub checkpoint: Vec<Acknowledgement>,
+    pub checkpoint: Vec<HandedAck>,
     /// `acknowledger_commit=two-phase`: the last completed checkpoint's `PreparedTxnState`
     /// (the pair of the transaction its `snapshotState` prepared).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -91,18 +91,18 @@ pub struct SourceReaderState {
     /// The acknowledger's `TransactionManager` state.
     pub acknowledger: ProducerState,
     /// `pendingAcks`: an ACCEPT for every record emitted since the last checkpoint.
-    pub pending: Vec<Acknowledgement>,
+    pub pending: Vec<HandedAck>,
     /// What `commitAcknowledgements` is committing, until its transaction ends.
-    pub committing: Vec<Acknowledgement>,
+    pub committing: Vec<HandedAck>,
     /// Acknowledgements restored from the last completed checkpoint, to commit again once
     /// the acknowledger is initialised.
-    pub restored: Vec<Acknowledgement>,
+    pub restored: Vec<HandedAck>,
     /// Checkpoints this incarnation completed.
     pub checkpoints: u8,
     /// `two-phase`: the acknowledgements of the checkpoint whose `snapshotState` is staging
     /// and preparing them; the checkpoint completes when the transaction is prepared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub snapshotting: Vec<Acknowledgement>,
+    pub snapshotting: Vec<HandedAck>,
     /// `two-phase`: the restored checkpoint's `PreparedTxnState`, to complete once
     /// `initTransactions(keepPreparedTxn=true)` answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -211,7 +211,7 @@ impl SourceReader {
         let acks = std::mem::take(&mut s.pending);
         s.processed.extend(acks.iter().map(|a| Processed {
             offset: a.offset,
-            delivery: a.tag,
+            delivery: a.delivery,
             checkpoint: id,
         }));
         o.save(NodeStorage::SourceReader(ReaderStorage {
@@ -227,10 +227,10 @@ impl SourceReader {
 
     /// Emits fetched records downstream: each gets an ACCEPT in `pendingAcks`.
     fn emit(&self, s: &mut SourceReaderState, acquired: &[AcquiredRecord]) {
-        s.pending.extend(acquired.iter().map(|a| Acknowledgement {
+        s.pending.extend(acquired.iter().map(|a| HandedAck {
             offset: a.offset,
             ack: AckType::Accept,
-            tag: DeliveryTag {
+            delivery: DeliveryTag {
                 member: self.consumer.member,
                 delivery_count: a.delivery_count,
             },
@@ -302,7 +302,7 @@ impl SourceReader {
             let acks = std::mem::take(&mut s.snapshotting);
             s.processed.extend(acks.iter().map(|a| Processed {
                 offset: a.offset,
-                delivery: a.tag,
+                delivery: a.delivery,
                 checkpoint: id,
             }));
             let state = s.acknowledger.prepared;
@@ -375,7 +375,9 @@ impl SourceReader {
             .chain(&s.committing)
             .chain(&s.restored)
             .chain(&s.snapshotting)
-            .any(|a| is_ack_of(a, record));
+            .any(|a| {
+                a.offset == record.offset && a.delivery.delivery_count == record.delivery_count
+            });
         if holds {
             Holding::Holds
         } else {

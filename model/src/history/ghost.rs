@@ -3,6 +3,7 @@
 //! but it also sees crashes, timers and choices). Protocol logic never reads it.
 
 use crate::clients::source_reader::CheckpointId;
+use crate::history::ghost_value;
 use crate::history::session_ghost::SessionGhost;
 use crate::protocol::ids::{MemberId, TopicPartition, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
@@ -15,9 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ghost {
     /// Every write each client transaction attempt issued, by partition.
-    pub writes: BTreeMap<TxnTag, BTreeSet<TopicPartition>>,
+    pub writes: BTreeMap<ghost_value::Ghost<TxnTag>, BTreeSet<TopicPartition>>,
     /// What the client asked EndTxn to do for each attempt (commit = true).
-    pub decisions: BTreeMap<TxnTag, bool>,
+    pub decisions: BTreeMap<ghost_value::Ghost<TxnTag>, bool>,
     /// The first step that left a transition table, described.
     pub illegal_transition: Option<String>,
     /// A partition or the coordinator rejected a request for carrying a fenced epoch.
@@ -89,14 +90,14 @@ pub struct ShareGhost {
 pub struct TxnAckGhost {
     /// What each attempt's TxnShareAcknowledge carried: the producer id and epoch it was
     /// staged with, and the offsets it acknowledged.
-    pub staged: BTreeMap<TxnTag, StagedAck>,
+    pub staged: BTreeMap<ghost_value::Ghost<TxnTag>, StagedAck>,
     /// The transaction coordinator's decisions, by the producer id and epoch the
     /// transaction wrote with (its staging identity); under TV0/1 two transactions of one
     /// producer share it, and the later decision is kept.
     pub decided: BTreeMap<ProducerIdAndEpoch, TcDecision>,
     /// The transaction coordinator's decision for each attempt that staged acks or was the
     /// client's transaction when it was decided (commit = true).
-    pub outcomes: BTreeMap<TxnTag, bool>,
+    pub outcomes: BTreeMap<ghost_value::Ghost<TxnTag>, bool>,
     /// The first marker that resolved acks of another transaction, or left its own
     /// pending.
     pub marker_mismatch: Option<String>,
@@ -137,7 +138,7 @@ impl TxnAckGhost {
     }
 
     /// The transaction coordinator's decision for attempt `tag`, if it decided.
-    pub fn outcome(&self, tag: TxnTag) -> Option<bool> {
+    pub fn outcome(&self, tag: ghost_value::Ghost<TxnTag>) -> Option<bool> {
         self.outcomes.get(&tag).copied()
     }
 
@@ -155,6 +156,29 @@ impl ShareGhost {
     /// Nothing recorded (always the case without a share group).
     pub fn is_empty(&self) -> bool {
         *self == ShareGhost::default()
+    }
+
+    /// The share-partition leader applied an acknowledgement of `offset`, made for the
+    /// delivery its ghost tag `ack` names, to `acquisition`: records the first one applied
+    /// to another member's acquisition, and the first applied to a later delivery to the
+    /// same member.
+    pub fn observe_ack_applied(
+        &mut self,
+        offset: Offset,
+        ack: ghost_value::Ghost<DeliveryTag>,
+        acquisition: DeliveryTag,
+    ) {
+        let ack = *ack.open();
+        let slot = if ack.member != acquisition.member {
+            &mut self.misapplied_ack
+        } else {
+            &mut self.misapplied_delivery
+        };
+        if ack != acquisition && slot.is_none() {
+            *slot = Some(format!(
+                "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
+            ));
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! were.
 
 use crate::clients::producer::ProducerState;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::Msg;
 use serde::{Deserialize, Serialize};
@@ -42,7 +43,7 @@ impl SessionGhost {
         &mut self,
         name: &str,
         client: &ProducerState,
-        tag: TxnTag,
+        tag: Ghost<TxnTag>,
         issued: (bool, bool),
     ) {
         let unanswered: Vec<&str> = client

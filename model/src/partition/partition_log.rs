@@ -5,6 +5,7 @@
 //! write through it, exactly as Kafka's coordinators write through the replica manager.
 
 use crate::design::TransactionVersion;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
@@ -22,13 +23,13 @@ pub enum Payload {
         /// The committed offset.
         offset: Offset,
         /// Ghost: the client transaction attempt that wrote it.
-        tag: TxnTag,
+        tag: Ghost<TxnTag>,
     },
 }
 
 impl Payload {
     /// The ghost tag of the attempt that wrote it.
-    pub fn tag(&self) -> TxnTag {
+    pub fn tag(&self) -> Ghost<TxnTag> {
         match self {
             Payload::Output(r) => r.tag,
             Payload::Offset { tag, .. } => *tag,
@@ -328,11 +329,11 @@ mod tests {
     fn rec(a: u8) -> Payload {
         Payload::Output(OutputRecord {
             input: 0,
-            tag: TxnTag {
+            tag: Ghost::new(TxnTag {
                 client: 0,
                 incarnation: 0,
                 attempt: a,
-            },
+            }),
         })
     }
 

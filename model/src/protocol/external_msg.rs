@@ -3,6 +3,7 @@
 //! transactional id, producer id and epoch), and the application's two-phase commit with
 //! the external participant (a database's prepare, commit and abort).
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
 use serde::{Deserialize, Serialize};
@@ -15,7 +16,7 @@ pub struct Committable {
     /// The `PreparedTxnState`: the pair the transaction was prepared with.
     pub producer: ProducerIdAndEpoch,
     /// Ghost: the writer's attempt, so the resumed transaction keeps its tag.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
 }
 
 /// A step of the external participant's two-phase commit.

@@ -1,6 +1,7 @@
 //! The messages: one variant per RPC request and response, named as Kafka names them.
 //! API keys are symbolic (the seeds' numbers collide with existing ones).
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::record_state::AckType;
@@ -27,13 +28,13 @@ impl fmt::Debug for ProducerIdAndEpoch {
 }
 
 /// An output record: the transformed input. `tag` is ghost state (which client
-/// transaction attempt wrote it); the protocol never reads it.
+/// transaction attempt wrote it), a [`Ghost`] the protocol cannot open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OutputRecord {
     /// The input record's offset this output was derived from.
     pub input: Offset,
     /// Ghost: the client transaction attempt that wrote it.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
 }
 
 /// KIP-890's `VerificationGuard`: a token unique to one verification at one partition
@@ -225,7 +226,7 @@ pub struct TxnOffsetCommitRequest {
     /// The committed offset: the next input record to process.
     pub offset: Offset,
     /// Ghost: the client transaction attempt that wrote it.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
 }
 
 /// TxnOffsetCommit response.

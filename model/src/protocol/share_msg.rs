@@ -3,6 +3,7 @@
 //! WriteShareGroupState (85) between the share-partition leader and the share
 //! coordinator. One share partition, so topic and partition fields are left out.
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::record_state::AckType;
@@ -12,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Ghost: the delivery an acknowledgement was made for (which member got the record and
-/// with which delivery count). The protocol never reads it; `ack_owner` compares it with
-/// the acquisition the acknowledgement is applied to.
+/// with which delivery count). An `AcknowledgementBatch` carries offsets and types only
+/// (KIP-932), so on a message it rides in a [`Ghost`] no handler can open; `ack_owner`
+/// compares it with the acquisition the acknowledgement is applied to.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct DeliveryTag {
     /// The member the record was delivered to.
@@ -36,7 +38,7 @@ pub struct Acknowledgement {
     /// The acknowledgement type.
     pub ack: AckType,
     /// Ghost: the delivery it was made for.
-    pub tag: DeliveryTag,
+    pub tag: Ghost<DeliveryTag>,
 }
 
 impl fmt::Debug for Acknowledgement {

@@ -5,6 +5,7 @@
 //! One share group and one share partition, so group, topic and partition fields are left
 //! out.
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
@@ -44,7 +45,7 @@ pub struct TxnShareAcknowledgeRequest {
     /// The acknowledgements to stage.
     pub acks: Vec<Acknowledgement>,
     /// Ghost: the client attempt that staged them (never read by protocol logic).
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// With `stage_at_leader`: the acquisitions acknowledged (offset and delivery count),
     /// which the leader's `acquisition` owner check compares with the record's current one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

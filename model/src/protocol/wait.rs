@@ -224,24 +224,24 @@ pub fn carries_verification(
         && matches!(mode, AddPartitionsMode::VerifyOnly { guard: g } | AddPartitionsMode::BrokerAdd { guard: g } if g == guard)
 }
 
-/// Whether `msg` delivers `record` or acknowledges that delivery.
+/// Whether `msg` delivers `record` or acknowledges that delivery. Which delivery an
+/// acknowledgement was made for is ghost (the wire's `AcknowledgementBatch` carries only
+/// offsets and types, KIP-932): whether a lock firing now is early is the closed world's
+/// judgement over the whole run, so it asks the history (judged by the offset alone, a
+/// reader's checkpoint restored from an earlier delivery would hold the lock of the
+/// record's next delivery to the same member).
 pub fn acknowledges(msg: &Msg, record: AcquiredRecord) -> bool {
-    let acks_it = |acks: &[Acknowledgement]| acks.iter().any(|a| is_ack_of(a, record));
+    let acks_it = |acks: &[Acknowledgement]| {
+        crate::history::deliveries::acknowledges_delivery(
+            acks,
+            record.offset,
+            record.delivery_count,
+        )
+    };
     match msg {
         Msg::ShareFetchResponse(r) => r.acquired.contains(&record),
         Msg::ShareFetch(q) => acks_it(&q.acks),
         Msg::ShareAcknowledge(q) => acks_it(&q.acks),
         _ => false,
     }
-}
-
-/// Whether `ack` was made for the delivery `record`. The wire's `AcknowledgementBatch`
-/// carries only the offset; which delivery an acknowledgement was made for is ghost
-/// (its [`crate::protocol::share_msg::DeliveryTag`]). This is the one ghost read of the
-/// due rule, kept so that the due timers stay what they were: judged by the offset
-/// alone, a reader's checkpoint restored from an earlier delivery would hold the lock
-/// of the record's next delivery to the same member (found by comparing the two rules
-/// on `flink-acknowledger` under `draft` and `proposed`).
-pub fn is_ack_of(ack: &Acknowledgement, record: AcquiredRecord) -> bool {
-    ack.offset == record.offset && ack.tag.delivery_count == record.delivery_count
 }

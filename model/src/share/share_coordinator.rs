@@ -14,6 +14,7 @@
 //! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::share::share_state`]).
 
 use crate::design::Design;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
@@ -85,8 +86,8 @@ pub struct ShareCoordinatorState {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pending: BTreeMap<ProducerIdAndEpoch, PendingAcks>,
     /// Ghost: how staged acknowledgements left the pending store, in log order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resolved: Vec<Resolution>,
+    #[serde(default, skip_serializing_if = "Ghost::is_empty")]
+    pub resolved: Ghost<Vec<Resolution>>,
     /// KIP-1289: the newest producer epoch the log holds per producer id (the log's
     /// producer state, rebuilt by replay).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -128,7 +129,7 @@ impl ShareCoordinator {
             state: ShareState::default(),
             log: Vec::new(),
             pending: BTreeMap::new(),
-            resolved: Vec::new(),
+            resolved: Ghost::default(),
             producer_epochs: BTreeMap::new(),
             verifying: BTreeMap::new(),
             outbox: BTreeMap::new(),

@@ -19,6 +19,7 @@
 //! batches.
 
 use crate::design::MarkerMatch;
+use crate::history::ghost_value::Ghost;
 use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition, TxnTag};
@@ -40,7 +41,7 @@ pub struct PendingAcks {
     /// The producer id and epoch they were written with.
     pub producer: ProducerIdAndEpoch,
     /// Ghost: the client attempt that staged them.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// The state batches a COMMIT applies.
     pub batches: Vec<StateBatch>,
     /// KIP-1289 `notify`: the share-partition leader that staged them and asked to be
@@ -115,56 +116,9 @@ pub fn ack_batch(
 }
 
 impl ShareCoordinatorState {
-    /// Every status the acknowledgements staged by attempt `tag` have (a late copy of a
-    /// staging can be pending again after the first copy was resolved).
-    pub fn txn_ack_statuses(&self, tag: TxnTag) -> Vec<TxnAckStatus> {
-        let mut out: Vec<TxnAckStatus> = self
-            .resolved
-            .iter()
-            .filter(|r| r.acks.tag == tag)
-            .map(|r| {
-                if r.commit {
-                    TxnAckStatus::Committed
-                } else {
-                    TxnAckStatus::Aborted
-                }
-            })
-            .collect();
-        if self.pending.values().any(|p| p.tag == tag) {
-            out.push(TxnAckStatus::Pending);
-        }
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    /// Where the acknowledgements staged by attempt `tag` stand: the latest resolution,
-    /// else pending, else `None` (never staged).
-    pub fn txn_ack_status(&self, tag: TxnTag) -> Option<TxnAckStatus> {
-        if self.pending.values().any(|p| p.tag == tag) {
-            return Some(TxnAckStatus::Pending);
-        }
-        self.resolved
-            .iter()
-            .rev()
-            .find(|r| r.acks.tag == tag)
-            .map(|r| {
-                if r.commit {
-                    TxnAckStatus::Committed
-                } else {
-                    TxnAckStatus::Aborted
-                }
-            })
-    }
-
     /// The acknowledgements staged and not yet resolved.
     pub fn pending_entries(&self) -> impl Iterator<Item = &PendingAcks> + '_ {
         self.pending.values()
-    }
-
-    /// The acknowledgements applied to the committed state, by a marker or by a load.
-    pub fn committed_entries(&self) -> impl Iterator<Item = &Resolution> + '_ {
-        self.resolved.iter().filter(|r| r.commit)
     }
 }
 

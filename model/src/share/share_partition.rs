@@ -23,6 +23,7 @@
 //! retries with backoff; the model's losses are bounded, so its retries need no bound).
 
 use crate::design::Design;
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{Msg, Timer};
@@ -90,7 +91,7 @@ pub enum ShareEvent {
         /// The offset.
         offset: Offset,
         /// The delivery the acknowledgement was made for.
-        ack: DeliveryTag,
+        ack: Ghost<DeliveryTag>,
         /// The acquisition it was applied to.
         acquisition: DeliveryTag,
     },

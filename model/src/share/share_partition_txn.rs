@@ -18,6 +18,7 @@
 //!   and loads those records TX_PENDING instead of AVAILABLE.
 
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
+use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
@@ -46,7 +47,7 @@ pub struct Staged {
     /// The acknowledgement type (ACCEPT or REJECT commit to ACKNOWLEDGED or ARCHIVED).
     pub ack: AckType,
     /// Ghost: the client attempt that staged it (never read by protocol logic).
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// The staging write to the share coordinator while it is unanswered; `None` once the
     /// staging is durable.
     pub forward: Option<TxnShareAcknowledgeRequest>,

@@ -5,6 +5,7 @@
 //! [`NodeState::pending_acks`] and [`NodeState::applied_acks`] with its arm, and every
 //! property and ghost observer that reads them follows.
 
+use crate::history::ghost_value::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::width::Offset;
@@ -18,7 +19,7 @@ pub struct PendingAck {
     /// The producer id and epoch it was staged with.
     pub producer: ProducerIdAndEpoch,
     /// Ghost: the client attempt that staged it.
-    pub tag: TxnTag,
+    pub tag: Ghost<TxnTag>,
     /// The record's offset.
     pub offset: Offset,
     /// The delivery it acknowledges.

@@ -615,18 +615,7 @@ impl System {
                         offset,
                         ack,
                         acquisition,
-                    } => {
-                        let slot = if ack.member != acquisition.member {
-                            &mut share.misapplied_ack
-                        } else {
-                            &mut share.misapplied_delivery
-                        };
-                        if ack != acquisition && slot.is_none() {
-                            *slot = Some(format!(
-                                "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
-                            ));
-                        }
-                    }
+                    } => share.observe_ack_applied(offset, ack, acquisition),
                     ShareEvent::AckRejected => share.late_ack_rejected = true,
                     ShareEvent::LimitArchived => share.limit_archived = true,
                     ShareEvent::Loaded { terminal, counts } => {

@@ -6,6 +6,7 @@
 //! another producer's committed batches where the offsets matter.
 
 use sharetxn_model::design::TransactionVersion;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{AppendCheck, PartitionLog, Payload};
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
@@ -24,11 +25,11 @@ fn pe(pid: u8, epoch: u8) -> ProducerIdAndEpoch {
 fn payload() -> Payload {
     Payload::Output(OutputRecord {
         input: 0,
-        tag: TxnTag {
+        tag: Ghost::new(TxnTag {
             client: 0,
             incarnation: 0,
             attempt: 0,
-        },
+        }),
     })
 }
 

@@ -6,6 +6,7 @@
 
 use crate::common::{deliver, fire, start, system};
 use sharetxn_model::design::Design;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::MemberId;
 use sharetxn_model::protocol::msg::*;
@@ -105,10 +106,10 @@ fn acknowledge(
         acks: vec![Acknowledgement {
             offset,
             ack,
-            tag: DeliveryTag {
+            tag: Ghost::new(DeliveryTag {
                 member: MemberId(m),
                 delivery_count: count,
-            },
+            }),
         }],
     });
     let (mut state, mut cmds) = deliver(sys, sp, state, consumer, request);

@@ -17,6 +17,7 @@
 //! by a COMMIT marker at the share coordinator.
 
 use crate::view::share_coordinator_txn_state;
+use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{Payload, RecordStatus};
 use sharetxn_model::protocol::ids::{PartitionIndex, TopicPartition, TxnTag};
 use sharetxn_model::protocol::width::Offset;
@@ -28,7 +29,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     for (i, _) in sys.topology.partitions.iter().enumerate() {
         let tp = TopicPartition::Output(PartitionIndex(i as u8));
         let log = crate::view::log_of(sys, state, tp)?;
-        let mut first: BTreeMap<Offset, TxnTag> = BTreeMap::new();
+        let mut first: BTreeMap<Offset, Ghost<TxnTag>> = BTreeMap::new();
         for (_, _, payload, status) in log.data() {
             let Payload::Output(record) = payload else {
                 continue;
@@ -71,5 +72,5 @@ fn checkpoints(state: &SystemState) -> Option<String> {
 /// Twin: some transaction's share acknowledgements were committed.
 pub fn witness(sys: &System, state: &SystemState) -> bool {
     share_coordinator_txn_state(sys, state)
-        .is_some_and(|sc| sc.resolved.iter().any(|r| r.commit && r.by_marker))
+        .is_some_and(|sc| sc.resolved.open().iter().any(|r| r.commit && r.by_marker))
 }
