@@ -4,7 +4,7 @@
 //! Why it is sound. `Duplicate(e)` only adds a stray copy of an envelope that is in flight
 //! and deliverable, and `Network::take` always consumes the stray copy first. Until the
 //! first delivery of `e`, a state `W` with the copy differs from the state `X` without it
-//! only in the copy, the budget and `Ghost::fault`: the same actor states, the same other
+//! only in the copy, the budget and `History::fault`: the same actor states, the same other
 //! ghost facts, the same deliverable envelopes (the original stays at its connection's
 //! head, or stray), the same due timers (timing asks whether a message is in flight, never
 //! how many copies), the same quiescence. Every action of `W` other than delivering `e` is
@@ -12,11 +12,11 @@
 //! stays where it is with more budget; a crash removes both copies). Delivering `e` from
 //! `W` leads to exactly the state the fused edge leads to from `X`. So every state the
 //! unreduced search reaches is such a `W` over a state `X` the reduced search reaches,
-//! judged alike by every property that reads neither the budget, nor `Ghost::fault`, nor
+//! judged alike by every property that reads neither the budget, nor `History::fault`, nor
 //! how many copies of a message are in flight; and every fused edge is a path of the
 //! unreduced model, so nothing found is spurious.
 //!
-//! Where it applies. `Ghost::fault` feeds `commit_after_fault`, which a commit in that
+//! Where it applies. `History::fault` feeds `commit_after_fault`, which a commit in that
 //! window would set sooner without the reduction, so the reduction is used only where no
 //! transaction can commit: scenarios without transactional clients (producers and source
 //! readers), such as `share-basic`. No property reads the budget or counts copies

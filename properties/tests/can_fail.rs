@@ -71,7 +71,7 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let ongoing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::world::system::txn_states(s, tc).contains(&TransactionState::Ongoing)
+        sharetxn_model::coordinator::txn_states(s, tc).contains(&TransactionState::Ongoing)
     };
     let mut state = walk_until(&sys, sys.init_state(), ongoing);
     assert_eq!(legal_transitions::check(&sys, &state), None);
@@ -105,12 +105,16 @@ fn legal_transitions_reports_a_handler_that_leaves_the_table() {
     // What a coordinator that committed without preparing would record.
     s.transitions
         .push((TransactionState::Ongoing, TransactionState::CompleteCommit));
-    let message = node.drain_transitions().expect("the move is reported");
+    let observations = node.drain_observations();
+    let message = observations
+        .iter()
+        .find_map(sharetxn_model::history::transitions::illegal_move)
+        .expect("the move is reported");
     assert_eq!(
         message,
         "TC moved a transaction from Ongoing to CompleteCommit"
     );
-    assert_eq!(node.drain_transitions(), None, "drained once");
+    assert_eq!(node.drain_observations(), Vec::new(), "drained once");
 }
 
 #[test]
@@ -120,7 +124,7 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let preparing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::world::system::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
+        sharetxn_model::coordinator::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
     };
     let mut state = walk_until(&sys, sys.init_state(), preparing);
     // A broken coordinator: its pending markers and their resend timer vanish while the

@@ -16,3 +16,54 @@ pub mod share_consumer;
 pub mod share_sink_task;
 pub mod source_reader;
 pub mod transaction_session;
+
+use crate::clients::producer::ProducerState;
+use crate::clients::share_consumer::ShareConsumerState;
+use crate::world::node::NodeState;
+
+impl NodeState {
+    /// The `TransactionManager` of a transactional client: a producer, or the acknowledger
+    /// inside a source reader.
+    pub fn txn_client(&self) -> Option<&ProducerState> {
+        match self {
+            NodeState::Producer(p) => Some(p),
+            NodeState::SourceReader(r) => Some(&r.acknowledger),
+            NodeState::ResumeWriter(w) => Some(&w.session),
+            NodeState::Committer(c) => c.session.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The state of a `ShareConsumer`: a share consumer's, or a source reader's.
+    pub fn share_consumer(&self) -> Option<&ShareConsumerState> {
+        match self {
+            NodeState::ShareConsumer(c) => Some(c),
+            NodeState::SourceReader(r) => Some(&r.consumer),
+            _ => None,
+        }
+    }
+
+    /// The state of a plain transactional producer (not a client embedding one).
+    pub fn producer(&self) -> Option<&ProducerState> {
+        match self {
+            NodeState::Producer(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The state of KIP-939's 2PC committer application.
+    pub fn committer(&self) -> Option<&committer::CommitterState> {
+        match self {
+            NodeState::Committer(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The state of KIP-939's external participant (the database).
+    pub fn external_participant(&self) -> Option<&external_participant::ExternalState> {
+        match self {
+            NodeState::ExternalParticipant(x) => Some(x),
+            _ => None,
+        }
+    }
+}

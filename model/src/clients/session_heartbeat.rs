@@ -27,14 +27,12 @@
 //! `timeouts` unit). The simulator gives it its real interval.
 
 use crate::clients::producer::{Producer, ProducerState};
-use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
+use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
-use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
 use crate::protocol::wait::{Answer, Down, Duty, Held, Reply, Wait};
-use crate::world::node::{Node, NodeState};
-use crate::world::system::{System, SystemState};
+use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
 use std::time::Duration;
@@ -166,44 +164,6 @@ impl Producer {
                 && self.design.heartbeat_owner == HeartbeatOwner::Producer
                 && state.share.as_ref().is_some_and(|sh| sh.stalled))
     }
-}
-
-/// After the coordinator's heartbeat deadline for `txn` fired in `before`: whether it
-/// aborted the transaction, and whether its owner was a live session then (up, not failed,
-/// and the deadline due, not fired early by a fault), for `live_session_kept`.
-pub(crate) fn observe_expiry(
-    sys: &System,
-    before: &SystemState,
-    next: &mut SystemState,
-    txn: TransactionalId,
-) {
-    let tc = sys.topology.txn_coordinator;
-    let state_of = |s: &SystemState| match s.node(tc) {
-        NodeState::TxnCoordinator(c) => c.txns.get(&txn).map(|m| m.state),
-        _ => None,
-    };
-    let aborted = state_of(before) == Some(TransactionState::Ongoing)
-        && state_of(next) == Some(TransactionState::PrepareAbort);
-    if !aborted {
-        return;
-    }
-    let live = sys.topology.client_of(txn).filter(|&p| {
-        before.is_up(p)
-            && before
-                .node(p)
-                .txn_client()
-                .is_some_and(|s| s.tm != TxnManagerState::FatalError)
-            && sys.timer_is_due(before, tc, &Timer::TxnHeartbeatExpiry(txn))
-    });
-    let name = live.map(|p| sys.topology.name(p));
-    next.ghost.update(|g| {
-        g.session.heartbeat_abort = true;
-        if let (Some(name), None) = (name, &g.session.live_heartbeat_abort) {
-            g.session.live_heartbeat_abort = Some(format!(
-                "TC aborted {name}'s transaction for missing heartbeats while {name} was up and in task.put()"
-            ));
-        }
-    });
 }
 
 /// The transactional id of client `id`.

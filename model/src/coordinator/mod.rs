@@ -6,3 +6,28 @@ pub mod group_coordinator;
 pub mod txn_coordinator;
 pub mod txn_coordinator_2pc;
 pub mod txn_state;
+
+use crate::coordinator::txn_coordinator::TxnCoordinatorState;
+use crate::coordinator::txn_state::TransactionState;
+use crate::world::node::NodeState;
+use crate::world::system::SystemState;
+use stateright::actor::Id;
+
+impl NodeState {
+    /// The state of the transaction coordinator.
+    pub fn txn_coordinator(&self) -> Option<&TxnCoordinatorState> {
+        match self {
+            NodeState::TxnCoordinator(tc) => Some(tc),
+            _ => None,
+        }
+    }
+}
+
+/// The coordinator's transaction states (empty when `id` is not a coordinator).
+pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
+    state
+        .node(id)
+        .txn_coordinator()
+        .map(|tc| tc.txns.values().map(|m| m.state).collect())
+        .unwrap_or_default()
+}

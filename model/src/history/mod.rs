@@ -1,10 +1,171 @@
-//! Ghost state: the history of a run that the properties read and no actor may. The world
-//! records it from the steps it executes.
+//! The history of a run: what the properties need to know that no actor records, and
+//! that no actor may read. Like stateright's `ActorModel` history (`record_msg_in`,
+//! `record_msg_out`), it is a value in the state that the world updates from each step it
+//! executes; unlike it, it also sees crashes, timers, choices, and the typed
+//! [`Observation`]s a handler made. The world calls [`record`] once per step; each field is
+//! recorded by a rule in the module of the properties that read it.
 
+pub mod decisions;
 pub mod deliveries;
-pub mod ghost;
 pub mod ghost_value;
 pub mod resume_ghost;
 pub mod session_ghost;
+pub mod share_ghost;
 pub mod share_resolutions;
+pub mod transitions;
 pub mod txn_ack_ghost;
+
+use crate::history::ghost_value::Ghost;
+use crate::history::resume_ghost::ResumeGhost;
+use crate::history::session_ghost::SessionGhost;
+use crate::history::share_ghost::ShareGhost;
+use crate::protocol::ids::{TopicPartition, TxnTag};
+use crate::protocol::msg::Timer;
+use crate::world::observation::Observation;
+use crate::world::system::{Action, Envelope, System, SystemState};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Facts about the run so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct History {
+    /// Every write each client transaction attempt issued, by partition.
+    pub writes: BTreeMap<Ghost<TxnTag>, BTreeSet<TopicPartition>>,
+    /// What the client asked EndTxn to do for each attempt (commit = true).
+    pub decisions: BTreeMap<Ghost<TxnTag>, bool>,
+    /// The first step that left a transition table, described.
+    pub illegal_transition: Option<String>,
+    /// A partition or the coordinator rejected a request for carrying a fenced epoch.
+    pub zombie_fenced: bool,
+    /// The coordinator aborted a transaction because it timed out.
+    pub timeout_abort: bool,
+    /// The coordinator restarted with a transaction in flight in its log.
+    pub coordinator_restart: bool,
+    /// A message was lost or duplicated, or an actor crashed.
+    pub fault: bool,
+    /// A transaction completed its commit after a fault.
+    pub commit_after_fault: bool,
+    /// Facts about the share group (left out of traces while empty, so the transaction
+    /// scenarios' state digests are what they were before share groups).
+    #[serde(default, skip_serializing_if = "ShareGhost::is_empty")]
+    pub share: ShareGhost,
+    /// KIP-1310 facts about sessions (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "SessionGhost::is_empty")]
+    pub session: SessionGhost,
+    /// KIP-1310 resume facts (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "ResumeGhost::is_empty")]
+    pub resume: ResumeGhost,
+}
+
+impl History {
+    /// Records a transition-table violation (the first one wins, so the trace ends there).
+    pub fn illegal(&mut self, what: String) {
+        if self.illegal_transition.is_none() {
+            self.illegal_transition = Some(what);
+        }
+    }
+}
+
+/// What the world saw in one step, beyond the states before and after it.
+#[derive(Debug, Default)]
+pub struct StepFacts {
+    /// What the handler that ran recorded (drained from its state).
+    pub observations: Vec<Observation>,
+    /// The messages the step sent, in order (not yet in the network).
+    pub sent: Vec<Envelope>,
+    /// For a timer firing: it was due (what it waited for could no longer arrive), not
+    /// early (a fault).
+    pub due: bool,
+}
+
+/// Records step `action` from `before` to `next` in `next`'s history, in the order the
+/// rules read each other's facts: faults first (a commit completing in the same step is
+/// after a fault), then the handler's observations, the messages it sent, the comparison
+/// of its state before and after, and last the facts read from the states after the step.
+pub fn record(
+    sys: &System,
+    before: &SystemState,
+    action: &Action,
+    facts: &StepFacts,
+    next: &mut SystemState,
+) {
+    let fault = match action {
+        Action::Drop(_) | Action::Duplicate(_) | Action::Crash(_) => true,
+        Action::Fire { .. } => !facts.due,
+        _ => false,
+    };
+    if fault {
+        next.ghost.update(|g| g.fault = true);
+    }
+    if let Action::Restart(id) = action {
+        transitions::record_restart(sys, before, next, *id);
+        share_ghost::record_restart(sys, next, *id);
+        txn_ack_ghost::observe_restart(
+            before.node(*id),
+            &next.nodes[usize::from(*id)].clone(),
+            next,
+        );
+    }
+    if let Some(id) = handler_of(action) {
+        record_observations(sys, next, id, &facts.observations);
+    }
+    record_sent(sys, next, &facts.sent);
+    match action {
+        Action::Restart(id) => transitions::check_failover(sys, before.node(*id), next, *id),
+        Action::Deliver(env) => {
+            transitions::check_handler(sys, before.node(env.dst), next, env.dst);
+            txn_ack_ghost::observe_delivery(sys, before.node(env.dst), next, env.dst, &env.msg);
+        }
+        Action::Fire { actor, timer } => {
+            transitions::check_handler(sys, before.node(*actor), next, *actor);
+            match timer {
+                Timer::TxnTimeout(_) => transitions::record_txn_timeout(sys, before, next),
+                Timer::TxnHeartbeatExpiry(txn) => {
+                    session_ghost::observe_expiry(sys, before, next, *txn, facts.due)
+                }
+                _ => {}
+            }
+        }
+        Action::Choose { actor, .. } => {
+            transitions::check_handler(sys, before.node(*actor), next, *actor)
+        }
+        _ => {}
+    }
+    decisions::record_decisions(sys, next);
+    resume_ghost::observe(sys, next);
+}
+
+/// The messages an actor sent, in order (also each actor's start in the initial state).
+pub fn record_sent(sys: &System, next: &mut SystemState, sent: &[Envelope]) {
+    for env in sent {
+        resume_ghost::observe_answer(sys, next, env.src, env.dst, &env.msg);
+        decisions::record_sent(sys, next, env);
+    }
+}
+
+/// What the handler of `id` recorded, each kind by its rule.
+fn record_observations(
+    sys: &System,
+    next: &mut SystemState,
+    id: stateright::actor::Id,
+    observations: &[Observation],
+) {
+    for obs in observations {
+        match obs {
+            Observation::TxnMoves(_)
+            | Observation::ManagerMoves(_)
+            | Observation::RecordMoves(_) => transitions::record_moves(sys, next, id, obs),
+            Observation::ShareEvents(events) => share_ghost::record_events(next, events),
+            Observation::Processed(processed) => share_ghost::record_processed(next, processed),
+        }
+    }
+}
+
+/// The actor whose handler the action runs (a restart runs `on_start`, not a handler).
+fn handler_of(action: &Action) -> Option<stateright::actor::Id> {
+    match action {
+        Action::Deliver(env) => Some(env.dst),
+        Action::Fire { actor, .. } | Action::Choose { actor, .. } => Some(*actor),
+        _ => None,
+    }
+}

@@ -6,7 +6,6 @@
 
 use crate::coordinator::txn_state::TransactionState;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch};
-use crate::world::node::NodeState;
 use crate::world::system::{System, SystemState, TXN_ID};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
@@ -47,14 +46,14 @@ pub(crate) fn observe(sys: &System, next: &mut SystemState) {
     };
     let mut g = next.ghost.resume.clone();
     if g.resumed.is_none() {
-        if let NodeState::Committer(c) = next.node(committer) {
+        if let Some(c) = next.node(committer).committer() {
             if c.resumed {
                 g.resumed = c.log.committable.as_ref().map(|c| c.producer);
             }
         }
     }
     if g.kafka.is_none() {
-        if let NodeState::TxnCoordinator(tc) = next.node(sys.topology.txn_coordinator) {
+        if let Some(tc) = next.node(sys.topology.txn_coordinator).txn_coordinator() {
             g.kafka = tc.txns.get(&TXN_ID).and_then(|m| match m.state {
                 TransactionState::PrepareCommit | TransactionState::CompleteCommit => Some(true),
                 TransactionState::PrepareAbort | TransactionState::CompleteAbort => Some(false),
@@ -64,7 +63,7 @@ pub(crate) fn observe(sys: &System, next: &mut SystemState) {
     }
     if g.external.is_none() {
         if let Some(&db) = sys.topology.externals.first() {
-            if let NodeState::ExternalParticipant(x) = next.node(db) {
+            if let Some(x) = next.node(db).external_participant() {
                 g.external = x.decision;
             }
         }

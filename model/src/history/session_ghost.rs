@@ -1,12 +1,15 @@
 //! Ghost facts about KIP-1310 sessions, for `flush_before_commit`: whether a session
-//! decided a commit while a write of that transaction was still unanswered. Only clients
-//! on a session record them, so other scenarios' ghost (and their digests) stay as they
-//! were.
+//! decided a commit while a write of that transaction was still unanswered; and for
+//! `live_session_kept`, whether KIP-1309's heartbeat deadline aborted a live session's
+//! transaction. Only clients on a session record them, so other scenarios' ghost (and their
+//! digests) stay as they were.
 
 use crate::clients::producer::ProducerState;
+use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::history::ghost_value::Ghost;
-use crate::protocol::ids::TxnTag;
+use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::Msg;
+use crate::world::system::{System, SystemState};
 use serde::{Deserialize, Serialize};
 
 /// What the sessions' commit decisions found.
@@ -64,4 +67,45 @@ impl SessionGhost {
             ));
         }
     }
+}
+
+/// After the coordinator's heartbeat deadline for `txn` fired in `before` (`due`: what it
+/// waited for could no longer arrive): whether it aborted the transaction, and whether its
+/// owner was a live session then (up, not failed, and the deadline due, not fired early by
+/// a fault), for `live_session_kept`.
+pub(crate) fn observe_expiry(
+    sys: &System,
+    before: &SystemState,
+    next: &mut SystemState,
+    txn: TransactionalId,
+    due: bool,
+) {
+    let tc = sys.topology.txn_coordinator;
+    let state_of = |s: &SystemState| {
+        s.node(tc)
+            .txn_coordinator()
+            .and_then(|c| c.txns.get(&txn).map(|m| m.state))
+    };
+    let aborted = state_of(before) == Some(TransactionState::Ongoing)
+        && state_of(next) == Some(TransactionState::PrepareAbort);
+    if !aborted {
+        return;
+    }
+    let live = sys.topology.client_of(txn).filter(|&p| {
+        before.is_up(p)
+            && before
+                .node(p)
+                .txn_client()
+                .is_some_and(|s| s.tm != TxnManagerState::FatalError)
+            && due
+    });
+    let name = live.map(|p| sys.topology.name(p));
+    next.ghost.update(|g| {
+        g.session.heartbeat_abort = true;
+        if let (Some(name), None) = (name, &g.session.live_heartbeat_abort) {
+            g.session.live_heartbeat_abort = Some(format!(
+                "TC aborted {name}'s transaction for missing heartbeats while {name} was up and in task.put()"
+            ));
+        }
+    });
 }

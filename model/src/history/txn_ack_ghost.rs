@@ -1,17 +1,87 @@
 //! The closed world's record of KIP-1289 facts no actor keeps: what each attempt staged,
 //! what the transaction coordinator decided for it, and whether a marker resolved exactly
-//! its own transaction's acknowledgements. The `System` calls these observers from its
-//! steps; protocol logic never reads what they write.
+//! its own transaction's acknowledgements, for `pending_isolation`, `marker_match`,
+//! `no_orphan_acks` and `no_lost_record`. `crate::history::record` calls these rules from
+//! each step; protocol logic never reads what they write.
 
-use crate::history::ghost::{StagedAck, TcDecision};
-use crate::protocol::msg::{Msg, WriteTxnMarkersRequest};
+use crate::history::ghost_value::Ghost;
+use crate::protocol::ids::TxnTag;
+use crate::protocol::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::Offset;
 use crate::share::txn_acks::PendingAck;
 use crate::world::node::NodeState;
 use crate::world::system::{System, SystemState};
+use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Ghost facts about transactional share acknowledgements (KIP-1289).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TxnAckGhost {
+    /// What each attempt's TxnShareAcknowledge carried: the producer id and epoch it was
+    /// staged with, and the offsets it acknowledged.
+    pub staged: BTreeMap<Ghost<TxnTag>, StagedAck>,
+    /// The transaction coordinator's decisions, by the producer id and epoch the
+    /// transaction wrote with (its staging identity); under TV0/1 two transactions of one
+    /// producer share it, and the later decision is kept.
+    pub decided: BTreeMap<ProducerIdAndEpoch, TcDecision>,
+    /// The transaction coordinator's decision for each attempt that staged acks or was the
+    /// client's transaction when it was decided (commit = true).
+    pub outcomes: BTreeMap<Ghost<TxnTag>, bool>,
+    /// The first marker that resolved acks of another transaction, or left its own
+    /// pending.
+    pub marker_mismatch: Option<String>,
+    /// An ABORT marker discarded staged acks.
+    pub abort_discarded: bool,
+    /// The share coordinator restarted while its log held pending acks.
+    pub pending_across_restart: bool,
+    /// The share coordinator's load left acks pending.
+    pub reloaded_pending: bool,
+    /// A marker resolved pending acks after a load left acks pending.
+    pub resolved_after_restart: bool,
+    /// A record whose transactional acknowledgement was aborted was delivered again.
+    pub redelivered_after_abort: bool,
+}
+
+/// What one attempt's TxnShareAcknowledge carried.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StagedAck {
+    /// The producer id and epoch the acks were written with.
+    pub producer: ProducerIdAndEpoch,
+    /// The offsets acknowledged.
+    pub offsets: Vec<Offset>,
+}
+
+/// A decision of the transaction coordinator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TcDecision {
+    /// The producer id and epoch its markers carry.
+    pub marker: ProducerIdAndEpoch,
+    /// COMMIT (true) or ABORT.
+    pub commit: bool,
+}
+
+impl TxnAckGhost {
+    /// Nothing recorded (always the case without KIP-1289).
+    pub fn is_empty(&self) -> bool {
+        *self == TxnAckGhost::default()
+    }
+
+    /// The transaction coordinator's decision for attempt `tag`, if it decided.
+    pub fn outcome(&self, tag: Ghost<TxnTag>) -> Option<bool> {
+        self.outcomes.get(&tag).copied()
+    }
+
+    /// The staging identities of the transactions whose markers are `marker`/`commit`.
+    pub fn stagings_of(&self, marker: ProducerIdAndEpoch, commit: bool) -> Vec<ProducerIdAndEpoch> {
+        self.decided
+            .iter()
+            .filter(|(_, d)| d.marker == marker && d.commit == commit)
+            .map(|(s, _)| *s)
+            .collect()
+    }
+}
 
 /// A TxnShareAcknowledge was sent: what it stages, under which identity.
 pub fn observe_staging(next: &mut SystemState, req: &TxnShareAcknowledgeRequest) {
@@ -34,7 +104,7 @@ pub fn observe_decision(
     after: &NodeState,
     next: &mut SystemState,
 ) {
-    let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) = (before, after) else {
+    let (Some(b), Some(a)) = (before.txn_coordinator(), after.txn_coordinator()) else {
         return;
     };
     for (txn, meta) in &a.txns {
@@ -72,7 +142,7 @@ pub fn observe_decision(
             .map(|(t, _)| *t)
             .collect();
         for id in &sys.topology.producers {
-            if let NodeState::Producer(p) = next.node(*id) {
+            if let Some(p) = next.node(*id).producer() {
                 if let (Some(txn), Some(identity)) = (&p.txn, p.identity) {
                     if identity == staging {
                         tags.insert(txn.tag);
@@ -184,10 +254,17 @@ pub fn observe_acquired(next: &mut SystemState, offset: Offset) {
     }
 }
 
-/// Whether a message is a marker (for the system's dispatch).
-pub fn as_marker(msg: &Msg) -> Option<&WriteTxnMarkersRequest> {
-    match msg {
-        Msg::WriteTxnMarkers(m) => Some(m),
-        _ => None,
+/// A message delivered to `id` (whose state was `before`): a marker is judged by
+/// [`observe_marker`].
+pub(crate) fn observe_delivery(
+    sys: &System,
+    before: &NodeState,
+    next: &mut SystemState,
+    id: Id,
+    msg: &Msg,
+) {
+    if let Msg::WriteTxnMarkers(marker) = msg {
+        let name = sys.topology.name(id);
+        observe_marker(before, next, id, marker, &name);
     }
 }

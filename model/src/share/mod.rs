@@ -10,3 +10,16 @@ pub mod share_partition_txn;
 pub mod share_state;
 pub mod share_timing;
 pub mod txn_acks;
+
+use crate::share::share_coordinator::ShareCoordinatorState;
+use crate::world::node::NodeState;
+
+impl NodeState {
+    /// The state of the share coordinator.
+    pub fn share_coordinator(&self) -> Option<&ShareCoordinatorState> {
+        match self {
+            NodeState::ShareCoordinator(sc) => Some(sc),
+            _ => None,
+        }
+    }
+}

@@ -68,8 +68,8 @@ pub struct InFlightRecord {
     pub staged: Option<Staged>,
 }
 
-/// What the share-partition leader did, for the ghost state (drained by the `System`
-/// after every handler; never stored).
+/// What the share-partition leader did, for the history (drained by the `System` into an
+/// `Observation` after every handler; never stored).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ShareEvent {
     /// A record was acquired: a delivery.

@@ -6,6 +6,7 @@ pub mod assemble;
 pub mod effects;
 pub mod network;
 pub mod node;
+pub mod observation;
 pub mod resume_system;
 pub mod scenario;
 pub mod shared;

@@ -35,6 +35,13 @@ fn channel_of(env: &Envelope) -> Channel {
 }
 
 impl Network {
+    /// Sends each envelope in order, on its sender's connection.
+    pub fn send_all(&mut self, envs: Vec<Envelope>) {
+        for env in envs {
+            self.send(env);
+        }
+    }
+
     /// Sends on the sender's connection.
     pub fn send(&mut self, env: Envelope) {
         let key = channel_of(&env);

@@ -6,7 +6,7 @@ use crate::clients::external_participant::{ExternalParticipant, ExternalState};
 use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::resume_writer::{ResumeWriter, ResumeWriterState};
 use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
-use crate::clients::source_reader::{Processed, ReaderStorage, SourceReader, SourceReaderState};
+use crate::clients::source_reader::{ReaderStorage, SourceReader, SourceReaderState};
 use crate::coordinator::group_coordinator::{GroupCoordinator, GroupCoordinatorState};
 use crate::coordinator::txn_coordinator::{TxnCoordinator, TxnCoordinatorState, TxnLog};
 use crate::partition::data_partition::{DataPartition, DataPartitionState};
@@ -16,7 +16,8 @@ use crate::protocol::share_msg::AcquiredRecord;
 use crate::protocol::wait::{Duty, Held, Holding, Wait};
 use crate::protocol::width::Epoch;
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
-use crate::share::share_partition::{ShareEvent, SharePartition, SharePartitionState};
+use crate::share::share_partition::{SharePartition, SharePartitionState};
+use crate::world::observation::{push_nonempty, Observation};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Id, Out};
 use std::borrow::Cow;
@@ -83,61 +84,32 @@ pub enum NodeStorage {
 }
 
 impl NodeState {
-    /// Drains the table moves the last handler recorded and describes the first one that
-    /// the transition table does not allow.
-    pub fn drain_transitions(&mut self) -> Option<String> {
+    /// Drains what the last handler recorded for the history: table moves, share-group
+    /// events, completed checkpoints. Empty (and unallocated) for most handlers.
+    pub fn drain_observations(&mut self) -> Vec<Observation> {
+        let mut out = Vec::new();
         match self {
-            NodeState::TxnCoordinator(s) => std::mem::take(&mut s.transitions)
-                .into_iter()
-                .find(|(from, to)| !to.can_follow(*from))
-                .map(|(from, to)| format!("TC moved a transaction from {from:?} to {to:?}")),
-            NodeState::Producer(s) => producer_moves(s),
-            NodeState::SourceReader(r) => producer_moves(&mut r.acknowledger),
-            NodeState::ResumeWriter(w) => producer_moves(&mut w.session),
-            NodeState::Committer(c) => c.session.as_mut().and_then(producer_moves),
-            NodeState::SharePartition(s) => std::mem::take(&mut s.transitions)
-                .into_iter()
-                .find(|(from, to)| !to.can_follow(*from))
-                .map(|(from, to)| format!("moved a record from {from:?} to {to:?}")),
-            _ => None,
+            NodeState::TxnCoordinator(s) => {
+                push_nonempty(&mut out, &mut s.transitions, Observation::TxnMoves)
+            }
+            NodeState::Producer(s) => manager_moves(&mut out, s),
+            NodeState::SourceReader(r) => {
+                manager_moves(&mut out, &mut r.acknowledger);
+                push_nonempty(&mut out, &mut r.processed, Observation::Processed);
+            }
+            NodeState::ResumeWriter(w) => manager_moves(&mut out, &mut w.session),
+            NodeState::Committer(c) => {
+                if let Some(s) = c.session.as_mut() {
+                    manager_moves(&mut out, s);
+                }
+            }
+            NodeState::SharePartition(s) => {
+                push_nonempty(&mut out, &mut s.transitions, Observation::RecordMoves);
+                push_nonempty(&mut out, &mut s.events, Observation::ShareEvents);
+            }
+            _ => {}
         }
-    }
-
-    /// Drains what the last handler's completed checkpoint covered (readers only).
-    pub fn drain_processed(&mut self) -> Vec<Processed> {
-        match self {
-            NodeState::SourceReader(s) => std::mem::take(&mut s.processed),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The `TransactionManager` of a transactional client: a producer, or the acknowledger
-    /// inside a source reader.
-    pub fn txn_client(&self) -> Option<&ProducerState> {
-        match self {
-            NodeState::Producer(p) => Some(p),
-            NodeState::SourceReader(r) => Some(&r.acknowledger),
-            NodeState::ResumeWriter(w) => Some(&w.session),
-            NodeState::Committer(c) => c.session.as_ref(),
-            _ => None,
-        }
-    }
-
-    /// The state of a `ShareConsumer`: a share consumer's, or a source reader's.
-    pub fn share_consumer(&self) -> Option<&ShareConsumerState> {
-        match self {
-            NodeState::ShareConsumer(c) => Some(c),
-            NodeState::SourceReader(r) => Some(&r.consumer),
-            _ => None,
-        }
-    }
-
-    /// Drains the share-group events the last handler recorded.
-    pub fn drain_share_events(&mut self) -> Vec<ShareEvent> {
-        match self {
-            NodeState::SharePartition(s) => std::mem::take(&mut s.events),
-            _ => Vec::new(),
-        }
+        out
     }
 }
 
@@ -278,12 +250,9 @@ fn leader_storage(storage: &Option<NodeStorage>) -> Option<&LeaderStorage> {
     }
 }
 
-/// The first TransactionManager move the last handler recorded that its table forbids.
-fn producer_moves(s: &mut ProducerState) -> Option<String> {
-    std::mem::take(&mut s.transitions)
-        .into_iter()
-        .find(|(from, to)| !to.can_follow(*from))
-        .map(|(from, to)| format!("TransactionManager moved from {from:?} to {to:?}"))
+/// The `TransactionManager` moves the last handler of a transactional client recorded.
+fn manager_moves(out: &mut Vec<Observation>, s: &mut ProducerState) {
+    push_nonempty(out, &mut s.transitions, Observation::ManagerMoves);
 }
 
 /// The waiting seam: what each actor declares about its timers, the requests it holds,

@@ -1,17 +1,14 @@
 //! The closed world. `System` implements `stateright::Model` over the actors: its state is
 //! every actor's state, their durable storage, which actors are up, the armed timers, the
 //! pending client choices, the messages in flight (a multiset: any order, any delay), the
-//! fault budget left, and the ghost state the properties read. Every engine drives this
+//! fault budget left, and the history the properties read (`crate::history`). Every engine drives this
 //! one transition function: the exhaustive checkers, the Explorer, the simulator, replay
 //! and shrinking.
 
-use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::design::Design;
-use crate::history::ghost::Ghost;
-use crate::history::txn_ack_ghost;
-use crate::protocol::ids::{TopicPartition, TransactionalId};
+use crate::history::{History, StepFacts};
+use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
-use crate::share::share_partition::ShareEvent;
 use crate::world::effects::StepEffects;
 use crate::world::network::Network;
 use crate::world::node::{Node, NodeState, NodeStorage};
@@ -89,8 +86,8 @@ pub struct SystemState {
     pub network: Network,
     /// The fault budget left.
     pub budget: FaultBudget,
-    /// Ghost state for the properties (shared between states until it changes).
-    pub ghost: Shared<Ghost>,
+    /// The run's history for the properties (shared between states until it changes).
+    pub ghost: Shared<History>,
 }
 
 impl SystemState {
@@ -150,14 +147,17 @@ impl System {
             choices: vec![Shared::new(BTreeMap::new()); n],
             network: Network::default(),
             budget: self.scenario.budget,
-            ghost: Shared::new(Ghost::default()),
+            ghost: Shared::new(History::default()),
         };
         for (i, actor) in self.actors.iter().enumerate() {
             let id = Id::from(i);
             let mut out = Out::new();
             let node = actor.on_start(id, &None, &mut out);
             state.nodes.push(Shared::new(node));
-            self.apply(&mut state, id, out, None);
+            let mut sent = Vec::new();
+            self.apply(&mut state, id, out, None, &mut sent);
+            crate::history::record_sent(self, &mut state, &sent);
+            state.network.send_all(sent);
         }
         state
     }
@@ -331,130 +331,113 @@ impl System {
         &self,
         state: &SystemState,
         action: &Action,
-        mut effects: Option<&mut StepEffects>,
+        effects: Option<&mut StepEffects>,
     ) -> SystemState {
         let mut next = state.clone();
+        let mut facts = StepFacts::default();
         match action {
             Action::Deliver(env) => {
                 next.network.take(env);
                 let id = env.dst;
-                self.run_handler(&mut next, id, effects, |actor, s, o| {
+                self.run_handler(&mut next, &mut facts, id, effects, |actor, s, o| {
                     actor.on_msg(id, s, env.src, env.msg.clone(), o)
                 });
-                if let Some(marker) = txn_ack_ghost::as_marker(&env.msg) {
-                    let name = self.topology.name(id);
-                    txn_ack_ghost::observe_marker(state.node(id), &mut next, id, marker, &name);
-                }
             }
             Action::Drop(env) => {
                 next.network.take(env);
                 next.budget.drops -= 1;
-                next.ghost.update(|g| g.fault = true);
             }
             Action::Duplicate(env) => {
                 next.network.add_stray(env.clone());
                 next.budget.duplicates -= 1;
-                next.ghost.update(|g| g.fault = true);
             }
             Action::Fire { actor, timer } => {
-                if !self.timer_is_due(state, *actor, timer) {
-                    next.budget.timeouts -= 1;
-                    next.ghost.update(|g| g.fault = true);
-                }
-                next.timers[usize::from(*actor)].update(|t| {
-                    t.remove(timer);
-                });
-                if let Timer::RequestTimeout(key) = timer {
-                    // NetworkClient closes a connection whose request timed out.
-                    let i = usize::from(*actor);
-                    if let Some(dst) = self.actors[i].request_destination(state.node(*actor), *key)
-                    {
-                        next.network.disconnect(*actor, dst);
-                    }
-                }
-                if let Timer::VerificationTimeout(pid) = timer {
-                    crate::world::timing::unsend_timed_out_verification(
-                        self, &mut next, *actor, *pid,
-                    );
-                }
-                let id = *actor;
-                self.run_handler(&mut next, id, effects.as_deref_mut(), |a, s, o| {
-                    a.on_timeout(id, s, timer, o)
-                });
-                if matches!(timer, Timer::TxnTimeout(_))
-                    && txn_states(&next, self.topology.txn_coordinator)
-                        .iter()
-                        .any(|s| {
-                            *s == TransactionState::PrepareAbort
-                                || *s == TransactionState::CompleteAbort
-                        })
-                    && txn_states(state, self.topology.txn_coordinator)
-                        .contains(&TransactionState::Ongoing)
-                {
-                    next.ghost.update(|g| g.timeout_abort = true);
-                }
-                if let Timer::TxnHeartbeatExpiry(txn) = timer {
-                    crate::clients::session_heartbeat::observe_expiry(self, state, &mut next, *txn);
-                }
+                self.fire(state, &mut next, &mut facts, *actor, timer, effects)
             }
-            Action::Crash(id) => {
-                let i = usize::from(*id);
-                // A task failover after a fatal error is the job's reaction, not a fault.
-                if !self.fails_over(state, *id) {
-                    next.budget.crashes -= 1;
-                }
-                next.up[i] = false;
-                next.network.crash(*id);
-                next.timers[i].update(BTreeSet::clear);
-                next.choices[i].update(BTreeMap::clear);
-                next.ghost.update(|g| g.fault = true);
-            }
-            Action::Restart(id) => {
-                let i = usize::from(*id);
-                let mut out = Out::new();
-                let storage = next.storage[i].as_deref().cloned();
-                let mut node = self.actors[i].on_start(*id, &storage, &mut out);
-                // Loading replays the log; that is not a move of the table.
-                let _ = node.drain_transitions();
-                if *id == self.topology.txn_coordinator
-                    && txn_states(state, *id).iter().any(|s| s.is_in_flight())
-                {
-                    next.ghost.update(|g| g.coordinator_restart = true);
-                }
-                if Some(*id) == self.topology.share_coordinator {
-                    if let NodeState::ShareCoordinator(sc) = state.node(*id) {
-                        if !sc.state.batches.is_empty() || sc.state.start_offset > 0 {
-                            next.ghost.update(|g| g.coordinator_restart = true);
-                        }
-                    }
-                }
-                if Some(*id) == self.topology.share_partition {
-                    next.ghost
-                        .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
-                }
-                txn_ack_ghost::observe_restart(state.node(*id), &node, &mut next);
-                next.nodes[i] = Shared::new(node);
-                next.up[i] = true;
-                self.apply(&mut next, *id, out, effects);
-                self.check_failover(&state.nodes[i], &mut next, *id);
-            }
+            Action::Crash(id) => self.crash(state, &mut next, *id),
+            Action::Restart(id) => self.restart(&mut next, &mut facts, *id, effects),
             Action::Choose { actor, choice } => {
                 let i = usize::from(*actor);
                 next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
                 let id = *actor;
-                self.run_handler(&mut next, id, effects, |a, s, o| {
+                self.run_handler(&mut next, &mut facts, id, effects, |a, s, o| {
                     a.on_random(id, s, choice, o)
                 });
             }
         }
-        self.observe_decisions(&mut next);
-        crate::history::resume_ghost::observe(self, &mut next);
+        crate::history::record(self, state, action, &facts, &mut next);
+        next.network.send_all(facts.sent);
         next
+    }
+
+    /// Fires `timer` of `id`: early (a fault) unless due.
+    fn fire(
+        &self,
+        state: &SystemState,
+        next: &mut SystemState,
+        facts: &mut StepFacts,
+        id: Id,
+        timer: &Timer,
+        effects: Option<&mut StepEffects>,
+    ) {
+        facts.due = self.timer_is_due(state, id, timer);
+        if !facts.due {
+            next.budget.timeouts -= 1;
+        }
+        next.timers[usize::from(id)].update(|t| {
+            t.remove(timer);
+        });
+        if let Timer::RequestTimeout(key) = timer {
+            // NetworkClient closes a connection whose request timed out.
+            let actor = &self.actors[usize::from(id)];
+            if let Some(dst) = actor.request_destination(state.node(id), *key) {
+                next.network.disconnect(id, dst);
+            }
+        }
+        if let Timer::VerificationTimeout(pid) = timer {
+            crate::world::timing::unsend_timed_out_verification(self, next, id, *pid);
+        }
+        self.run_handler(next, facts, id, effects, |a, s, o| {
+            a.on_timeout(id, s, timer, o)
+        });
+    }
+
+    /// `id` crashes: its volatile state, timers and pending choices are lost.
+    fn crash(&self, state: &SystemState, next: &mut SystemState, id: Id) {
+        let i = usize::from(id);
+        // A task failover after a fatal error is the job's reaction, not a fault.
+        if !self.fails_over(state, id) {
+            next.budget.crashes -= 1;
+        }
+        next.up[i] = false;
+        next.network.crash(id);
+        next.timers[i].update(BTreeSet::clear);
+        next.choices[i].update(BTreeMap::clear);
+    }
+
+    /// `id` restarts from its durable storage.
+    fn restart(
+        &self,
+        next: &mut SystemState,
+        facts: &mut StepFacts,
+        id: Id,
+        effects: Option<&mut StepEffects>,
+    ) {
+        let i = usize::from(id);
+        let mut out = Out::new();
+        let storage = next.storage[i].as_deref().cloned();
+        let mut node = self.actors[i].on_start(id, &storage, &mut out);
+        // Loading replays the log; that is not a move of the table.
+        let _ = node.drain_observations();
+        next.nodes[i] = Shared::new(node);
+        next.up[i] = true;
+        self.apply(next, id, out, effects, &mut facts.sent);
     }
 
     fn run_handler(
         &self,
         next: &mut SystemState,
+        facts: &mut StepFacts,
         id: Id,
         effects: Option<&mut StepEffects>,
         handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
@@ -465,36 +448,25 @@ impl System {
         let mut out = Out::new();
         handler(&self.actors[i], &mut cow, &mut out);
         if let Cow::Owned(mut s) = cow {
-            if let Some(what) = s.drain_transitions() {
-                let what = format!("{}: {what}", self.topology.name(id));
-                next.ghost.update(|g| g.illegal(what));
-            }
-            let events = s.drain_share_events();
-            if !events.is_empty() {
-                self.observe_share_events(next, events);
-            }
-            for p in s.drain_processed() {
-                next.ghost.update(|g| {
-                    let covered = g.share.processed.entry(p.offset).or_default();
-                    covered.push((p.checkpoint, p.delivery));
-                });
-            }
+            facts.observations = s.drain_observations();
             // Actors take their state mutably for every event, so an event they ignore
             // (a stale response) still yields a copy: keep sharing the old one.
             if s != *before {
                 next.nodes[i] = Shared::new(s);
             }
         }
-        self.apply(next, id, out, effects);
-        self.check_node_transition(&before, next, id);
+        self.apply(next, id, out, effects, &mut facts.sent);
     }
 
+    /// Applies the commands of actor `id`'s handler; the messages it sends go to `sent`
+    /// (the history records them before they enter the network).
     fn apply(
         &self,
         state: &mut SystemState,
         id: Id,
         out: Out<Node>,
         mut effects: Option<&mut StepEffects>,
+        sent: &mut Vec<Envelope>,
     ) {
         let i = usize::from(id);
         if let Some(e) = effects.as_deref_mut() {
@@ -504,38 +476,7 @@ impl System {
         let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
         for command in out {
             match command {
-                Command::Send(dst, msg) => {
-                    crate::history::resume_ghost::observe_answer(self, state, id, dst, &msg);
-                    if msg.response_error().is_some_and(|e| e.is_fencing())
-                        && self.topology.txn_clients().any(|c| c == dst)
-                    {
-                        state.ghost.update(|g| g.zombie_fenced = true);
-                    }
-                    let write = match &msg {
-                        Msg::Produce(p) => {
-                            Some((p.record.tag, TopicPartition::Output(p.partition)))
-                        }
-                        Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
-                        Msg::TxnShareAcknowledge(c) => {
-                            txn_ack_ghost::observe_staging(state, c);
-                            Some((c.tag, TopicPartition::ShareGroupState))
-                        }
-                        _ => None,
-                    };
-                    if let Some((tag, tp)) = write {
-                        if !state
-                            .ghost
-                            .writes
-                            .get(&tag)
-                            .is_some_and(|w| w.contains(&tp))
-                        {
-                            state.ghost.update(|g| {
-                                g.writes.entry(tag).or_default().insert(tp);
-                            });
-                        }
-                    }
-                    state.network.send(Envelope { src: id, dst, msg });
-                }
+                Command::Send(dst, msg) => sent.push(Envelope { src: id, dst, msg }),
                 Command::SetTimer(timer, _) => {
                     if let Some(e) = effects.as_deref_mut() {
                         e.timers.push(timer);
@@ -581,186 +522,6 @@ impl System {
         }
     }
 
-    /// Records what the share-partition leader did in the ghost state.
-    fn observe_share_events(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
-        let mut acquired = Vec::new();
-        for event in &events {
-            if let ShareEvent::Acquired { offset, .. } = event {
-                acquired.push(*offset);
-            }
-        }
-        self.observe_share_events_inner(next, events);
-        for offset in acquired {
-            txn_ack_ghost::observe_acquired(next, offset);
-        }
-    }
-
-    /// The share-partition leader's events, one ghost update.
-    fn observe_share_events_inner(&self, next: &mut SystemState, events: Vec<ShareEvent>) {
-        next.ghost.update(|g| {
-            let share = &mut g.share;
-            for event in events {
-                match event {
-                    ShareEvent::Acquired { offset, tag } => {
-                        let n = share.deliveries.entry(offset).or_default();
-                        *n = n.saturating_add(1);
-                        if share.expired.get(&offset).is_some_and(|m| *m != tag.member) {
-                            share.lock_redelivered = true;
-                        }
-                    }
-                    ShareEvent::LockExpired { offset, member } => {
-                        share.expired.insert(offset, member);
-                    }
-                    ShareEvent::AckApplied {
-                        offset,
-                        ack,
-                        acquisition,
-                    } => share.observe_ack_applied(offset, ack, acquisition),
-                    ShareEvent::AckRejected => share.late_ack_rejected = true,
-                    ShareEvent::LimitArchived => share.limit_archived = true,
-                    ShareEvent::Loaded { terminal, counts } => {
-                        if terminal && share.failovers > 0 {
-                            share.spl_rebuilt = true;
-                        }
-                        for (offset, count) in counts {
-                            let delivered = share.deliveries.get(&offset).copied().unwrap_or(0);
-                            let lost = delivered.saturating_sub(count);
-                            if lost > 0 {
-                                share.forgotten.insert(offset, lost);
-                            } else {
-                                share.forgotten.remove(&offset);
-                            }
-                        }
-                    }
-                }
-            }
-        });
-    }
-
-    /// A persisted terminal state (ACKNOWLEDGED or ARCHIVED, or below the start offset)
-    /// must stay terminal, across writes and across a share-coordinator restart.
-    fn check_share_state(&self, before: &NodeState, next: &mut SystemState, id: Id) {
-        let after = next.nodes[usize::from(id)].clone();
-        if let (NodeState::ShareCoordinator(b), NodeState::ShareCoordinator(a)) =
-            (before, after.as_ref())
-        {
-            let regressed = (0..self.scenario.records)
-                .find(|o| b.state.is_terminal(*o) && !a.state.is_terminal(*o));
-            if let Some(offset) = regressed {
-                if next.ghost.share.terminal_regressed.is_none() {
-                    let what = format!(
-                        "SC's persisted offset {offset} went from terminal {:?} back to {:?}",
-                        b.state.state_of(offset),
-                        a.state.state_of(offset)
-                    );
-                    next.ghost
-                        .update(|g| g.share.terminal_regressed = Some(what));
-                }
-            }
-        }
-    }
-
-    /// What a handler's moves alone do not show: epochs and producer ids never go back,
-    /// and a commit completing after a fault (the `commit_after_fault` witness).
-    fn check_node_transition(&self, before: &NodeState, next: &mut SystemState, id: Id) {
-        self.check_share_state(before, next, id);
-        let after = next.nodes[usize::from(id)].clone();
-        if self.topology.share_coordinator.is_some() && id == self.topology.txn_coordinator {
-            txn_ack_ghost::observe_decision(self, before, after.as_ref(), next);
-        }
-        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
-            (before, after.as_ref())
-        {
-            for (txn, meta) in &a.txns {
-                if let Some(old) = b.txns.get(txn) {
-                    if meta.epoch < old.epoch || meta.pid != old.pid {
-                        let what = format!(
-                            "TC moved {txn} from {:?}/{:?} back to {:?}/{:?}",
-                            old.pid, old.epoch, meta.pid, meta.epoch
-                        );
-                        next.ghost.update(|g| g.illegal(what));
-                    }
-                }
-            }
-            let completed = a.txns.iter().any(|(t, m)| {
-                m.state == TransactionState::CompleteCommit
-                    && b.txns
-                        .get(t)
-                        .is_some_and(|o| o.state == TransactionState::PrepareCommit)
-            });
-            if completed && next.ghost.fault && !next.ghost.commit_after_fault {
-                next.ghost.update(|g| g.commit_after_fault = true);
-            }
-        }
-    }
-
-    /// A coordinator load must reproduce what its log holds: each transaction is where it
-    /// was before the crash, or one legal move further (a write the log took and memory did
-    /// not yet show), and its epoch did not go back.
-    fn check_failover(&self, before: &NodeState, next: &mut SystemState, id: Id) {
-        self.check_share_state(before, next, id);
-        let after = next.nodes[usize::from(id)].clone();
-        if let (NodeState::TxnCoordinator(b), NodeState::TxnCoordinator(a)) =
-            (before, after.as_ref())
-        {
-            for (txn, old) in &b.txns {
-                let what = match a.txns.get(txn) {
-                    None => Some(format!("TC lost {txn} ({:?}) across a failover", old.state)),
-                    Some(meta) if meta.state != old.state && !meta.state.can_follow(old.state) => {
-                        Some(format!(
-                            "TC reloaded {txn} as {:?}, it was {:?} before the failover",
-                            meta.state, old.state
-                        ))
-                    }
-                    Some(meta) if meta.epoch < old.epoch || meta.pid != old.pid => Some(format!(
-                        "TC reloaded {txn} at {:?}/{:?}, it was {:?}/{:?} before the failover",
-                        meta.pid, meta.epoch, old.pid, old.epoch
-                    )),
-                    Some(_) => None,
-                };
-                if let Some(what) = what {
-                    next.ghost.update(|g| g.illegal(what));
-                }
-            }
-        }
-    }
-
-    fn observe_decisions(&self, next: &mut SystemState) {
-        for id in self.topology.txn_clients() {
-            if let Some(p) = next.node(id).txn_client() {
-                let commit = match p.tm {
-                    TxnManagerState::CommittingTransaction => true,
-                    TxnManagerState::AbortingTransaction => false,
-                    _ => continue,
-                };
-                if let Some(txn) = &p.txn {
-                    let tag = txn.tag;
-                    if !next.ghost.decisions.contains_key(&tag) {
-                        if self.topology.writers.contains(&id) {
-                            // The resumed transaction is decided by its committer; the
-                            // writer's shutdown abort is a request, not that decision.
-                            continue;
-                        }
-                        let session = (commit && p.session.is_some()).then(|| p.clone());
-                        let name = self.topology.name(id);
-                        next.ghost.update(|g| {
-                            g.decisions.insert(tag, commit);
-                            if let Some(client) = &session {
-                                let issued = g.writes.get(&tag).map_or((false, false), |w| {
-                                    (
-                                        w.iter().any(|tp| matches!(tp, TopicPartition::Output(_))),
-                                        w.contains(&TopicPartition::ShareGroupState),
-                                    )
-                                });
-                                g.session.observe_commit(&name, client, tag, issued);
-                            }
-                        });
-                    }
-                }
-            }
-        }
-    }
-
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
     /// a new connection while the first copy is still in flight.
     pub fn is_client_request(&self, env: &Envelope) -> bool {
@@ -802,16 +563,8 @@ impl Default for SystemState {
                 crashes: 0,
                 timeouts: 0,
             },
-            ghost: Shared::new(Ghost::default()),
+            ghost: Shared::new(History::default()),
         }
-    }
-}
-
-/// The coordinator's transaction states (empty when `id` is not a coordinator).
-pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
-    match state.node(id) {
-        NodeState::TxnCoordinator(tc) => tc.txns.values().map(|m| m.state).collect(),
-        _ => Vec::new(),
     }
 }
 

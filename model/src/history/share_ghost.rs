@@ -1,0 +1,181 @@
+//! The share group's history, for `delivery_limit`, `at_least_once`, `ack_owner`,
+//! `cache_agrees` and `no_duplicate_processing`: how often each record was delivered,
+//! whose locks expired, which acknowledgements the leader applied to which acquisition,
+//! what a new leader loaded, and what each completed checkpoint covered. Each field is
+//! recorded by the rule below it, from the share-partition leader's and the source
+//! readers' observations and from the share coordinator's state before and after a step.
+
+use crate::clients::source_reader::{CheckpointId, Processed};
+use crate::history::txn_ack_ghost::{self, TxnAckGhost};
+use crate::protocol::ids::MemberId;
+use crate::protocol::share_msg::DeliveryTag;
+use crate::protocol::width::{Epoch, Offset};
+use crate::share::share_partition::ShareEvent;
+use crate::world::node::NodeState;
+use crate::world::system::{System, SystemState};
+use serde::{Deserialize, Serialize};
+use stateright::actor::Id;
+use std::collections::BTreeMap;
+
+/// Ghost facts about the share group.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShareGhost {
+    /// Acquisitions (deliveries) of each offset so far, across leader failovers.
+    pub deliveries: BTreeMap<Offset, u8>,
+    /// Share-partition leader restarts so far.
+    pub failovers: Epoch,
+    /// Deliveries of each offset that the current leader cannot know of: at its load, the
+    /// deliveries so far minus the persisted delivery count it started from (acquisitions
+    /// are not persisted, and a lost state write loses the counts it carried).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forgotten: BTreeMap<Offset, u8>,
+    /// Offsets whose acquisition lock expired, with the member that held them.
+    pub expired: BTreeMap<Offset, MemberId>,
+    /// A record whose lock expired was delivered to another member.
+    pub lock_redelivered: bool,
+    /// A record was archived at the delivery count limit.
+    pub limit_archived: bool,
+    /// A late or foreign acknowledgement was rejected with INVALID_RECORD_STATE.
+    pub late_ack_rejected: bool,
+    /// The first acknowledgement applied to another member's acquisition.
+    pub misapplied_ack: Option<String>,
+    /// The first acknowledgement applied to a later delivery of the same record to the same
+    /// member (Kafka validates member id, offset and state, not the delivery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misapplied_delivery: Option<String>,
+    /// The share-partition leader restarted and loaded a state with a terminal record.
+    pub spl_rebuilt: bool,
+    /// The first persisted terminal state that went back.
+    pub terminal_regressed: Option<String>,
+    /// KIP-1289 facts (left out of traces while empty, so share-basic's digests stay).
+    #[serde(default, skip_serializing_if = "TxnAckGhost::is_empty")]
+    pub txn_acks: TxnAckGhost,
+    /// Flink source readers: for each input offset, the completed checkpoints that cover
+    /// a processing of it, with the delivery processed (left out of traces while empty).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub processed: BTreeMap<Offset, Vec<(CheckpointId, DeliveryTag)>>,
+}
+
+impl ShareGhost {
+    /// Nothing recorded (always the case without a share group).
+    pub fn is_empty(&self) -> bool {
+        *self == ShareGhost::default()
+    }
+
+    /// The share-partition leader applied an acknowledgement of `offset`, made for the
+    /// delivery its ghost tag `ack` names, to `acquisition`: records the first one applied
+    /// to another member's acquisition, and the first applied to a later delivery to the
+    /// same member.
+    pub fn observe_ack_applied(
+        &mut self,
+        offset: Offset,
+        ack: crate::history::ghost_value::Ghost<DeliveryTag>,
+        acquisition: DeliveryTag,
+    ) {
+        let ack = *ack.open();
+        let slot = if ack.member != acquisition.member {
+            &mut self.misapplied_ack
+        } else {
+            &mut self.misapplied_delivery
+        };
+        if ack != acquisition && slot.is_none() {
+            *slot = Some(format!(
+                "SP0 applied an acknowledgement of offset {offset} made for delivery {ack:?} to acquisition {acquisition:?}"
+            ));
+        }
+    }
+}
+
+/// The share-partition leader's events: one history update, then KIP-1289's redelivery
+/// rule for each acquisition.
+pub(crate) fn record_events(next: &mut SystemState, events: &[ShareEvent]) {
+    next.ghost.update(|g| {
+        for event in events {
+            record_event(&mut g.share, event);
+        }
+    });
+    for event in events {
+        if let ShareEvent::Acquired { offset, .. } = event {
+            txn_ack_ghost::observe_acquired(next, *offset);
+        }
+    }
+}
+
+/// One event of the share-partition leader.
+fn record_event(share: &mut ShareGhost, event: &ShareEvent) {
+    match event {
+        ShareEvent::Acquired { offset, tag } => {
+            let n = share.deliveries.entry(*offset).or_default();
+            *n = n.saturating_add(1);
+            if share.expired.get(offset).is_some_and(|m| *m != tag.member) {
+                share.lock_redelivered = true;
+            }
+        }
+        ShareEvent::LockExpired { offset, member } => {
+            share.expired.insert(*offset, *member);
+        }
+        ShareEvent::AckApplied {
+            offset,
+            ack,
+            acquisition,
+        } => share.observe_ack_applied(*offset, *ack, *acquisition),
+        ShareEvent::AckRejected => share.late_ack_rejected = true,
+        ShareEvent::LimitArchived => share.limit_archived = true,
+        ShareEvent::Loaded { terminal, counts } => {
+            if *terminal && share.failovers > 0 {
+                share.spl_rebuilt = true;
+            }
+            for (offset, count) in counts {
+                let delivered = share.deliveries.get(offset).copied().unwrap_or(0);
+                let lost = delivered.saturating_sub(*count);
+                if lost > 0 {
+                    share.forgotten.insert(*offset, lost);
+                } else {
+                    share.forgotten.remove(offset);
+                }
+            }
+        }
+    }
+}
+
+/// What a source reader's completed checkpoint covered.
+pub(crate) fn record_processed(next: &mut SystemState, processed: &[Processed]) {
+    for p in processed {
+        next.ghost.update(|g| {
+            let covered = g.share.processed.entry(p.offset).or_default();
+            covered.push((p.checkpoint, p.delivery));
+        });
+    }
+}
+
+/// Actor `id` restarted: a share-partition leader's restart is a failover.
+pub(crate) fn record_restart(sys: &System, next: &mut SystemState, id: Id) {
+    if Some(id) == sys.topology.share_partition {
+        next.ghost
+            .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
+    }
+}
+
+/// A persisted terminal state (ACKNOWLEDGED or ARCHIVED, or below the start offset)
+/// must stay terminal, across writes and across a share-coordinator restart.
+pub(crate) fn check_share_state(sys: &System, before: &NodeState, next: &mut SystemState, id: Id) {
+    let (Some(b), Some(a)) = (
+        before.share_coordinator(),
+        next.node(id).share_coordinator(),
+    ) else {
+        return;
+    };
+    let regressed =
+        (0..sys.scenario.records).find(|o| b.state.is_terminal(*o) && !a.state.is_terminal(*o));
+    if let Some(offset) = regressed {
+        if next.ghost.share.terminal_regressed.is_none() {
+            let what = format!(
+                "SC's persisted offset {offset} went from terminal {:?} back to {:?}",
+                b.state.state_of(offset),
+                a.state.state_of(offset)
+            );
+            next.ghost
+                .update(|g| g.share.terminal_regressed = Some(what));
+        }
+    }
+}
