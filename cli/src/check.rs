@@ -4,9 +4,9 @@
 //! text, the traces and the progress line each live in their own module.
 
 use crate::args::CheckArgs;
+use crate::error::CliError;
 use crate::output;
 use crate::progress::ProgressLine;
-use crate::error::CliError;
 use crate::summary;
 use crate::trace;
 use sharetxn_model::System;

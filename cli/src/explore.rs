@@ -8,8 +8,8 @@
 //! that died is started again on the same address; and panics print one line each.
 
 use crate::args::ExploreArgs;
-use crate::output;
 use crate::error::CliError;
+use crate::output;
 use sharetxn_model::System;
 use sharetxn_properties::explorer::Checked;
 use stateright::Model;

@@ -22,11 +22,11 @@
 
 use crate::args::{MatrixArgs, MatrixPair};
 use crate::check::{check_and_record, CheckRun, NOT_PASSED};
+use crate::error::CliError;
 use crate::matrix_jobs;
 use crate::matrix_table;
 use crate::output;
 use crate::progress;
-use crate::error::CliError;
 use crate::trace;
 use indicatif::MultiProgress;
 use serde::Serialize;

@@ -26,8 +26,5 @@ pub fn stderr(text: &str) {
 /// line and capped (see [`crate::error::cap`]).
 pub fn error_line(message: &str) {
     let one = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    stderr(&format!(
-        "sharetxn: {}\n",
-        crate::error::cap(&one)
-    ));
+    stderr(&format!("sharetxn: {}\n", crate::error::cap(&one)));
 }

@@ -2,9 +2,9 @@
 //! with the outcome judged now by a replay (never the file's own text).
 
 use crate::args::{RenderArgs, RenderFormat};
+use crate::error::CliError;
 use crate::judged;
 use crate::output;
-use crate::error::CliError;
 use sharetxn_traces::{load, render};
 use std::process::ExitCode;
 

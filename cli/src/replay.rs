@@ -2,9 +2,9 @@
 //! and the verdict (judged now, see [`crate::judged`]), and turns the verdict into the
 //! exit status.
 
+use crate::error::{CliError, BAD_INPUT};
 use crate::judged;
 use crate::output;
-use crate::error::{CliError, BAD_INPUT};
 use sharetxn_traces::{load, Outcome, Verdict};
 use std::path::Path;
 use std::process::ExitCode;

@@ -3,8 +3,8 @@
 //! says how long it was before and after each pass.
 
 use crate::args::{default_threads, ShrinkArgs};
-use crate::output;
 use crate::error::CliError;
+use crate::output;
 use crate::trace::write_trace;
 use sharetxn_traces::{load, shrink_with, ShrinkOptions};
 use std::process::ExitCode;

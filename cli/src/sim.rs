@@ -7,8 +7,8 @@
 
 use crate::args::{SimArgs, SummarizeArgs, DEFAULT_TRACE_OUT};
 use crate::check::NOT_PASSED;
-use crate::output;
 use crate::error::CliError;
+use crate::output;
 use crate::sim_progress::SimProgress;
 use crate::sim_trace::write_sim_trace;
 use crate::trace::prepare_dir;
