@@ -525,6 +525,13 @@ impl TxnCoordinator {
                 | TransactionState::CompleteCommit
                 | TransactionState::CompleteAbort
                     if !req.commit => {}
+                // Not a retry (above), so Kafka's `handleEndTransaction` fences it rather
+                // than answering CONCURRENT_TRANSACTIONS (docs/conformance.md TC-3).
+                TransactionState::PrepareCommit | TransactionState::PrepareAbort
+                    if self.design.prepared_end_txn_fenced =>
+                {
+                    return (ErrorCode::ProducerFenced, None)
+                }
                 TransactionState::PrepareCommit
                 | TransactionState::PrepareAbort
                 | TransactionState::PrepareEpochFence => {

@@ -214,6 +214,17 @@ design_knobs! {
             shown Moved,
             help "KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false",
             reverted ["txn_completes", "no_hanging_transaction"];
+        /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
+        /// with the current epoch while the previous transaction is still PrepareCommit or
+        /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered
+        /// PRODUCER_FENCED, fatal for the producer. With false (the model's simplification,
+        /// kept so the pinned counts stand) it is held until the previous transaction
+        /// completes and then handled (docs/conformance.md TC-3).
+        #[serde(default, skip_serializing_if = "is_false")]
+        prepared_end_txn_fenced: bool = false,
+            shown Moved,
+            help "TV2, an EndTxn with the current epoch while the previous transaction is PrepareCommit or PrepareAbort is answered PRODUCER_FENCED as Kafka does (false: held until it completes, docs/conformance.md TC-3), true|false",
+            reverted [];
     }
 }
 
