@@ -3,7 +3,7 @@
 //! keys) so the list cannot drift from what `check` accepts.
 
 use crate::summary::{lowercase_name, table};
-use sharetxn_model::design::settings::SETTINGS;
+use sharetxn_model::design::settings;
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::world::scenario::SCENARIO_NAMES;
 use sharetxn_model::{Design, Scenario};
@@ -64,9 +64,9 @@ pub fn render() -> String {
     out.push_str(&table(&rows, "  "));
 
     out.push_str("\n--set KEY=VALUE keys:\n");
-    let rows: Vec<Vec<String>> = SETTINGS
-        .iter()
-        .map(|(key, help)| vec![key.to_string(), help.to_string()])
+    let rows: Vec<Vec<String>> = settings::keys()
+        .into_iter()
+        .map(|(key, help)| vec![key.to_string(), help])
         .collect();
     out.push_str(&table(&rows, "  "));
 
@@ -92,7 +92,9 @@ mod tests {
         for p in PROPERTIES {
             assert!(text.contains(p.name) && text.contains(p.twin), "{}", p.name);
         }
-        for (key, _) in SETTINGS.iter().chain(SIM_SETTINGS) {
+        let keys = settings::keys();
+        let sim = SIM_SETTINGS.iter().map(|(k, _)| *k);
+        for key in keys.iter().map(|(k, _)| *k).chain(sim) {
             assert!(text.contains(key), "{key}");
         }
     }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use sharetxn_model::design::settings::SETTINGS;
+use sharetxn_model::design::settings;
 use sharetxn_properties::{Report, Status};
 
 /// The lowercase name a value serialises to (`Kind::Always` is `always`), so the text
@@ -50,11 +50,12 @@ pub fn settings_line(settings: &Value) -> String {
     let Value::Object(map) = settings else {
         return settings.to_string();
     };
-    let known = SETTINGS.iter().map(|(k, _)| *k);
+    let keys = settings::keys();
+    let known = keys.iter().map(|(k, _)| *k);
     let extra = map
         .keys()
         .map(String::as_str)
-        .filter(|k| !SETTINGS.iter().any(|(s, _)| s == k));
+        .filter(|k| !keys.iter().any(|(s, _)| s == k));
     known
         .chain(extra)
         .filter_map(|k| {

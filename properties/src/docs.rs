@@ -1,7 +1,8 @@
 //! Markdown tables for the project's documentation (`README.md`, `docs/`), generated from
 //! the definitions themselves so that the pages cannot drift from the tool: the property
-//! table from [`PROPERTIES`], the knob and scenario tables from
-//! [`sharetxn_model::design::settings::SETTINGS`] and each design's and scenario's own values,
+//! table from [`PROPERTIES`], the knob table from [`KNOBS`] and each design's values, the
+//! scenario table from [`sharetxn_model::design::settings::SCENARIO_SETTINGS`] and each
+//! scenario's own values,
 //! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
 //! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
 //! (`properties/tests/docs.rs`, `cli/tests/docs.rs`) compare every such region with
@@ -9,7 +10,7 @@
 
 use crate::{Kind, PROPERTIES};
 use serde_json::Value;
-use sharetxn_model::design::DESIGN_NAMES;
+use sharetxn_model::design::{DESIGN_NAMES, KNOBS};
 use sharetxn_model::world::scenario::SCENARIO_NAMES;
 use sharetxn_model::{design::settings, Design, Scenario, System};
 
@@ -103,26 +104,25 @@ fn value_cell(v: Option<&Value>) -> String {
     }
 }
 
-/// The `--set` keys whose description starts with `scope` ("design" or "scenario"), each
-/// with its description and the value of each named column's settings.
-fn settings_table(scope: &str, columns: &[(&str, Value)]) -> String {
+/// The last column of a settings table: its heading and one cell per row.
+type Extra<'a> = Option<(&'a str, &'a [String])>;
+
+/// A table of `rows` (key, what) with the value of each named column's settings, and
+/// `extra` as the last column if given.
+fn settings_table(rows: &[(&str, &str)], columns: &[(&str, Value)], extra: Extra) -> String {
+    let mut names: Vec<String> = columns.iter().map(|(n, _)| format!("`{n}`")).collect();
+    names.extend(extra.map(|(heading, _)| heading.to_string()));
     let mut out = format!(
         "| key | what, values | {} |\n|---|---|{}\n",
-        columns
-            .iter()
-            .map(|(n, _)| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        "---|".repeat(columns.len())
+        names.join(" | "),
+        "---|".repeat(names.len())
     );
-    for (key, what) in settings::SETTINGS {
-        let Some(what) = what.strip_prefix(scope).and_then(|w| w.strip_prefix(": ")) else {
-            continue;
-        };
-        let values: Vec<String> = columns
+    for (i, (key, what)) in rows.iter().enumerate() {
+        let mut values: Vec<String> = columns
             .iter()
-            .map(|(_, s)| value_cell(s.get(key)))
+            .map(|(_, s)| value_cell(s.get(*key)))
             .collect();
+        values.extend(extra.and_then(|(_, cells)| cells.get(i)).cloned());
         out.push_str(&format!(
             "| `{key}` | {} | {} |\n",
             cell(what),
@@ -132,14 +132,28 @@ fn settings_table(scope: &str, columns: &[(&str, Value)]) -> String {
     out
 }
 
-/// The design knobs: each `--set` design key with every design's value.
+/// The design knobs: each row of [`KNOBS`] with every design's value and the properties
+/// that fail when the knob alone is moved from `proposed`'s value.
 pub fn knob_table() -> String {
     let scenario = Scenario::txn_basic();
     let columns: Vec<(&str, Value)> = DESIGN_NAMES
         .iter()
         .filter_map(|d| Some((*d, settings::as_json(&Design::by_name(d).ok()?, &scenario))))
         .collect();
-    settings_table("design", &columns)
+    let rows: Vec<(&str, &str)> = KNOBS.iter().map(|k| (k.name, k.help)).collect();
+    let reverted: Vec<String> = KNOBS
+        .iter()
+        .map(|k| match k.reverted {
+            [] => "-".to_string(),
+            names => names
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect();
+    let heading = "moved alone in `proposed`, fails";
+    settings_table(&rows, &columns, Some((heading, &reverted)))
 }
 
 /// The scenario fields: each `--set` scenario key with every scenario's default value.
@@ -150,7 +164,11 @@ pub fn scenario_table() -> String {
         .filter_map(|s| Scenario::by_name(s).ok().map(|sc| (*s, sc)))
         .map(|(name, sc)| (name, settings::as_json(&design, &sc)))
         .collect();
-    settings_table("scenario", &columns)
+    let rows: Vec<(&str, &str)> = settings::SCENARIO_SETTINGS
+        .iter()
+        .filter_map(|(k, what)| Some((*k, what.strip_prefix("scenario: ")?)))
+        .collect();
+    settings_table(&rows, &columns, None)
 }
 
 /// The findings of a `sharetxn matrix --json` document, one row per check: the scenario,

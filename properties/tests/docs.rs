@@ -43,6 +43,22 @@ fn knob_and_scenario_tables_are_generated() {
     check_region("designs.md", "scenarios", &docs::scenario_table());
 }
 
+/// Each knob's "moved alone in `proposed`, fails" cell names properties that exist.
+#[test]
+fn every_reverted_property_is_a_property() {
+    for knob in sharetxn_model::design::KNOBS {
+        for name in knob.reverted {
+            assert!(
+                sharetxn_properties::PROPERTIES
+                    .iter()
+                    .any(|p| p.name == *name),
+                "{}: {name} is no property",
+                knob.name
+            );
+        }
+    }
+}
+
 /// The full default matrix's pinned snapshot (insta's header, then the JSON document).
 fn full_matrix_snapshot() -> serde_json::Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -44,7 +44,6 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::design::session_knobs::EpochHandoff;
-use crate::design::Design;
 use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch, RequestKey};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
@@ -151,34 +150,4 @@ impl Producer {
             }
         }
     }
-}
-
-/// The session knobs that differ from `base`, as `, key=value` pieces.
-pub fn describe_knobs(d: &Design, base: &Design) -> String {
-    let mut out = String::new();
-    if d.session_commit_flush != base.session_commit_flush {
-        out.push_str(&format!(
-            ", session_commit_flush={}",
-            d.session_commit_flush
-        ));
-    }
-    if d.epoch_handoff != base.epoch_handoff {
-        out.push_str(&format!(", epoch_handoff={}", d.epoch_handoff.name()));
-    }
-    if d.resume != base.resume {
-        out.push_str(&format!(", resume={}", d.resume.name()));
-    }
-    if d.session_send_check != base.session_send_check {
-        out.push_str(&format!(", session_send_check={}", d.session_send_check));
-    }
-    if d.decide_after_resume != base.decide_after_resume {
-        out.push_str(&format!(", decide_after_resume={}", d.decide_after_resume));
-    }
-    if d.heartbeat_owner != base.heartbeat_owner {
-        out.push_str(&format!(", heartbeat_owner={}", d.heartbeat_owner.name()));
-    }
-    if d.committer_recovery != base.committer_recovery {
-        out.push_str(&format!(", committer_recovery={}", d.committer_recovery));
-    }
-    out
 }

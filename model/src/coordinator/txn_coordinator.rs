@@ -556,7 +556,7 @@ impl TxnCoordinator {
             return (ErrorCode::ProducerFenced, None);
         }
         let allowed = if bumps {
-            Self::end_txn_allowed_v2(meta, req.commit)
+            self.end_txn_allowed_v2(meta, req.commit)
         } else {
             Self::end_txn_allowed(meta, prepare, complete)
         };
@@ -591,7 +591,7 @@ impl TxnCoordinator {
     /// Whether the state lets a TV2 EndTxn end the transaction: an ongoing one, or an
     /// abort with none ongoing (TV2 lets a client abort an empty transaction to bump its
     /// epoch). `Err` holds the answer otherwise.
-    fn end_txn_allowed_v2(meta: &TransactionMetadata, commit: bool) -> Result<(), Reply> {
+    fn end_txn_allowed_v2(&self, meta: &TransactionMetadata, commit: bool) -> Result<(), Reply> {
         match meta.state {
             TransactionState::Ongoing => Ok(()),
             TransactionState::Empty
@@ -600,6 +600,13 @@ impl TxnCoordinator {
                 if !commit =>
             {
                 Ok(())
+            }
+            // Not a retry (handled before), so Kafka's `handleEndTransaction` fences it
+            // rather than answering CONCURRENT_TRANSACTIONS (docs/conformance.md TC-3).
+            TransactionState::PrepareCommit | TransactionState::PrepareAbort
+                if self.design.prepared_end_txn_fenced =>
+            {
+                Err((ErrorCode::ProducerFenced, None))
             }
             TransactionState::PrepareCommit
             | TransactionState::PrepareAbort

@@ -1,5 +1,5 @@
 //! KIP-1289's designs at the share-partition leader: `draft` (the public draft PR's
-//! approach) and `proposed` (this project's protocol), and how their knobs are described.
+//! approach) and `proposed` (this project's protocol).
 
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::design::Design;
@@ -112,29 +112,4 @@ impl Design {
             ..Design::seed()
         }
     }
-}
-
-/// The leader-side KIP-1289 knobs that differ from the seed, as `, key=value` pieces (so
-/// descriptions of designs without them stay as they were).
-pub fn describe_spl(d: &Design) -> String {
-    let mut out = String::new();
-    if d.stage_at_leader {
-        out.push_str(", stage_at_leader=true");
-    }
-    if d.stage_owner_check != StageOwnerCheck::None {
-        out.push_str(&format!(
-            ", stage_owner_check={}",
-            d.stage_owner_check.name()
-        ));
-    }
-    if d.leader_resolution != LeaderResolution::None {
-        out.push_str(&format!(
-            ", leader_resolution={}",
-            d.leader_resolution.name()
-        ));
-    }
-    if d.rebuild_pending {
-        out.push_str(", rebuild_pending=true");
-    }
-    out
 }

@@ -1,7 +1,6 @@
 //! The KIP-939 (two-phase commit) and KIP-1309 (transaction heartbeat) knobs, and how the
 //! Flink acknowledger commits a checkpoint's acknowledgements.
 
-use crate::design::Design;
 use serde::{Deserialize, Serialize};
 
 /// How the Flink source reader's `TransactionalShareAcknowledger` commits the
@@ -36,23 +35,4 @@ impl AcknowledgerCommit {
             AcknowledgerCommit::TwoPhase => "two-phase",
         }
     }
-}
-
-/// The KIP-939 / KIP-1309 knobs that differ from `base` (the design's own defaults), as
-/// `, key=value` pieces, so descriptions of designs that do not move them stay as they were.
-pub fn describe_2pc(d: &Design, base: &Design) -> String {
-    let mut out = String::new();
-    if d.two_phase_commit != base.two_phase_commit {
-        out.push_str(&format!(", two_phase_commit={}", d.two_phase_commit));
-    }
-    if d.txn_heartbeat != base.txn_heartbeat {
-        out.push_str(&format!(", txn_heartbeat={}", d.txn_heartbeat));
-    }
-    if d.acknowledger_commit != base.acknowledger_commit {
-        out.push_str(&format!(
-            ", acknowledger_commit={}",
-            d.acknowledger_commit.name()
-        ));
-    }
-    out
 }

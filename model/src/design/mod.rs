@@ -1,14 +1,21 @@
-//! Designs: named sets of protocol choices. Every knob is recorded in reports and traces.
+//! Designs: named sets of protocol choices. Every knob is one entry of the
+//! `design_knobs!` list below (a field of [`Design`] and a row of [`KNOBS`], see
+//! [`knobs`]), and is recorded in reports and traces.
 
 pub mod kip1289;
 pub mod kip939;
+pub mod knobs;
 pub mod scope;
 pub mod session_knobs;
 pub mod settings;
 pub mod sink_knobs;
 pub mod spl_knobs;
 
+use crate::clients::session_heartbeat::HeartbeatOwner;
+use crate::design::kip939::AcknowledgerCommit;
+use crate::design::knobs::{design_knobs, Shown};
 use crate::design::session_knobs::{EpochHandoff, ResumeMode};
+use crate::design::sink_knobs::SinkCommitScope;
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use serde::{Deserialize, Serialize};
 
@@ -25,118 +32,200 @@ impl TransactionVersion {
     }
 }
 
-/// A protocol design: which transaction-protocol features are on. The defaults are
-/// today's Kafka (TV2, KIP-890 verification on, the client flushes before EndTxn).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Design {
-    /// The design's name, as `sharetxn list` shows it.
-    pub name: String,
-    /// `transaction.version` (0, 1 or 2).
-    pub tv: TransactionVersion,
-    /// `transaction.partition.verification.enable` (KIP-890 part 1).
-    pub verification: bool,
-    /// The client rule that EndTxn waits until every produce and offset commit of the
-    /// transaction was answered (`TransactionManager.nextRequest`).
-    pub flush_before_end_txn: bool,
-    /// KAFKA-19476 brought back: an acknowledgement does not cancel the acquisition lock
-    /// timer and its expiry does not check the record's state, so a timer firing after the
-    /// acquisition was acknowledged makes the record AVAILABLE again. Fixed in Kafka: false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub lock_timer_race: bool,
-    /// The share-partition leader checks that an acknowledgement comes from the member
-    /// holding the acquisition (`SharePartition` checks `memberId`). With false, a late
-    /// acknowledgement lands on a newer acquisition. Kafka: true.
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub ack_member_check: bool,
-    /// KIP-1289: TxnShareAcknowledge goes to the share-partition leader, which moves the
-    /// record to TX_PENDING (out of lock expiry and acquisition) and persists the pending
-    /// acknowledgement through the share coordinator. Seed: false (straight to the SC).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub stage_at_leader: bool,
-    /// KIP-1289: what the leader validates at staging. Seed: none.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub stage_owner_check: StageOwnerCheck,
-    /// KIP-1289: how the leader learns the outcome of staged acknowledgements. Seed: none.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub leader_resolution: LeaderResolution,
-    /// KIP-1289: a new leader rebuilds TX_PENDING records from the pending acknowledgements
-    /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub rebuild_pending: bool,
-    /// KIP-1289: how a marker at `__share_group_state` finds the pending acknowledgements
-    /// it resolves. Traces leave it out at the seed's value.
-    #[serde(default, skip_serializing_if = "MarkerMatch::is_seed")]
-    pub marker_match: MarkerMatch,
-    /// KIP-1289: at load the share coordinator replays transactional share records into
-    /// its pending store and resolves them only by replayed markers (true); with false it
-    /// replays them as `ShareCoordinatorShard.replay()` does today, ignoring the producer
-    /// id, so a staged acknowledgement becomes committed state at load (S7).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub sc_replay_pending: bool,
-    /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
-    /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
-    /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub stage_verification: bool,
-    /// KIP-939: the brokers' and the clients' `transaction.two.phase.commit.enable`. A
-    /// client that asks for 2PC (`Enable2Pc`) gets a transaction the coordinator never
-    /// aborts on the transaction timeout; with false such a request fails with
-    /// TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as Kafka's default does, and clients do not
-    /// ask. Kafka's default: false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub two_phase_commit: bool,
-    /// KIP-1309 (a draft): the transaction coordinator aborts an ongoing transaction whose
-    /// owner stopped sending TxnHeartbeat, independently of the transaction timeout.
-    /// Kafka has no such thing: false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub txn_heartbeat: bool,
-    /// KIP-1309 on a KIP-1310 session: who sends the heartbeats while the application is
-    /// busy in a long `task.put()`. Seed: the session's own network client.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub heartbeat_owner: crate::clients::session_heartbeat::HeartbeatOwner,
-    /// KIP-1289's standalone acknowledger in Flink: how a checkpoint commits its
-    /// acknowledgements. The seed's `notify`: one transaction at `notifyCheckpointComplete`.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub acknowledger_commit: crate::design::kip939::AcknowledgerCommit,
-    /// KIP-1310: `commitTransaction()` on a `TransactionSession` waits until every produce
-    /// of the producer on the session and every share acknowledgement of the transaction
-    /// was answered, as `TransactionManager.nextRequest` holds EndTxn today. Seed: false
-    /// ("the producer's Sender thread does NOT send transaction RPCs", so nothing holds
-    /// the session's EndTxn back; docs/kafka-cases.md S15).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub session_commit_flush: bool,
-    /// KIP-1310: how the producer on a session learns the epoch the session got at EndTxn
-    /// (docs/kafka-cases.md S16). Seed: asynchronously.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub epoch_handoff: EpochHandoff,
-    /// KIP-1302 on a session: which batches the Connect sink task's commit thread commits
-    /// while its poll thread goes on. Seed: the session's whole open transaction.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub sink_commit_scope: crate::design::sink_knobs::SinkCommitScope,
-    /// KIP-1310: what `TransactionSession.resume(txnId, producerId, epoch)` does
-    /// (docs/kafka-cases.md S17). Seed: installs the identity only.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub resume: ResumeMode,
-    /// KIP-1310: the producer on a session refuses `send()` unless the session is
-    /// IN_TRANSACTION, as `TransactionManager.maybeAddPartition` refuses it today (a
-    /// prepared transaction takes no more writes). Seed: false (the producer "only sends
-    /// Produce" with the session's identity and reads nothing else of it).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub session_send_check: bool,
-    /// KIP-1310 4.5: the 2PC coordinator application resumes the Kafka leg (fencing the
-    /// writer, with `resume=fence`) before it decides, and decides abort if the prepared
-    /// transaction is already gone. Seed: false (the seed's 4.5 decides, then resumes).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub decide_after_resume: bool,
-    /// KIP-1310 4.5 with KIP-939's recovery, for a coordinator application that crashes
-    /// and restarts: with no committable and no decision in its log it aborts what the
-    /// writer's transactional id left open (InitProducerId(keepPreparedTxn=true), then
-    /// `completeTransaction` with no matching state), and with a decision it resumes
-    /// again when the resumed session was fenced before the decision landed. Seed: false
-    /// (the seed's 4.5 has no recovery step, so a hand-off lost in the crash leaves the
-    /// prepared 2PC transaction open for ever).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub committer_recovery: bool,
+design_knobs! {
+    /// A protocol design: which transaction-protocol features are on. The defaults are
+    /// today's Kafka (TV2, KIP-890 verification on, the client flushes before EndTxn).
+    #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+    pub struct Design {
+        /// The design's name, as `sharetxn list` shows it.
+        pub name: String,
+        /// `transaction.version` (0, 1 or 2).
+        tv: TransactionVersion = TransactionVersion(2),
+            shown Always,
+            help "transaction.version, 0..=2",
+            reverted [];
+        /// `transaction.partition.verification.enable` (KIP-890 part 1).
+        verification: bool = true,
+            shown Always,
+            help "KIP-890 partition verification, true|false",
+            reverted [];
+        /// The client rule that EndTxn waits until every produce and offset commit of the
+        /// transaction was answered (`TransactionManager.nextRequest`).
+        flush_before_end_txn: bool = true,
+            shown Always,
+            help "EndTxn waits for every write, true|false",
+            reverted [];
+        /// KAFKA-19476 brought back: an acknowledgement does not cancel the acquisition lock
+        /// timer and its expiry does not check the record's state, so a timer firing after the
+        /// acquisition was acknowledged makes the record AVAILABLE again. Fixed in Kafka: false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        lock_timer_race: bool = false,
+            shown Moved,
+            help "KAFKA-19476, a lock timer firing after the ack makes the record AVAILABLE again, true|false",
+            reverted [];
+        /// The share-partition leader checks that an acknowledgement comes from the member
+        /// holding the acquisition (`SharePartition` checks `memberId`). With false, a late
+        /// acknowledgement lands on a newer acquisition. Kafka: true.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        ack_member_check: bool = true,
+            shown Moved,
+            help "the share-partition leader checks the acking member holds the acquisition, true|false",
+            reverted [];
+        /// KIP-1289: TxnShareAcknowledge goes to the share-partition leader, which moves the
+        /// record to TX_PENDING (out of lock expiry and acquisition) and persists the pending
+        /// acknowledgement through the share coordinator. Seed: false (straight to the SC).
+        #[serde(default, skip_serializing_if = "is_false")]
+        stage_at_leader: bool = false,
+            shown Moved,
+            help "KIP-1289 TxnShareAcknowledge is staged at the share-partition leader (TX_PENDING), true|false",
+            reverted ["no_duplicate_processing"];
+        /// KIP-1289: what the leader validates at staging. Seed: none.
+        #[serde(default, skip_serializing_if = "is_default")]
+        stage_owner_check: StageOwnerCheck = StageOwnerCheck::None,
+            shown Moved,
+            help "what the leader validates at staging, none|member-epoch|acquisition",
+            reverted ["ack_owner"];
+        /// KIP-1289: how the leader learns the outcome of staged acknowledgements. Seed: none.
+        #[serde(default, skip_serializing_if = "is_default")]
+        leader_resolution: LeaderResolution = LeaderResolution::None,
+            shown Moved,
+            help "how the leader learns a staged ack's outcome, none|refresh|notify",
+            reverted ["cache_agrees", "no_duplicate_processing"];
+        /// KIP-1289: a new leader rebuilds TX_PENDING records from the pending acknowledgements
+        /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        rebuild_pending: bool = false,
+            shown Moved,
+            help "a new leader rebuilds TX_PENDING from the share coordinator's pending acks, true|false",
+            reverted ["no_duplicate_processing"];
+        /// KIP-1289: how a marker at `__share_group_state` finds the pending acknowledgements
+        /// it resolves. Traces leave it out at the seed's value.
+        #[serde(default, skip_serializing_if = "MarkerMatch::is_seed")]
+        marker_match: MarkerMatch = MarkerMatch::ExactEpoch,
+            shown Moved,
+            help "KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch",
+            reverted ["marker_match", "no_orphan_acks"];
+        /// KIP-1289: at load the share coordinator replays transactional share records into
+        /// its pending store and resolves them only by replayed markers (true); with false it
+        /// replays them as `ShareCoordinatorShard.replay()` does today, ignoring the producer
+        /// id, so a staged acknowledgement becomes committed state at load (S7).
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_replay_pending: bool = false,
+            shown Moved,
+            help "KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false",
+            reverted ["pending_isolation", "no_lost_record"];
+        /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
+        /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
+        /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        stage_verification: bool = true,
+            shown Moved,
+            help "KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false",
+            reverted ["no_orphan_acks"];
+        /// KIP-939: the brokers' and the clients' `transaction.two.phase.commit.enable`. A
+        /// client that asks for 2PC (`Enable2Pc`) gets a transaction the coordinator never
+        /// aborts on the transaction timeout; with false such a request fails with
+        /// TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as Kafka's default does, and clients do not
+        /// ask. Kafka's default: false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        two_phase_commit: bool = false,
+            shown Moved,
+            help "KIP-939, transaction.two.phase.commit.enable on brokers and clients (a 2PC transaction never times out), true|false",
+            reverted ["no_duplicate_processing"];
+        /// KIP-1309 (a draft): the transaction coordinator aborts an ongoing transaction whose
+        /// owner stopped sending TxnHeartbeat, independently of the transaction timeout.
+        /// Kafka has no such thing: false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        txn_heartbeat: bool = false,
+            shown Moved,
+            help "KIP-1309, the transaction coordinator aborts a transaction whose owner stopped heartbeating, true|false",
+            reverted [];
+        /// KIP-1309 on a KIP-1310 session: who sends the heartbeats while the application is
+        /// busy in a long `task.put()`. Seed: the session's own network client.
+        #[serde(default, skip_serializing_if = "is_default")]
+        heartbeat_owner: HeartbeatOwner = HeartbeatOwner::Session,
+            shown Moved,
+            help "KIP-1309 on a KIP-1310 session, who heartbeats while the application is in a long task.put(), session|producer",
+            reverted [];
+        /// KIP-1289's standalone acknowledger in Flink: how a checkpoint commits its
+        /// acknowledgements. The seed's `notify`: one transaction at `notifyCheckpointComplete`.
+        #[serde(default, skip_serializing_if = "is_default")]
+        acknowledger_commit: AcknowledgerCommit = AcknowledgerCommit::Notify,
+            shown Moved,
+            help "how the Flink acknowledger commits a checkpoint's acks, notify|two-phase",
+            reverted ["no_duplicate_processing"];
+        /// KIP-1310: `commitTransaction()` on a `TransactionSession` waits until every produce
+        /// of the producer on the session and every share acknowledgement of the transaction
+        /// was answered, as `TransactionManager.nextRequest` holds EndTxn today. Seed: false
+        /// ("the producer's Sender thread does NOT send transaction RPCs", so nothing holds
+        /// the session's EndTxn back; docs/kafka-cases.md S15).
+        #[serde(default, skip_serializing_if = "is_false")]
+        session_commit_flush: bool = false,
+            shown Moved,
+            help "KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false",
+            reverted ["flush_before_commit", "txn_atomicity"];
+        /// KIP-1310: how the producer on a session learns the epoch the session got at EndTxn
+        /// (docs/kafka-cases.md S16). Seed: asynchronously.
+        #[serde(default, skip_serializing_if = "is_default")]
+        epoch_handoff: EpochHandoff = EpochHandoff::Async,
+            shown Moved,
+            help "KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic",
+            reverted ["txn_atomicity"];
+        /// KIP-1302 on a session: which batches the Connect sink task's commit thread commits
+        /// while its poll thread goes on. Seed: the session's whole open transaction.
+        #[serde(default, skip_serializing_if = "is_default")]
+        sink_commit_scope: SinkCommitScope = SinkCommitScope::Session,
+            shown Moved,
+            help "KIP-1302, what a Connect sink task's commit covers while its poll thread goes on, session|staged",
+            reverted ["txn_atomicity"];
+        /// KIP-1310: what `TransactionSession.resume(txnId, producerId, epoch)` does
+        /// (docs/kafka-cases.md S17). Seed: installs the identity only.
+        #[serde(default, skip_serializing_if = "is_default")]
+        resume: ResumeMode = ResumeMode::Install,
+            shown Moved,
+            help "KIP-1310, what TransactionSession.resume does, install|fence",
+            reverted ["single_writer", "external_agreement"];
+        /// KIP-1310: the producer on a session refuses `send()` unless the session is
+        /// IN_TRANSACTION, as `TransactionManager.maybeAddPartition` refuses it today (a
+        /// prepared transaction takes no more writes). Seed: false (the producer "only sends
+        /// Produce" with the session's identity and reads nothing else of it).
+        #[serde(default, skip_serializing_if = "is_false")]
+        session_send_check: bool = false,
+            shown Moved,
+            help "KIP-1310, the producer on a session refuses send() outside IN_TRANSACTION, true|false",
+            reverted ["single_writer"];
+        /// KIP-1310 4.5: the 2PC coordinator application resumes the Kafka leg (fencing the
+        /// writer, with `resume=fence`) before it decides, and decides abort if the prepared
+        /// transaction is already gone. Seed: false (the seed's 4.5 decides, then resumes).
+        #[serde(default, skip_serializing_if = "is_false")]
+        decide_after_resume: bool = false,
+            shown Moved,
+            help "KIP-1310 4.5, the 2PC coordinator resumes the Kafka leg before it decides, true|false",
+            reverted ["external_agreement"];
+        /// KIP-1310 4.5 with KIP-939's recovery, for a coordinator application that crashes
+        /// and restarts: with no committable and no decision in its log it aborts what the
+        /// writer's transactional id left open (InitProducerId(keepPreparedTxn=true), then
+        /// `completeTransaction` with no matching state), and with a decision it resumes
+        /// again when the resumed session was fenced before the decision landed. Seed: false
+        /// (the seed's 4.5 has no recovery step, so a hand-off lost in the crash leaves the
+        /// prepared 2PC transaction open for ever).
+        #[serde(default, skip_serializing_if = "is_false")]
+        committer_recovery: bool = false,
+            shown Moved,
+            help "KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false",
+            reverted ["txn_completes", "no_hanging_transaction"];
+        /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
+        /// with the current epoch while the previous transaction is still PrepareCommit or
+        /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered
+        /// PRODUCER_FENCED, fatal for the producer. With false (the model's simplification,
+        /// kept so the pinned counts stand) it is held until the previous transaction
+        /// completes and then handled (docs/conformance.md TC-3).
+        #[serde(default, skip_serializing_if = "is_false")]
+        prepared_end_txn_fenced: bool = false,
+            shown Moved,
+            help "TV2, an EndTxn with the current epoch while the previous transaction is PrepareCommit or PrepareAbort is answered PRODUCER_FENCED as Kafka does (false: held until it completes, docs/conformance.md TC-3), true|false",
+            reverted [];
+    }
 }
 
 /// How a COMMIT or ABORT marker at the share coordinator finds the pending acknowledgements
@@ -206,32 +295,7 @@ impl Design {
     /// Today's Kafka consume-transform-produce with a consumer group: offsets are committed
     /// with `TxnOffsetCommit` to `__consumer_offsets`. The baseline that must be safe.
     pub fn consumer_offsets() -> Design {
-        Design {
-            name: "consumer-offsets".into(),
-            tv: TransactionVersion(2),
-            verification: true,
-            flush_before_end_txn: true,
-            lock_timer_race: false,
-            ack_member_check: true,
-            stage_at_leader: false,
-            stage_owner_check: StageOwnerCheck::None,
-            leader_resolution: LeaderResolution::None,
-            rebuild_pending: false,
-            marker_match: MarkerMatch::ExactEpoch,
-            sc_replay_pending: false,
-            stage_verification: true,
-            two_phase_commit: false,
-            txn_heartbeat: false,
-            heartbeat_owner: crate::clients::session_heartbeat::HeartbeatOwner::Session,
-            acknowledger_commit: crate::design::kip939::AcknowledgerCommit::Notify,
-            session_commit_flush: false,
-            epoch_handoff: EpochHandoff::Async,
-            sink_commit_scope: crate::design::sink_knobs::SinkCommitScope::Session,
-            resume: ResumeMode::Install,
-            session_send_check: false,
-            decide_after_resume: false,
-            committer_recovery: false,
-        }
+        Design::kafka("consumer-offsets")
     }
 
     /// KIP-1289 as the seed text writes it. The client stages ACCEPT acknowledgements at
@@ -284,43 +348,15 @@ impl Design {
         }
     }
 
-    /// One-line summary of the knobs, for humans.
+    /// One-line summary of the knobs, for humans: the name, then the headline knobs and
+    /// every other knob at a value other than the seed design's, in [`KNOBS`] order.
     pub fn describe(&self) -> String {
-        // The share-group knobs show only when moved from Kafka's values, so descriptions
-        // (and the rendered traces pinned on them) of transaction runs stay as they were.
-        let mut share = String::new();
-        if self.lock_timer_race {
-            share.push_str(", lock_timer_race=true");
-        }
-        if !self.ack_member_check {
-            share.push_str(", ack_member_check=false");
-        }
-        share.push_str(&crate::design::kip1289::describe_spl(self));
-        // The KIP-1289 knobs show when they differ from the design's own default.
-        let own = Design::by_name(&self.name).ok();
-        let base = own.as_ref().unwrap_or(self);
-        if self.marker_match != base.marker_match {
-            share.push_str(&format!(", marker_match={}", self.marker_match.name()));
-        }
-        if self.sc_replay_pending != base.sc_replay_pending {
-            share.push_str(&format!(", sc_replay_pending={}", self.sc_replay_pending));
-        }
-        if self.stage_verification != base.stage_verification {
-            share.push_str(&format!(", stage_verification={}", self.stage_verification));
-        }
-        share.push_str(&crate::design::kip939::describe_2pc(self, base));
-        share.push_str(&crate::clients::transaction_session::describe_knobs(
-            self, base,
-        ));
-        if self.sink_commit_scope != base.sink_commit_scope {
-            share.push_str(&format!(
-                ", sink_commit_scope={}",
-                self.sink_commit_scope.name()
-            ));
-        }
-        format!(
-            "{} (tv={}, verification={}, flush_before_end_txn={}{share})",
-            self.name, self.tv.0, self.verification, self.flush_before_end_txn
-        )
+        let seed = Design::seed();
+        let shown: Vec<String> = KNOBS
+            .iter()
+            .filter(|k| k.shown == Shown::Always || (k.value)(self) != (k.value)(&seed))
+            .map(|k| format!("{}={}", k.name, (k.value)(self)))
+            .collect();
+        format!("{} ({})", self.name, shown.join(", "))
     }
 }

@@ -1,43 +1,28 @@
 //! `--set KEY=VALUE`: every design knob and scenario field by name, with validation.
 //! Unknown keys and bad values are errors, never silent defaults.
 
-use crate::design::kip939::AcknowledgerCommit;
-use crate::design::session_knobs::{EpochHandoff, ResumeMode};
-use crate::design::spl_knobs::{parse_choice, LeaderResolution, StageOwnerCheck};
-use crate::design::{Design, MarkerMatch, TransactionVersion};
+use crate::design::knobs::{parse_bool, parse_range, Knob};
+use crate::design::{Design, KNOBS};
 use crate::protocol::record_state::AckType;
 use crate::world::scenario::{AckMode, Role, Scenario};
 use serde_json::{json, Value};
 
-/// Every key `apply` accepts, with what it means and its range. The ranges are the
-/// exhaustive checker's: they keep a check within what it can explore (one past them and a
-/// check passes millions of states), and they are shared by the simulator and trace
-/// loading. The simulator draws larger workloads with its own `swarm_*` keys, up to what
-/// the model represents (see [`crate::protocol::width`]).
-pub const SETTINGS: &[(&str, &str)] = &[
-    ("tv", "design: transaction.version, 0..=2"),
-    ("verification", "design: KIP-890 partition verification, true|false"),
-    ("flush_before_end_txn", "design: EndTxn waits for every write, true|false"),
-    ("lock_timer_race", "design: KAFKA-19476, a lock timer firing after the ack makes the record AVAILABLE again, true|false"),
-    ("ack_member_check", "design: the share-partition leader checks the acking member holds the acquisition, true|false"),
-    ("stage_at_leader", "design: KIP-1289 TxnShareAcknowledge is staged at the share-partition leader (TX_PENDING), true|false"),
-    ("stage_owner_check", "design: what the leader validates at staging, none|member-epoch|acquisition"),
-    ("leader_resolution", "design: how the leader learns a staged ack's outcome, none|refresh|notify"),
-    ("rebuild_pending", "design: a new leader rebuilds TX_PENDING from the share coordinator's pending acks, true|false"),
-    ("marker_match", "design: KIP-1289, how a marker at the share coordinator finds pending acks, exact-epoch|producer-id|txn-epoch"),
-    ("sc_replay_pending", "design: KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false"),
-    ("stage_verification", "design: KIP-1289, TxnShareAcknowledge is verified with the transaction coordinator before it is staged, true|false"),
-    ("two_phase_commit", "design: KIP-939, transaction.two.phase.commit.enable on brokers and clients (a 2PC transaction never times out), true|false"),
-    ("txn_heartbeat", "design: KIP-1309, the transaction coordinator aborts a transaction whose owner stopped heartbeating, true|false"),
-    ("heartbeat_owner", "design: KIP-1309 on a KIP-1310 session, who heartbeats while the application is in a long task.put(), session|producer"),
-    ("acknowledger_commit", "design: how the Flink acknowledger commits a checkpoint's acks, notify|two-phase"),
-    ("session_commit_flush", "design: KIP-1310, the session's commit waits for every produce and share ack of the transaction, true|false"),
-    ("epoch_handoff", "design: KIP-1310, how the producer on a session learns the epoch after EndTxn, async|atomic"),
-    ("sink_commit_scope", "design: KIP-1302, what a Connect sink task's commit covers while its poll thread goes on, session|staged"),
-    ("resume", "design: KIP-1310, what TransactionSession.resume does, install|fence"),
-    ("session_send_check", "design: KIP-1310, the producer on a session refuses send() outside IN_TRANSACTION, true|false"),
-    ("decide_after_resume", "design: KIP-1310 4.5, the 2PC coordinator resumes the Kafka leg before it decides, true|false"),
-    ("committer_recovery", "design: KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false"),
+/// Every key `apply` accepts, with what it means and its range: the design knobs of
+/// [`KNOBS`], then [`SCENARIO_SETTINGS`]. The ranges are the exhaustive checker's: they
+/// keep a check within what it can explore (one past them and a check passes millions of
+/// states), and they are shared by the simulator and trace loading. The simulator draws
+/// larger workloads with its own `swarm_*` keys, up to what the model represents (see
+/// [`crate::protocol::width`]).
+pub fn keys() -> Vec<(&'static str, String)> {
+    let design = KNOBS
+        .iter()
+        .map(|k| (k.name, format!("design: {}", k.help)));
+    let scenario = SCENARIO_SETTINGS.iter().map(|(k, h)| (*k, h.to_string()));
+    design.chain(scenario).collect()
+}
+
+/// The scenario fields `apply` accepts, with what each means and its range.
+pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("resume_scenario", "scenario: KIP-1310 resume, a writer prepares and a committer resumes, with an external participant, true|false"),
     ("inputs", "scenario: input records, 1..=64"),
     ("txns", "scenario: transactions per producer incarnation, 1..=64"),
@@ -80,26 +65,6 @@ fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
     Ok(types)
 }
 
-fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
-    match value {
-        "true" | "on" | "1" => Ok(true),
-        "false" | "off" | "0" => Ok(false),
-        _ => Err(format!("--set {key}={value}: expected true or false")),
-    }
-}
-
-fn parse_range<T>(key: &str, value: &str, lo: T, hi: T) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
-{
-    match value.parse::<T>() {
-        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "--set {key}={value}: expected a whole number from {lo} to {hi}"
-        )),
-    }
-}
-
 fn parse_roles(key: &str, value: &str) -> Result<Vec<Role>, String> {
     if value == "none" {
         return Ok(Vec::new());
@@ -122,7 +87,7 @@ fn parse_roles(key: &str, value: &str) -> Result<Vec<Role>, String> {
 /// Whose limits a setting is judged by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bounds {
-    /// The exhaustive checker's: the ranges [`SETTINGS`] lists.
+    /// The exhaustive checker's: the ranges [`keys`] lists.
     Checker,
     /// What the model represents: the simulator's workloads (up to [`MAX_RECORDS`]
     /// records, [`MAX_CLIENTS`] producers and consumers, 255 transactions per producer
@@ -153,15 +118,25 @@ pub fn apply_within(
     scenario: &mut Scenario,
     setting: &str,
 ) -> Result<(), String> {
-    let model = bounds == Bounds::Model;
     let (key, value) = setting
         .split_once('=')
         .ok_or_else(|| format!("--set {setting}: expected KEY=VALUE"))?;
     let (key, value) = (key.trim(), value.trim());
+    match Knob::by_name(key) {
+        Some(knob) => (knob.set)(design, key, value),
+        None => apply_scenario(bounds == Bounds::Model, scenario, key, value),
+    }
+}
+
+/// Sets the scenario field `key`; `model` lifts the workload sizes to what the model
+/// represents.
+fn apply_scenario(
+    model: bool,
+    scenario: &mut Scenario,
+    key: &str,
+    value: &str,
+) -> Result<(), String> {
     match key {
-        "tv" => design.tv = TransactionVersion(parse_range(key, value, 0, 2)?),
-        "verification" => design.verification = parse_bool(key, value)?,
-        "flush_before_end_txn" => design.flush_before_end_txn = parse_bool(key, value)?,
         "inputs" => scenario.inputs = parse_range(key, value, 1, if model { u8::MAX } else { 64 })?,
         "txns" => scenario.txns = parse_range(key, value, 1, if model { u8::MAX } else { 64 })?,
         "partitions" => scenario.partitions = parse_range(key, value, 0, 3)?,
@@ -172,47 +147,6 @@ pub fn apply_within(
         "crashable" => scenario.crashable = parse_roles(key, value)?,
         "request_retries" => scenario.request_retries = parse_range(key, value, 0, 255)?,
         "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
-        "lock_timer_race" => design.lock_timer_race = parse_bool(key, value)?,
-        "ack_member_check" => design.ack_member_check = parse_bool(key, value)?,
-        "stage_at_leader" => design.stage_at_leader = parse_bool(key, value)?,
-        "stage_owner_check" => {
-            design.stage_owner_check =
-                parse_choice(key, value, &StageOwnerCheck::ALL, StageOwnerCheck::name)?
-        }
-        "leader_resolution" => {
-            design.leader_resolution =
-                parse_choice(key, value, &LeaderResolution::ALL, LeaderResolution::name)?
-        }
-        "rebuild_pending" => design.rebuild_pending = parse_bool(key, value)?,
-        "marker_match" => {
-            design.marker_match = MarkerMatch::ALL
-                .iter()
-                .copied()
-                .find(|m| m.name() == value)
-                .ok_or_else(|| {
-                    format!("--set {key}={value}: expected exact-epoch, producer-id or txn-epoch")
-                })?
-        }
-        "sc_replay_pending" => design.sc_replay_pending = parse_bool(key, value)?,
-        "stage_verification" => design.stage_verification = parse_bool(key, value)?,
-        "two_phase_commit" => design.two_phase_commit = parse_bool(key, value)?,
-        "txn_heartbeat" => design.txn_heartbeat = parse_bool(key, value)?,
-        "heartbeat_owner" => {
-            design.heartbeat_owner = parse_choice(
-                key,
-                value,
-                &crate::clients::session_heartbeat::HeartbeatOwner::ALL,
-                crate::clients::session_heartbeat::HeartbeatOwner::name,
-            )?
-        }
-        "acknowledger_commit" => {
-            design.acknowledger_commit = parse_choice(
-                key,
-                value,
-                &AcknowledgerCommit::ALL,
-                AcknowledgerCommit::name,
-            )?
-        }
         "producers" => {
             scenario.producers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 2 })?
         }
@@ -240,25 +174,9 @@ pub fn apply_within(
         "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
         "session" => scenario.session = parse_bool(key, value)?,
         "sink" => scenario.sink = parse_bool(key, value)?,
-        "sink_commit_scope" => {
-            design.sink_commit_scope = parse_choice(
-                key,
-                value,
-                &crate::design::sink_knobs::SinkCommitScope::ALL,
-                crate::design::sink_knobs::SinkCommitScope::name,
-            )?
-        }
-        "session_commit_flush" => design.session_commit_flush = parse_bool(key, value)?,
-        "epoch_handoff" => {
-            design.epoch_handoff = parse_choice(key, value, &EpochHandoff::ALL, EpochHandoff::name)?
-        }
-        "resume" => design.resume = parse_choice(key, value, &ResumeMode::ALL, ResumeMode::name)?,
-        "session_send_check" => design.session_send_check = parse_bool(key, value)?,
-        "decide_after_resume" => design.decide_after_resume = parse_bool(key, value)?,
-        "committer_recovery" => design.committer_recovery = parse_bool(key, value)?,
         "resume_scenario" => scenario.resume = parse_bool(key, value)?,
         _ => {
-            let known: Vec<&str> = SETTINGS.iter().map(|(k, _)| *k).collect();
+            let known: Vec<&str> = keys().into_iter().map(|(k, _)| k).collect();
             return Err(format!(
                 "--set {key}: unknown key (known: {})",
                 known.join(", ")
@@ -271,10 +189,7 @@ pub fn apply_within(
 /// Every knob and field as used, as one JSON object (for reports and traces).
 pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
     let roles: Vec<&str> = scenario.crashable.iter().map(|r| r.name()).collect();
-    json!({
-        "tv": design.tv.0,
-        "verification": design.verification,
-        "flush_before_end_txn": design.flush_before_end_txn,
+    let mut out = json!({
         "inputs": scenario.inputs,
         "txns": scenario.txns,
         "partitions": scenario.partitions,
@@ -285,26 +200,6 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "crashable": roles.join(","),
         "request_retries": scenario.request_retries,
         "marker_retries": scenario.marker_retries,
-        "lock_timer_race": design.lock_timer_race,
-        "ack_member_check": design.ack_member_check,
-        "stage_at_leader": design.stage_at_leader,
-        "stage_owner_check": design.stage_owner_check.name(),
-        "leader_resolution": design.leader_resolution.name(),
-        "rebuild_pending": design.rebuild_pending,
-        "marker_match": design.marker_match.name(),
-        "sc_replay_pending": design.sc_replay_pending,
-        "stage_verification": design.stage_verification,
-        "two_phase_commit": design.two_phase_commit,
-        "txn_heartbeat": design.txn_heartbeat,
-        "heartbeat_owner": design.heartbeat_owner.name(),
-        "acknowledger_commit": design.acknowledger_commit.name(),
-        "session_commit_flush": design.session_commit_flush,
-        "epoch_handoff": design.epoch_handoff.name(),
-        "sink_commit_scope": design.sink_commit_scope.name(),
-        "resume": design.resume.name(),
-        "session_send_check": design.session_send_check,
-        "decide_after_resume": design.decide_after_resume,
-        "committer_recovery": design.committer_recovery,
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,
@@ -317,12 +212,19 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "session": scenario.session,
         "sink": scenario.sink,
         "resume_scenario": scenario.resume,
-    })
+    });
+    if let Value::Object(map) = &mut out {
+        for knob in KNOBS {
+            map.insert(knob.name.to_string(), (knob.json)(design));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::design::TransactionVersion;
 
     #[test]
     fn rejects_unknown_keys_and_bad_values() {
@@ -349,9 +251,9 @@ mod tests {
 
     #[test]
     fn every_listed_key_is_accepted() {
-        for (key, _) in SETTINGS {
+        for (key, _) in keys() {
             let (mut d, mut s) = (Design::consumer_offsets(), Scenario::txn_basic());
-            let value = match *key {
+            let value = match key {
                 "verification"
                 | "flush_before_end_txn"
                 | "lock_timer_race"

@@ -6,6 +6,7 @@ use crate::fixture::*;
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::msg::*;
+use sharetxn_model::{design::settings, System};
 
 /// `shouldInitPidWithEpochZeroForNewTransactionalId`.
 #[test]
@@ -370,6 +371,30 @@ fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareCommit, &[])));
     let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 1), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
+}
+
+/// The first half again with `prepared_end_txn_fenced`: Kafka's PRODUCER_FENCED, in
+/// PrepareCommit and PrepareAbort, where without the knob the request is held.
+#[test]
+fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced_with_the_knob() {
+    for (prepared, commit) in [(PrepareCommit, true), (PrepareAbort, false)] {
+        let held = txn_basic_at(2);
+        let state = coordinator(&held, Some(metadata(10, 1, None, prepared, &[])));
+        let (after, cmds) = to_coordinator(&held, &state, end_txn(pid_epoch(10, 1), commit));
+        assert_parked(&held, &state, &after, &cmds);
+
+        let (mut design, mut scenario) = (held.design.clone(), held.scenario.clone());
+        settings::apply(&mut design, &mut scenario, "prepared_end_txn_fenced=true").unwrap();
+        let fenced = System::new(design, scenario);
+        let state = coordinator(&fenced, Some(metadata(10, 1, None, prepared, &[])));
+        let (after, cmds) = to_coordinator(&fenced, &state, end_txn(pid_epoch(10, 1), commit));
+        assert_eq!(
+            error_of(&fenced, &cmds),
+            ErrorCode::ProducerFenced,
+            "{prepared:?}"
+        );
+        assert_eq!(txn(&after).state, prepared, "nothing moves");
+    }
 }
 
 /// `shouldReturnInvalidTxnRequestOnEndTxnV2IfNotEndTxnV2Retry`, second half, as
