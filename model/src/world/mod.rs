@@ -10,6 +10,7 @@ pub mod observation;
 pub mod resume_system;
 pub mod scenario;
 pub mod shared;
+pub mod state;
 pub mod system;
 pub mod timing;
 pub mod topology;

@@ -1,111 +1,26 @@
 //! The closed world. `System` implements `stateright::Model` over the actors: its state is
 //! every actor's state, their durable storage, which actors are up, the armed timers, the
 //! pending client choices, the messages in flight (a multiset: any order, any delay), the
-//! fault budget left, and the history the properties read (`crate::history`). Every engine drives this
-//! one transition function: the exhaustive checkers, the Explorer, the simulator, replay
-//! and shrinking.
+//! fault budget left, and the history the properties read (`crate::history`); the values
+//! are in `crate::world::state`. Every engine drives this one transition function: the
+//! exhaustive checkers, the Explorer, the simulator, replay and shrinking. It knows no
+//! particular actor or property: actors declare what they wait for and how they fail over
+//! (`crate::world::node`), and one call a step records the history.
 
 use crate::design::Design;
-use crate::history::{History, StepFacts};
+use crate::history::StepFacts;
 use crate::protocol::ids::TransactionalId;
-use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::protocol::msg::Timer;
 use crate::world::effects::StepEffects;
-use crate::world::network::Network;
-use crate::world::node::{Node, NodeState, NodeStorage};
-use crate::world::scenario::{FaultBudget, Scenario};
+use crate::world::node::{Node, NodeState};
+use crate::world::scenario::Scenario;
 use crate::world::shared::Shared;
+pub use crate::world::state::{Action, Envelope, SystemState};
 use crate::world::topology::Topology;
-use serde::{Deserialize, Serialize};
-use stateright::actor::{Actor, Command, Id, Out};
+use stateright::actor::{Actor, Id, Out};
 use stateright::Model;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-/// A message in flight.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Envelope {
-    /// The sender.
-    pub src: Id,
-    /// The recipient.
-    pub dst: Id,
-    /// The message.
-    pub msg: Msg,
-}
-
-impl fmt::Debug for Envelope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}->{:?} {:?}", self.src, self.dst, self.msg)
-    }
-}
-
-/// A step of the closed world. Actions are values, so a trace names a message by what it
-/// is, not by an index, and survives changes to the order actions are listed in.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Action {
-    /// The envelope reaches its (live) recipient.
-    Deliver(Envelope),
-    /// The envelope is lost: its sender will see a timeout.
-    Drop(Envelope),
-    /// A second copy of the envelope enters the network.
-    Duplicate(Envelope),
-    /// An armed timer fires (any armed timer may fire at any time).
-    Fire {
-        /// Whose timer.
-        actor: Id,
-        /// Which timer.
-        timer: Timer,
-    },
-    /// The actor crashes: volatile state, timers and pending choices are lost.
-    Crash(Id),
-    /// The crashed actor restarts from its durable storage (leader failover).
-    Restart(Id),
-    /// A client makes a decision.
-    Choose {
-        /// Which client.
-        actor: Id,
-        /// What it decides.
-        choice: ClientChoice,
-    },
-}
-
-/// The whole state of the closed world.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct SystemState {
-    /// Each actor's state (stale while it is down).
-    pub nodes: Vec<Shared<NodeState>>,
-    /// Each actor's durable storage (shared between states until it changes).
-    pub storage: Vec<Option<Shared<NodeStorage>>>,
-    /// Which actors are up.
-    pub up: Vec<bool>,
-    /// Armed timers per actor (shared between states until that actor changes them).
-    pub timers: Vec<Shared<BTreeSet<Timer>>>,
-    /// Pending client choices per actor, by key (shared like the timers).
-    pub choices: Vec<Shared<BTreeMap<String, Vec<ClientChoice>>>>,
-    /// Messages in flight.
-    pub network: Network,
-    /// The fault budget left.
-    pub budget: FaultBudget,
-    /// The run's history for the properties (shared between states until it changes).
-    pub ghost: Shared<History>,
-}
-
-impl SystemState {
-    /// The state of actor `id` if it is of that kind.
-    pub fn node(&self, id: Id) -> &NodeState {
-        &self.nodes[usize::from(id)]
-    }
-
-    /// Whether actor `id` is up.
-    pub fn is_up(&self, id: Id) -> bool {
-        self.up[usize::from(id)]
-    }
-
-    /// Messages in flight, each copy once.
-    pub fn in_flight(&self) -> impl Iterator<Item = Envelope> + '_ {
-        self.network.iter()
-    }
-}
 
 /// The closed world for one design and scenario.
 #[derive(Clone, Debug)]
@@ -138,24 +53,14 @@ impl System {
 
     /// The initial state: every actor started from empty storage.
     pub fn init_state(&self) -> SystemState {
-        let n = self.actors.len();
-        let mut state = SystemState {
-            nodes: Vec::with_capacity(n),
-            storage: vec![None; n],
-            up: vec![true; n],
-            timers: vec![Shared::new(BTreeSet::new()); n],
-            choices: vec![Shared::new(BTreeMap::new()); n],
-            network: Network::default(),
-            budget: self.scenario.budget,
-            ghost: Shared::new(History::default()),
-        };
+        let mut state = SystemState::before_start(self.actors.len(), self.scenario.budget);
         for (i, actor) in self.actors.iter().enumerate() {
             let id = Id::from(i);
             let mut out = Out::new();
             let node = actor.on_start(id, &None, &mut out);
             state.nodes.push(Shared::new(node));
             let mut sent = Vec::new();
-            self.apply(&mut state, id, out, None, &mut sent);
+            state.apply_commands(id, out, None, &mut sent);
             crate::history::record_sent(self, &mut state, &sent);
             state.network.send_all(sent);
         }
@@ -431,7 +336,7 @@ impl System {
         let _ = node.drain_observations();
         next.nodes[i] = Shared::new(node);
         next.up[i] = true;
-        self.apply(next, id, out, effects, &mut facts.sent);
+        next.apply_commands(id, out, effects, &mut facts.sent);
     }
 
     fn run_handler(
@@ -455,116 +360,18 @@ impl System {
                 next.nodes[i] = Shared::new(s);
             }
         }
-        self.apply(next, id, out, effects, &mut facts.sent);
-    }
-
-    /// Applies the commands of actor `id`'s handler; the messages it sends go to `sent`
-    /// (the history records them before they enter the network).
-    fn apply(
-        &self,
-        state: &mut SystemState,
-        id: Id,
-        out: Out<Node>,
-        mut effects: Option<&mut StepEffects>,
-        sent: &mut Vec<Envelope>,
-    ) {
-        let i = usize::from(id);
-        if let Some(e) = effects.as_deref_mut() {
-            e.actor = Some(id);
-        }
-        let mut timers: Option<BTreeSet<Timer>> = None;
-        let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
-        for command in out {
-            match command {
-                Command::Send(dst, msg) => sent.push(Envelope { src: id, dst, msg }),
-                Command::SetTimer(timer, _) => {
-                    if let Some(e) = effects.as_deref_mut() {
-                        e.timers.push(timer);
-                    }
-                    timers
-                        .get_or_insert_with(|| (*state.timers[i]).clone())
-                        .insert(timer);
-                }
-                Command::CancelTimer(timer) => {
-                    timers
-                        .get_or_insert_with(|| (*state.timers[i]).clone())
-                        .remove(&timer);
-                }
-                Command::ChooseRandom(key, options) => {
-                    if let Some(e) = effects.as_deref_mut() {
-                        if !options.is_empty() {
-                            e.choices.push(key.clone());
-                        }
-                    }
-                    let c = choices.get_or_insert_with(|| (*state.choices[i]).clone());
-                    if options.is_empty() {
-                        c.remove(&key);
-                    } else {
-                        c.insert(key, options);
-                    }
-                }
-                Command::Save(storage) => {
-                    if state.storage[i].as_deref() != Some(&storage) {
-                        state.storage[i] = Some(Shared::new(storage));
-                    }
-                }
-            }
-        }
-        if let Some(t) = timers {
-            if t != *state.timers[i] {
-                state.timers[i] = Shared::new(t);
-            }
-        }
-        if let Some(c) = choices {
-            if c != *state.choices[i] {
-                state.choices[i] = Shared::new(c);
-            }
-        }
+        next.apply_commands(id, out, effects, &mut facts.sent);
     }
 
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
     /// a new connection while the first copy is still in flight.
     pub fn is_client_request(&self, env: &Envelope) -> bool {
-        (self.topology.producers.contains(&env.src)
-            || self.topology.consumers.contains(&env.src)
-            || self.topology.readers.contains(&env.src))
-            && env.msg.response_error().is_none()
+        self.topology.retries_requests(env.src) && env.msg.response_error().is_none()
     }
 
     /// A one-line description of an action with actor names, for humans.
     pub fn describe(&self, action: &Action) -> String {
-        let n = |id: &Id| self.topology.name(*id);
-        match action {
-            Action::Deliver(e) => format!("Deliver {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
-            Action::Drop(e) => format!("Drop {}->{} {:?}", n(&e.src), n(&e.dst), e.msg),
-            Action::Duplicate(e) => {
-                format!("Duplicate {}->{} {:?}", n(&e.src), n(&e.dst), e.msg)
-            }
-            Action::Fire { actor, timer } => format!("Fire {} {:?}", n(actor), timer),
-            Action::Crash(id) => format!("Crash {}", n(id)),
-            Action::Restart(id) => format!("Restart {}", n(id)),
-            Action::Choose { actor, choice } => format!("Choose {} {:?}", n(actor), choice),
-        }
-    }
-}
-
-impl Default for SystemState {
-    fn default() -> Self {
-        SystemState {
-            nodes: Vec::new(),
-            storage: Vec::new(),
-            up: Vec::new(),
-            timers: Vec::new(),
-            choices: Vec::new(),
-            network: Network::default(),
-            budget: FaultBudget {
-                drops: 0,
-                duplicates: 0,
-                crashes: 0,
-                timeouts: 0,
-            },
-            ghost: Shared::new(History::default()),
-        }
+        action.describe(&self.topology)
     }
 }
 

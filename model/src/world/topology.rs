@@ -180,6 +180,12 @@ impl Topology {
         }
     }
 
+    /// Whether `id` is a client whose requests a new connection may resend (a producer, a
+    /// share consumer or a source reader): a duplicate of its request stands for that.
+    pub fn retries_requests(&self, id: Id) -> bool {
+        self.producers.contains(&id) || self.consumers.contains(&id) || self.readers.contains(&id)
+    }
+
     /// Every transactional client: the producers, then the readers' acknowledgers, then
     /// the resumed-session writers and committers.
     pub fn txn_clients(&self) -> impl Iterator<Item = Id> + '_ {
