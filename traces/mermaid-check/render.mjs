@@ -6,9 +6,8 @@
 // For each diagram: mermaid.parse, then mermaid.render; the SVG goes to OUT_DIR/NAME.svg and
 // a screenshot of it to OUT_DIR/NAME.png; one line per diagram (participants, messages, SVG
 // bytes). Exit 1 if any diagram fails to parse or render, 2 on bad usage.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { launch, offlinePage } from './browser.mjs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -29,22 +28,10 @@ writeFileSync(
 <body style="margin:0;background:white"><div id="out"></div></body></html>`,
 );
 
-const profile = mkdtempSync(join(tmpdir(), 'sharetxn-mermaid-'));
-// A fresh, empty profile each run (Playwright passes it as --user-data-dir).
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1600, height: 1000 },
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const { context, close } = await launch();
 let failed = 0;
 try {
-  const page = context.pages()[0] || (await context.newPage());
-  // Any request that is not a local file is a bug in this checker: refuse it.
-  await page.route(/^(?!file:)/, (route) => route.abort());
+  const page = await offlinePage(context);
   await page.goto(pathToFileURL(resolve(page_html)).href);
   await page.evaluate(() =>
     mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' }),
@@ -94,8 +81,7 @@ try {
     );
   }
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
 console.log(`${files.length - failed} of ${files.length} diagrams rendered`);
 process.exit(failed ? 1 : 0);

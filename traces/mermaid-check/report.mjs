@@ -8,9 +8,8 @@
 // usage: node report.mjs PAGE.html OUT_DIR
 // Writes OUT_DIR/report.png (the whole page) and one line per finding; exit 1 on any
 // failure, 2 on bad usage.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { launch, offlinePage } from './browser.mjs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -22,28 +21,15 @@ if (!pagePath || !outDir) {
 }
 mkdirSync(outDir, { recursive: true });
 
-const profile = mkdtempSync(join(tmpdir(), 'sharetxn-report-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1600, height: 1000 },
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const { context, close } = await launch();
 const failures = [];
 const fail = (what) => {
   failures.push(what);
   console.log(`FAIL ${what}`);
 };
 try {
-  const page = context.pages()[0] || (await context.newPage());
   const refused = [];
-  await page.route(/^(?!file:)/, (route) => {
-    refused.push(route.request().url());
-    return route.abort();
-  });
+  const page = await offlinePage(context, refused);
   await page.goto(pathToFileURL(resolve(pagePath)).href);
   if (refused.length) fail(`the page asked the network for ${refused.join(', ')}`);
   const scripts = await page.evaluate(() => document.querySelectorAll('script').length);
@@ -85,8 +71,7 @@ try {
   await page.screenshot({ path: join(outDir, 'report.png'), fullPage: true });
   await checkFindings(drawn);
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
 console.log(failures.length ? `${failures.length} failures` : 'report page: every check passed');
 process.exit(failures.length ? 1 : 0);
@@ -100,8 +85,7 @@ async function checkFindings(drawn) {
     `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(library)}">` +
       `</script></head><body><div id="out"></div></body></html>`,
   );
-  const page = await context.newPage();
-  await page.route(/^(?!file:)/, (route) => route.abort());
+  const page = await offlinePage(context);
   await page.goto(pathToFileURL(resolve(html)).href);
   await page.evaluate(() =>
     mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' }),
