@@ -141,10 +141,7 @@ pub fn share_coordinator_state<'a>(
     sys: &System,
     state: &'a SystemState,
 ) -> Option<&'a sharetxn_model::share::share_state::ShareState> {
-    match state.node(sys.topology.share_coordinator?) {
-        NodeState::ShareCoordinator(s) => Some(&s.state),
-        _ => None,
-    }
+    share_coordinator_txn_state(sys, state).map(|s| &s.state)
 }
 
 /// The share-partition leader's state, if the scenario has a share group.
@@ -163,8 +160,7 @@ pub fn share_coordinator_txn_state<'a>(
     sys: &System,
     state: &'a SystemState,
 ) -> Option<&'a ShareCoordinatorState> {
-    match state.node(sys.topology.share_coordinator?) {
-        NodeState::ShareCoordinator(s) => Some(s),
-        _ => None,
-    }
+    state
+        .node(sys.topology.share_coordinator?)
+        .share_coordinator()
 }

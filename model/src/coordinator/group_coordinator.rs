@@ -12,7 +12,7 @@
 use crate::design::Design;
 use crate::partition::leader::{LeaderState, LeaderStorage};
 use crate::partition::parked_write::{
-    verification_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
+    leader_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
 };
 use crate::partition::partition_log::{AppendCheck, PartitionLog, Payload, RecordStatus};
 use crate::protocol::error::ErrorCode;
@@ -180,12 +180,7 @@ fn reply(o: &mut Out<Node>, dst: Id, req: &TxnOffsetCommitRequest, error: ErrorC
 impl GroupCoordinator {
     /// What `timer` waits for: only verifications arm timers here.
     pub fn wait(&self, state: &GroupCoordinatorState, timer: &Timer) -> Wait {
-        match *timer {
-            Timer::VerificationTimeout(pid) => {
-                verification_wait(&state.verifying, pid, self.txn_coordinator)
-            }
-            _ => Wait::Always,
-        }
+        leader_wait(&state.verifying, timer, self.txn_coordinator)
     }
 
     /// Whether an OffsetFetch of `from` waits here for a pending transactional offset

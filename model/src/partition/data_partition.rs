@@ -6,7 +6,7 @@
 use crate::design::Design;
 use crate::partition::leader::{LeaderState, LeaderStorage};
 use crate::partition::parked_write::{
-    verification_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
+    leader_wait, verifications_from, void_guard, VerifiedWrite, Verifier,
 };
 use crate::partition::partition_log::{AppendCheck, Payload};
 use crate::protocol::error::ErrorCode;
@@ -123,12 +123,7 @@ fn reply(o: &mut Out<Node>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
 impl DataPartition {
     /// What `timer` waits for: only verifications arm timers here.
     pub fn wait(&self, state: &DataPartitionState, timer: &Timer) -> Wait {
-        match *timer {
-            Timer::VerificationTimeout(pid) => {
-                verification_wait(&state.verifying, pid, self.txn_coordinator)
-            }
-            _ => Wait::Always,
-        }
+        leader_wait(&state.verifying, timer, self.txn_coordinator)
     }
 
     /// The verifications in progress for writes from `client`.

@@ -188,6 +188,16 @@ pub fn verification_error(e: ErrorCode) -> ErrorCode {
     }
 }
 
+/// What a leader's `timer` waits for when verifications are all that arm its timers (data
+/// partitions and the group coordinator): a verification timer waits for the transaction
+/// coordinator's answer; anything else is the leader's own schedule.
+pub fn leader_wait<R>(verifying: &Verifying<R>, timer: &Timer, tc: Id) -> Wait {
+    match *timer {
+        Timer::VerificationTimeout(pid) => verification_wait(verifying, pid, tc),
+        _ => Wait::Always,
+    }
+}
+
 /// What `VerificationTimeout(pid)` waits for: the coordinator's answer to the
 /// verification of `pid`, if one is in progress. An answer already sent arrives even if
 /// the coordinator has crashed since; a request to a coordinator that is down does not

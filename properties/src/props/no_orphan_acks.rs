@@ -10,7 +10,6 @@
 
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::share::txn_acks::pending_acks;
-use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
@@ -18,9 +17,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     if !sys.is_quiescent(state) {
         return None;
     }
-    let NodeState::TxnCoordinator(tc) = state.node(sys.topology.txn_coordinator) else {
-        return None;
-    };
+    let tc = state.node(sys.topology.txn_coordinator).txn_coordinator()?;
     for (id, ack) in pending_acks(sys, state) {
         let staged = ack.producer;
         let live = tc.txns.values().find(|m| m.pid == staged.pid);

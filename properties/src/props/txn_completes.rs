@@ -6,7 +6,6 @@
 //! or an actor crashed.
 
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
-use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
@@ -14,7 +13,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     if !sys.is_quiescent(state) {
         return None;
     }
-    if let NodeState::TxnCoordinator(tc) = state.node(sys.topology.txn_coordinator) {
+    if let Some(tc) = state.node(sys.topology.txn_coordinator).txn_coordinator() {
         for (txn, meta) in &tc.txns {
             if meta.state.is_in_flight() {
                 return Some(format!("TC leaves {txn} in {:?} forever", meta.state));
