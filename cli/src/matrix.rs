@@ -243,6 +243,17 @@ impl Matrix {
         });
     }
 
+    /// The scenarios, in the order they were checked, each once.
+    pub fn scenarios(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in &self.checks {
+            if !names.contains(&c.scenario.as_str()) {
+                names.push(&c.scenario);
+            }
+        }
+        names
+    }
+
     /// The cell of a property for a design on a scenario.
     pub fn cell(&self, design: &str, scenario: &str, property: &str) -> Option<&Cell> {
         self.cells

@@ -37,17 +37,6 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
-/// The scenarios of the matrix, in the order they were checked.
-fn scenarios(matrix: &Matrix) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for c in &matrix.checks {
-        if !names.contains(&c.scenario.as_str()) {
-            names.push(&c.scenario);
-        }
-    }
-    names
-}
-
 /// One scenario's table.
 fn scenario_table(matrix: &Matrix, scenario: &str) -> String {
     let checks: Vec<&CheckRow> = matrix
@@ -126,7 +115,7 @@ pub fn render(matrix: &Matrix) -> String {
         out.push_str(&format!(", --set {}", matrix.sets.join(" ")));
     }
     out.push_str("\n\n");
-    for scenario in scenarios(matrix) {
+    for scenario in matrix.scenarios() {
         out.push_str(&scenario_table(matrix, scenario));
         out.push('\n');
     }

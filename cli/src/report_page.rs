@@ -107,7 +107,7 @@ fn matrix_section(m: &Matrix) -> String {
             "<b>did not all pass</b>"
         }
     ));
-    for scenario in unique(m.checks.iter().map(|c| c.scenario.as_str())) {
+    for scenario in m.scenarios() {
         html.push_str(&scenario_table(m, scenario));
     }
     html.push_str(&checks_table(m));
@@ -116,12 +116,13 @@ fn matrix_section(m: &Matrix) -> String {
 
 /// One scenario's table: a row per property and twin, a column per design.
 fn scenario_table(m: &Matrix, scenario: &str) -> String {
-    let designs: Vec<&str> = unique(
-        m.checks
-            .iter()
-            .filter(|c| c.scenario == scenario)
-            .map(|c| c.design.as_str()),
-    );
+    // A (design, scenario) pair has one check row, so each design comes once.
+    let designs: Vec<&str> = m
+        .checks
+        .iter()
+        .filter(|c| c.scenario == scenario)
+        .map(|c| c.design.as_str())
+        .collect();
     let mut html = format!(
         "<h3 id=\"s-{0}\">{0}</h3>\n<table><tr><th>property</th>",
         escape(scenario)
@@ -316,15 +317,4 @@ fn finding_html(f: &Finding) -> String {
         escape(&f.mermaid)
     ));
     html
-}
-
-/// The values in first-seen order, each once.
-fn unique<'a>(values: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut seen: Vec<&str> = Vec::new();
-    for v in values {
-        if !seen.contains(&v) {
-            seen.push(v);
-        }
-    }
-    seen
 }
