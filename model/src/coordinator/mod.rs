@@ -7,6 +7,7 @@ pub mod txn_coordinator;
 pub mod txn_coordinator_2pc;
 pub mod txn_state;
 
+use crate::coordinator::group_coordinator::GroupCoordinatorState;
 use crate::coordinator::txn_coordinator::TxnCoordinatorState;
 use crate::coordinator::txn_state::TransactionState;
 use crate::world::node::NodeState;
@@ -18,6 +19,14 @@ impl NodeState {
     pub fn txn_coordinator(&self) -> Option<&TxnCoordinatorState> {
         match self {
             NodeState::TxnCoordinator(tc) => Some(tc),
+            _ => None,
+        }
+    }
+
+    /// The state of the group coordinator (the `__consumer_offsets` partition's leader).
+    pub fn group_coordinator(&self) -> Option<&GroupCoordinatorState> {
+        match self {
+            NodeState::GroupCoordinator(gc) => Some(gc),
             _ => None,
         }
     }
