@@ -11,9 +11,9 @@ pub mod settings;
 pub mod sink_knobs;
 pub mod spl_knobs;
 
-use crate::clients::session_heartbeat::HeartbeatOwner;
 use crate::design::kip939::AcknowledgerCommit;
 use crate::design::knobs::{design_knobs, Shown};
+use crate::design::session_knobs::HeartbeatOwner;
 use crate::design::session_knobs::{EpochHandoff, ResumeMode};
 use crate::design::sink_knobs::SinkCommitScope;
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
