@@ -1,8 +1,8 @@
 //! Read-only views of a `SystemState` that several properties share: where each write of a
 //! client transaction attempt stands, and the partition logs.
 
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{PartitionLog, RecordStatus};
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{TopicPartition, TxnTag};
 use sharetxn_model::protocol::msg::Msg;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
@@ -148,7 +148,7 @@ pub fn write_statuses(
 pub fn share_coordinator_state<'a>(
     sys: &System,
     state: &'a SystemState,
-) -> Option<&'a sharetxn_model::share::share_state::ShareState> {
+) -> Option<&'a sharetxn_model::protocol::share_state::ShareState> {
     share_coordinator_txn_state(sys, state).map(|s| &s.state)
 }
 

@@ -7,9 +7,7 @@ pub mod share_coordinator_notify;
 pub mod share_coordinator_txn;
 pub mod share_partition;
 pub mod share_partition_txn;
-pub mod share_state;
 pub mod share_timing;
-pub mod txn_acks;
 
 use crate::share::share_coordinator::ShareCoordinatorState;
 use crate::share::share_partition::SharePartitionState;
