@@ -82,6 +82,7 @@ fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
             delivery_count,
         }],
         notify: false,
+        leader_epoch: None,
     }
 }
 

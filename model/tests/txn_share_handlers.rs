@@ -46,6 +46,7 @@ fn stage(epoch: u8) -> Msg {
         tag: TAG,
         deliveries: Vec::new(),
         notify: false,
+        leader_epoch: None,
     })
 }
 

@@ -220,6 +220,7 @@ fn staging() -> TxnShareAcknowledgeRequest {
         tag: TAG,
         deliveries: Vec::new(),
         notify: false,
+        leader_epoch: None,
     }
 }
 

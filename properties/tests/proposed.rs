@@ -166,3 +166,47 @@ fn proposed_passes_ctp_and_ctp_race_at_their_default_bounds() {
         assert_eq!(report.unique_states, states, "{name}");
     }
 }
+
+/// Two transactions of one producer and one lost message: enough for the share
+/// coordinator's TxnShareAcksResolved of the first transaction to be lost while the second
+/// transaction resolves (found by the simulator on `ctp`, seed 440 with up to 8 records).
+const TWO_OUTCOMES: &[&str] = &[
+    "records=2",
+    "txns=2",
+    "inputs=1",
+    "partitions=0",
+    "drops=1",
+    "crashes=0",
+    "timeouts=0",
+    "request_retries=0",
+    "marker_retries=1",
+];
+
+#[test]
+fn each_transactions_outcome_reaches_the_leader_after_a_loss() {
+    let report = run(Design::proposed(), TWO_OUTCOMES);
+    assert_eq!(failed(&report), Vec::<&str>::new());
+    assert_eq!(
+        report.status("share_ack_committed"),
+        Some(Status::Witnessed)
+    );
+    assert_eq!(
+        report.status("redelivered_after_abort"),
+        Some(Status::Witnessed)
+    );
+}
+
+#[test]
+fn one_outcome_per_producer_loses_the_first_transactions_outcome() {
+    let sets: Vec<&str> = TWO_OUTCOMES
+        .iter()
+        .copied()
+        .chain(["outcome_per_transaction=false"])
+        .collect();
+    let report = run(Design::proposed(), &sets);
+    assert_eq!(failed(&report), vec!["at_least_once", "cache_agrees"]);
+    assert_eq!(
+        report.unique_states, 57_332,
+        "pinned: the counterexample's space before the fix"
+    );
+}

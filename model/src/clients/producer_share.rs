@@ -233,6 +233,7 @@ impl Producer {
                     .collect(),
             },
             notify: false,
+            leader_epoch: None,
         };
         // The design decides who stages: the share-partition leader or the coordinator.
         let dst = if self.design.stage_at_leader {

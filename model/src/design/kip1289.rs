@@ -41,6 +41,16 @@ impl Design {
     /// - `leader_resolution=notify`: the share coordinator tells the leader COMMIT or ABORT
     ///   when the marker resolved the acks, and the leader never infers an outcome (else
     ///   `cache_agrees` with no resolution, `no_duplicate_processing` with `refresh`);
+    /// - `outcome_per_transaction`: the share coordinator resends each transaction's
+    ///   outcome until the leader answers for its offsets (else `at_least_once` and
+    ///   `cache_agrees` with one loss and two transactions of one producer: the second
+    ///   outcome replaced the first, whose TxnShareAcksResolved was lost, and the first
+    ///   transaction's record stays TX_PENDING at the leader for good);
+    /// - `stage_leader_epoch`: the share coordinator fences a staging forwarded by a
+    ///   share-partition leader older than the one that has read the state since (else
+    ///   `no_duplicate_processing` with two leader restarts: the old leader's staging
+    ///   lands after the new leader loaded the record AVAILABLE, the record is delivered
+    ///   again, and the abort of the old staging reopens it after the new one committed);
     /// - `rebuild_pending`: a new leader rebuilds TX_PENDING from the share coordinator's
     ///   pending acks (else `no_duplicate_processing` after a leader failover).
     ///
@@ -96,6 +106,8 @@ impl Design {
             stage_at_leader: true,
             stage_owner_check: StageOwnerCheck::Acquisition,
             leader_resolution: LeaderResolution::Notify,
+            outcome_per_transaction: true,
+            stage_leader_epoch: true,
             rebuild_pending: true,
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,

@@ -77,6 +77,28 @@ design_knobs! {
             shown Moved,
             help "how the leader learns a staged ack's outcome, none|refresh|notify",
             reverted ["cache_agrees", "no_duplicate_processing"];
+        /// KIP-1289 `notify`: the share coordinator keeps each transaction's outcome (the
+        /// producer id and epoch its acknowledgements were staged with, and COMMIT or ABORT)
+        /// until the leader answers for those offsets. With false it keeps one outcome per
+        /// producer id, so the producer's next transaction replaces an outcome whose
+        /// TxnShareAcksResolved was lost, and those records stay TX_PENDING at the leader
+        /// for good. Seed: false (it has no `notify`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        outcome_per_transaction: bool = false,
+            shown Moved,
+            help "KIP-1289 notify, the share coordinator keeps each transaction's outcome until the leader answers it (false: one per producer id), true|false",
+            reverted ["at_least_once", "cache_agrees"];
+        /// KIP-1289 `stage_at_leader`: the leader's forwarded TxnShareAcknowledge carries its
+        /// leader epoch, and the share coordinator rejects a staging from an older leader
+        /// epoch than the one it has seen (FENCED_LEADER_EPOCH, as for WriteShareGroupState),
+        /// also when the staging's verification completes. With false, a staging forwarded
+        /// by a leader that then crashed lands after the new leader read the state, and the
+        /// record is delivered again while the old staging is pending. Seed: false.
+        #[serde(default, skip_serializing_if = "is_false")]
+        stage_leader_epoch: bool = false,
+            shown Moved,
+            help "KIP-1289, the share coordinator fences a staging forwarded by an older share-partition leader epoch, true|false",
+            reverted ["no_duplicate_processing"];
         /// KIP-1289: a new leader rebuilds TX_PENDING records from the pending acknowledgements
         /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.
         #[serde(default, skip_serializing_if = "is_false")]

@@ -11,7 +11,7 @@ use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::StateBatch;
-use crate::protocol::width::Offset;
+use crate::protocol::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 
@@ -56,6 +56,10 @@ pub struct TxnShareAcknowledgeRequest {
     /// coordinator tells it when a marker resolves these acknowledgements.
     #[serde(default, skip_serializing_if = "is_false")]
     pub notify: bool,
+    /// Set by a staging share-partition leader with `stage_leader_epoch`: its leader epoch,
+    /// which the share coordinator fences as it fences WriteShareGroupState's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_epoch: Option<Epoch>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -79,6 +83,11 @@ pub struct TxnShareAcksResolvedRequest {
 pub struct TxnShareAcksResolvedResponse {
     /// The producer id and epoch of the request.
     pub producer: ProducerIdAndEpoch,
+    /// `outcome_per_transaction`: the outcome and the offsets answered, so that the share
+    /// coordinator retires exactly what this answer covers (an answer to an earlier
+    /// request must not retire offsets merged in since). Empty otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<(bool, Vec<Offset>)>,
 }
 
 /// TxnShareAcknowledgeResponse.

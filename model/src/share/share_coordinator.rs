@@ -98,7 +98,10 @@ pub struct ShareCoordinatorState {
     pub verifying: BTreeMap<ProducerId, ParkedStaging>,
     /// KIP-1289 `notify`: outcomes not yet acknowledged by the leader that staged them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub outbox: BTreeMap<ProducerId, crate::share::share_coordinator_notify::Resolution>,
+    pub outbox: BTreeMap<
+        crate::share::share_coordinator_notify::OutboxKey,
+        crate::share::share_coordinator_notify::Resolution,
+    >,
 }
 
 /// The share coordinator's configuration.

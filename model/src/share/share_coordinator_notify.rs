@@ -4,12 +4,17 @@
 //! resends it until answered. The outbox is rebuilt by replaying the log, so a coordinator
 //! restart resends every outcome it resolved; the leader applies an outcome only to
 //! records still TX_PENDING under the same producer id and epoch, so a resend is harmless.
+//!
+//! With `outcome_per_transaction` each transaction's outcome is its own outbox entry and
+//! the leader's answer retires the offsets it names; without it there is one entry per
+//! producer id, and the producer's next outcome replaces one still unanswered.
 
 use crate::partition::parked_write::{verification_wait, verifications_from};
-use crate::protocol::ids::ProducerId;
-use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::ids::{ProducerEpoch, ProducerId};
+use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::txn_share_msg::{TxnShareAcksResolvedRequest, TxnShareAcksResolvedResponse};
 use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
+use crate::protocol::width::Offset;
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState};
 use crate::share::share_coordinator_txn::PendingAcks;
 use crate::world::node::Node;
@@ -26,29 +31,55 @@ pub struct Resolution {
     pub request: TxnShareAcksResolvedRequest,
 }
 
-/// Replay hook: a marker resolved `p` (commit or abort); queue the outcome for its leader.
-pub fn resolved(s: &mut ShareCoordinatorState, p: &PendingAcks, commit: bool) {
-    if let Some(leader) = p.notify {
+/// Where an outcome waits for its answer: the producer id, and with
+/// `outcome_per_transaction` the staged epoch and the outcome (COMMIT true).
+pub type OutboxKey = (ProducerId, Option<(ProducerEpoch, bool)>);
+
+impl ShareCoordinator {
+    /// The outbox entry an outcome of `producer` goes to.
+    fn outbox_key(&self, producer: ProducerIdAndEpoch, commit: bool) -> OutboxKey {
+        let txn = self.design.outcome_per_transaction;
+        (producer.pid, txn.then_some((producer.epoch, commit)))
+    }
+
+    /// Replay hook: a marker resolved `p` (commit or abort); queue the outcome for its
+    /// leader, joining the offsets of an unanswered outcome of the same transaction.
+    pub(crate) fn resolved(&self, s: &mut ShareCoordinatorState, p: &PendingAcks, commit: bool) {
+        let Some(leader) = p.notify else {
+            return;
+        };
+        let mut offsets: Vec<Offset> = p.batches.iter().map(|b| b.offset).collect();
+        let key = self.outbox_key(p.producer, commit);
+        if let (Some(_), Some(queued)) = (key.1, s.outbox.get(&key)) {
+            offsets.extend(queued.request.offsets.iter().copied());
+            offsets.sort_unstable();
+            offsets.dedup();
+        }
         let request = TxnShareAcksResolvedRequest {
             producer: p.producer,
             commit,
-            offsets: p.batches.iter().map(|b| b.offset).collect(),
+            offsets,
         };
-        s.outbox
-            .insert(p.producer.pid, Resolution { leader, request });
+        s.outbox.insert(key, Resolution { leader, request });
     }
-}
 
-impl ShareCoordinator {
-    /// After a live marker: send the outcome it queued for `pid`, if any.
+    /// After a live marker: send every outcome queued for `pid`.
     pub(crate) fn notify_leader(
         &self,
         s: &ShareCoordinatorState,
         pid: ProducerId,
         o: &mut Out<Node>,
     ) {
-        if let Some(r) = s.outbox.get(&pid) {
+        let queued = s
+            .outbox
+            .range((pid, None)..)
+            .take_while(|(k, _)| k.0 == pid);
+        let mut any = false;
+        for (_, r) in queued {
             o.send(r.leader, Msg::TxnShareAcksResolved(r.request.clone()));
+            any = true;
+        }
+        if any {
             o.set_timer(Timer::ResolvedRetry, retry());
         }
     }
@@ -70,15 +101,29 @@ impl ShareCoordinator {
         r: TxnShareAcksResolvedResponse,
         o: &mut Out<Node>,
     ) {
-        let answered = s
-            .outbox
-            .get(&r.producer.pid)
-            .is_some_and(|q| q.request.producer == r.producer);
-        if answered {
-            s.outbox.remove(&r.producer.pid);
-            if s.outbox.is_empty() {
-                o.cancel_timer(Timer::ResolvedRetry);
+        match &r.answered {
+            Some((commit, offsets)) => {
+                let key = self.outbox_key(r.producer, *commit);
+                if let Some(q) = s.outbox.get_mut(&key) {
+                    q.request.offsets.retain(|offset| !offsets.contains(offset));
+                    if q.request.offsets.is_empty() {
+                        s.outbox.remove(&key);
+                    }
+                }
             }
+            None => {
+                let key = (r.producer.pid, None);
+                let answered = s
+                    .outbox
+                    .get(&key)
+                    .is_some_and(|q| q.request.producer == r.producer);
+                if answered {
+                    s.outbox.remove(&key);
+                }
+            }
+        }
+        if s.outbox.is_empty() {
+            o.cancel_timer(Timer::ResolvedRetry);
         }
     }
 

@@ -119,6 +119,14 @@ impl ShareCoordinator {
         verified: bool,
         o: &mut Out<Node>,
     ) {
+        // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
+        // has since read the state (`ShareCoordinatorShard` fences WriteShareGroupState
+        // the same way). Checked again when a verification resumes the staging, since a
+        // new leader may have read the state while it was parked.
+        if req.leader_epoch.is_some_and(|e| e < s.state.leader_epoch) {
+            reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
+            return;
+        }
         let fenced = s
             .producer_epochs
             .get(&req.producer.pid)
@@ -291,7 +299,7 @@ impl ShareCoordinator {
                         let start = s.state.start_offset;
                         s.state.merge(start, &p.batches);
                     }
-                    crate::share::share_coordinator_notify::resolved(s, &p, *commit);
+                    self.resolved(s, &p, *commit);
                     s.resolved.push(Resolution {
                         acks: p,
                         commit: *commit,

@@ -206,6 +206,7 @@ impl SharePartition {
             acks: acks.to_vec(),
             deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,
+            leader_epoch: self.design.stage_leader_epoch.then_some(s.leader_epoch),
             ..req.clone()
         }
     }
@@ -322,6 +323,10 @@ impl SharePartition {
             src,
             Msg::TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse {
                 producer: r.producer,
+                answered: self
+                    .design
+                    .outcome_per_transaction
+                    .then(|| (r.commit, r.offsets.clone())),
             }),
         );
     }
