@@ -446,7 +446,10 @@ impl TxnCoordinator {
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
                 let meta = state.txns.get_mut(&txn).expect("present");
-                meta.last_epoch = Some(meta.epoch);
+                // `prepareIncrementProducerEpoch` with no expected epoch (the model's client
+                // sends none) leaves no last epoch: the previous incarnation's EndTxn is then
+                // fenced, not taken for a retry of a bumped EndTxn (docs/fidelity.md, D6).
+                meta.last_epoch = None;
                 meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
                 meta.two_phase = two_phase;

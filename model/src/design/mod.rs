@@ -225,6 +225,16 @@ design_knobs! {
             shown Moved,
             help "TV2, an EndTxn with the current epoch while the previous transaction is PrepareCommit or PrepareAbort is answered PRODUCER_FENCED as Kafka does (false: held until it completes, docs/conformance.md TC-3), true|false",
             reverted [];
+        /// Kafka's `ShareCoordinatorShard.merge` (1eb7644 and 4.x): a WriteShareGroupState's
+        /// start offset replaces the stored one even when it is lower, so an older write
+        /// arriving after a newer one moves the share-partition start offset back. With false
+        /// (the model's reading, kept so the pinned counts stand) the stored start offset
+        /// never moves back (docs/fidelity.md F1).
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_start_offset_from_write: bool = false,
+            shown Moved,
+            help "a WriteShareGroupState's start offset replaces the share coordinator's even when lower, as Kafka's ShareCoordinatorShard.merge does (false: it never moves back, docs/fidelity.md F1), true|false",
+            reverted [];
     }
 }
 
