@@ -8,7 +8,7 @@ mod common;
 mod fixture;
 
 use common::{deliver, pe, start, system, Cmd};
-use fixture::{coordinator, end_txn, error_of, init_producer_id, metadata, txn, txn_basic_at};
+use fixture::{coordinator, end_txn, error_of, init_producer_id, metadata, txn};
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::design::Design;
 use sharetxn_model::history::ghost_value::Ghost;
@@ -26,23 +26,33 @@ use stateright::actor::Command;
 /// InitProducerId from a new incarnation) bumps the epoch and sets `lastProducerEpoch` to
 /// NO_PRODUCER_EPOCH. Under TV2 the previous incarnation's EndTxn with the old epoch is then
 /// no retry of a bumped EndTxn: `endTransaction`'s `isValidEpoch` for EMPTY asks for the
-/// current epoch, so Kafka answers PRODUCER_FENCED (the model answered INVALID_TXN_STATE).
+/// current epoch, so Kafka answers PRODUCER_FENCED. The model answers INVALID_TXN_STATE
+/// (also fatal for the client) unless `init_pid_clears_last_epoch` is on.
 #[test]
 fn init_pid_leaves_no_last_epoch_so_the_old_end_txn_is_fenced() {
-    for previous in [Empty, CompleteCommit, CompleteAbort] {
-        let sys = txn_basic_at(2);
-        let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
-        let (after, _) = init_producer_id(&sys, &state);
-        assert_eq!(txn(&after).epoch, ProducerEpoch(2), "{previous:?}");
-        assert_eq!(txn(&after).last_epoch, None, "{previous:?}");
-        for commit in [true, false] {
-            let old = fixture::pid_epoch(10, 1);
-            let (_, cmds) = fixture::to_coordinator(&sys, &after, end_txn(old, commit));
-            assert_eq!(
-                error_of(&sys, &cmds),
-                ErrorCode::ProducerFenced,
-                "{previous:?} commit={commit}"
-            );
+    for kafka in [false, true] {
+        for previous in [Empty, CompleteCommit, CompleteAbort] {
+            let knob = format!("init_pid_clears_last_epoch={kafka}");
+            let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &["tv=2", &knob]);
+            let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
+            let (after, _) = init_producer_id(&sys, &state);
+            assert_eq!(txn(&after).epoch, ProducerEpoch(2), "{previous:?}");
+            let last = (!kafka).then_some(ProducerEpoch(1));
+            assert_eq!(txn(&after).last_epoch, last, "{previous:?}");
+            let expected = if kafka {
+                ErrorCode::ProducerFenced
+            } else {
+                ErrorCode::InvalidTxnState
+            };
+            for commit in [true, false] {
+                let old = fixture::pid_epoch(10, 1);
+                let (_, cmds) = fixture::to_coordinator(&sys, &after, end_txn(old, commit));
+                assert_eq!(
+                    error_of(&sys, &cmds),
+                    expected,
+                    "kafka={kafka} {previous:?} commit={commit}"
+                );
+            }
         }
     }
 }
