@@ -33,7 +33,11 @@ fn init_pid_leaves_no_last_epoch_so_the_old_end_txn_is_fenced() {
     for kafka in [false, true] {
         for previous in [Empty, CompleteCommit, CompleteAbort] {
             let knob = format!("init_pid_clears_last_epoch={kafka}");
-            let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &["tv=2", &knob]);
+            let sys = system(
+                Design::consumer_offsets(),
+                Scenario::txn_basic(),
+                &["tv=2", &knob],
+            );
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
             let (after, _) = init_producer_id(&sys, &state);
             assert_eq!(txn(&after).epoch, ProducerEpoch(2), "{previous:?}");
