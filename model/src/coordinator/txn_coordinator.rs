@@ -446,7 +446,15 @@ impl TxnCoordinator {
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
                 let meta = state.txns.get_mut(&txn).expect("present");
-                meta.last_epoch = Some(meta.epoch);
+                // `prepareIncrementProducerEpoch` with no expected epoch (the model's client
+                // sends none) leaves no last epoch, so the previous incarnation's EndTxn is
+                // fenced rather than taken for a retry of a bumped EndTxn; the model keeps
+                // the old epoch unless the knob asks for Kafka's rule (docs/fidelity.md, D6).
+                meta.last_epoch = if self.design.init_pid_clears_last_epoch {
+                    None
+                } else {
+                    Some(meta.epoch)
+                };
                 meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
                 meta.two_phase = two_phase;

@@ -233,6 +233,27 @@ design_knobs! {
             shown Moved,
             help "TV2, an EndTxn with the current epoch while the previous transaction is PrepareCommit or PrepareAbort is answered PRODUCER_FENCED as Kafka does (false: held until it completes, docs/conformance.md TC-3), true|false",
             reverted [];
+        /// Kafka's `TransactionMetadata.prepareIncrementProducerEpoch` with no expected epoch
+        /// (an InitProducerId from a new incarnation): the bumped metadata keeps no last
+        /// epoch, so under TV2 the previous incarnation's EndTxn is PRODUCER_FENCED. With
+        /// false (the model's simplification, kept so the pinned counts stand) the old epoch
+        /// stays the last epoch and that EndTxn is answered INVALID_TXN_STATE, also fatal
+        /// (docs/fidelity.md D6).
+        #[serde(default, skip_serializing_if = "is_false")]
+        init_pid_clears_last_epoch: bool = false,
+            shown Moved,
+            help "InitProducerId leaves no last epoch, so a previous incarnation's TV2 EndTxn is PRODUCER_FENCED as Kafka answers (false: INVALID_TXN_STATE, docs/fidelity.md D6), true|false",
+            reverted [];
+        /// Kafka's `ShareCoordinatorShard.merge` (1eb7644 and 4.x): a WriteShareGroupState's
+        /// start offset replaces the stored one even when it is lower, so an older write
+        /// arriving after a newer one moves the share-partition start offset back. With false
+        /// (the model's reading, kept so the pinned counts stand) the stored start offset
+        /// never moves back (docs/fidelity.md F1).
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_start_offset_from_write: bool = false,
+            shown Moved,
+            help "a WriteShareGroupState's start offset replaces the share coordinator's even when lower, as Kafka's ShareCoordinatorShard.merge does (false: it never moves back, docs/fidelity.md F1), true|false",
+            reverted [];
     }
 }
 

@@ -179,10 +179,12 @@ pub fn void_guard<R>(verifying: &mut Verifying<R>, pid: ProducerId) {
     }
 }
 
-/// What a client sees when verification fails (`AddPartitionsToTxnManager`).
+/// What a client sees when verification fails: `AddPartitionsToTxnHandler.onComplete`
+/// turns PRODUCER_FENCED into INVALID_PRODUCER_EPOCH and passes every other code on, so
+/// INVALID_PRODUCER_ID_MAPPING reaches the writer as it is (Kafka 1eb7644;
+/// docs/fidelity.md, D9).
 pub fn verification_error(e: ErrorCode) -> ErrorCode {
     match e {
-        ErrorCode::InvalidProducerIdMapping => ErrorCode::InvalidTxnState,
         ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
         other => other,
     }

@@ -65,6 +65,15 @@ impl ShareState {
         self.batches.retain(|offset, _| *offset >= start);
     }
 
+    /// `ShareCoordinatorShard.merge` as Kafka writes it (1eb7644 and 4.x): the write's start
+    /// offset replaces the stored one, also when it is lower, and the batches below it are
+    /// pruned. A resent or overtaken older write then moves the start offset back over
+    /// offsets a newer write pruned, which read as never delivered (docs/fidelity.md, F1).
+    pub fn merge_from_write(&mut self, start_offset: Offset, batches: &[StateBatch]) {
+        self.start_offset = start_offset;
+        self.merge(start_offset, batches);
+    }
+
     /// The persisted state of `offset`: `None` when it was never written (AVAILABLE with
     /// no deliveries), terminal-by-position below the start offset.
     pub fn state_of(&self, offset: Offset) -> Option<(RecordState, u8)> {

@@ -55,8 +55,10 @@ pub enum ShareRecord {
 }
 
 impl ShareRecord {
-    /// Applies the record to `state` (replay and live writes take the same path).
-    pub fn apply(&self, state: &mut ShareState) {
+    /// Applies the record to `state` (replay and live writes take the same path). With
+    /// `start_from_write` an update's start offset replaces the stored one even when it is
+    /// lower, as `ShareCoordinatorShard.merge` does (the knob `sc_start_offset_from_write`).
+    pub fn apply(&self, state: &mut ShareState, start_from_write: bool) {
         match self {
             ShareRecord::Snapshot(s) => *state = s.clone(),
             ShareRecord::Update {
@@ -65,7 +67,11 @@ impl ShareRecord {
                 batches,
             } => {
                 state.leader_epoch = state.leader_epoch.max(*leader_epoch);
-                state.merge(*start_offset, batches);
+                if start_from_write {
+                    state.merge_from_write(*start_offset, batches);
+                } else {
+                    state.merge(*start_offset, batches);
+                }
             }
             // Transactional records change the served state only through the marker
             // (`ShareCoordinator::replay_txn`), which needs the pending acks as well.
@@ -138,7 +144,7 @@ impl ShareCoordinator {
             outbox: BTreeMap::new(),
         };
         for record in &log {
-            record.apply(&mut s.state);
+            record.apply(&mut s.state, self.design.sc_start_offset_from_write);
             self.replay_txn(record, &mut s, ReplayMode::Load);
         }
         s.log = log;
@@ -152,7 +158,7 @@ impl ShareCoordinator {
         record: ShareRecord,
         o: &mut Out<Node>,
     ) {
-        record.apply(&mut s.state);
+        record.apply(&mut s.state, self.design.sc_start_offset_from_write);
         self.replay_txn(&record, s, ReplayMode::Live);
         s.log.push(record);
         o.save(NodeStorage::ShareCoordinator(s.log.clone()));
