@@ -28,6 +28,17 @@ runs_in() {
       -o "traces/counterexamples/$property--$name.json" >/dev/null
   done
 }
+# Found by the simulator beyond the exhaustive bounds: one seed's trace, shrunk in full.
+sim_in() { # scenario design name property seed knobs...
+  local scenario=$1 design=$2 name=$3 property=$4 seed=$5; shift 5
+  local sets=()
+  for kv in "$@"; do sets+=(--set "$kv"); done
+  cargo run -q --release -p sharetxn -- sim --scenario "$scenario" --design "$design" \
+    --seeds "$seed..$((seed + 1))" "${sets[@]}" --trace-out "$out/$name" >/dev/null || true
+  cargo run -q --release -p sharetxn -- shrink --threads 1 \
+    "$out/$name/$design-$scenario-seed$seed-$property.json" \
+    -o "traces/counterexamples/$property--$name.json" >/dev/null
+}
 run consumer-offsets-tv0-no-verification no_hanging_transaction verification=false tv=0 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
 run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
 run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
@@ -39,6 +50,8 @@ runs_in ctp-race seed seed-ctp-race "no_duplicate_processing"
 runs_in flink-acknowledger seed seed-flink-acknowledger "no_duplicate_processing"
 runs_in flink-acknowledger proposed proposed-flink-acknowledger-notify "no_duplicate_processing" acknowledger_commit=notify
 runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_duplicate_processing" two_phase_commit=false
+runs_in ctp proposed proposed-ctp-one-outcome-per-producer "at_least_once cache_agrees" outcome_per_transaction=false records=2 txns=2 inputs=1 partitions=0 drops=1 crashes=0 timeouts=0 request_retries=0 marker_retries=1
+sim_in ctp proposed proposed-ctp-unfenced-stage no_duplicate_processing 5099 stage_leader_epoch=false swarm_records=1..=8 swarm_producers=1..=3 swarm_consumers=1..=2 crashable=share-partition,share-coordinator,txn-coordinator,producer
 # KIP-1310's session: the seed's full space is too large for an exhaustive check, so its
 # breadth-first search stops at 300,000 states, past the depth of both findings.
 SHARETXN_MAX_STATES=300000 runs_in session seed seed-session "flush_before_commit txn_atomicity"
