@@ -567,9 +567,19 @@ impl TxnCoordinator {
     }
 
     /// `retryOnEpochBump` (TV2): the EndTxn carries the epoch before our last bump, so the
-    /// client did not see our answer to it.
+    /// client did not see our answer to it. Kafka's `isValidEpoch` (`handleEndTransaction`,
+    /// 4.0) takes it for a retry only while the transaction is PREPARE_* or COMPLETE_*, and
+    /// by the current epoch alone: in ONGOING or EMPTY the epoch must be the current one, so
+    /// a late copy of an old EndTxn is fenced there (docs/conformance.md TC-1, TC-2).
     fn retries_on_epoch_bump(meta: &TransactionMetadata, req: &EndTxnRequest) -> bool {
-        meta.last_epoch == Some(req.producer.epoch) && req.producer.epoch.bump() == meta.epoch
+        let ended = matches!(
+            meta.state,
+            TransactionState::PrepareCommit
+                | TransactionState::PrepareAbort
+                | TransactionState::CompleteCommit
+                | TransactionState::CompleteAbort
+        );
+        ended && req.producer.epoch.bump() == meta.epoch
     }
 
     /// The answer to a retried EndTxn (TV2): the bumped pair if the transaction completed

@@ -262,10 +262,9 @@ fn end_txn_with_an_older_epoch_is_fenced() {
 
 /// The same request under TV2 metadata: an epoch one below the current one in an ongoing
 /// transaction is not a retry (`isValidEpoch` takes only the current epoch in Ongoing), so
-/// Kafka answers PRODUCER_FENCED. The model takes it for a retry of the previous EndTxn and
-/// answers INVALID_TXN_STATE (`docs/conformance.md`, TC-1).
+/// Kafka answers PRODUCER_FENCED. The model answered INVALID_TXN_STATE until fix TC-1
+/// (`docs/conformance.md`).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-1"]
 fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[])));
@@ -349,10 +348,9 @@ fn end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 /// The same test under TV2: the last epoch is `NO_PRODUCER_EPOCH` and the request carries
 /// the epoch before the current one. Kafka's retry rule looks at the current epoch only
 /// (`endTxnEpochBumped`), so the request is a retry and a COMMIT in PrepareAbort is
-/// INVALID_TXN_STATE; the model also asks that the last epoch be the request's and answers
-/// PRODUCER_FENCED (`docs/conformance.md`, TC-2).
+/// INVALID_TXN_STATE. The model also asked that the last epoch be the request's, and
+/// answered PRODUCER_FENCED, until fix TC-2 (`docs/conformance.md`).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-2"]
 fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareAbort, &[])));
@@ -362,10 +360,11 @@ fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 
 /// `shouldReturnInvalidTxnRequestOnEndTxnV2IfNotEndTxnV2Retry`, first half: under TV2 an
 /// EndTxn with the current epoch while the previous transaction is still PrepareCommit is
-/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED. The model holds it until the
-/// commit completes and then handles it (`docs/conformance.md`, TC-3).
+/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED. By default the model holds
+/// it until the commit completes and then handles it; `prepared_end_txn_fenced` answers as
+/// Kafka does (`docs/conformance.md`, TC-3, argued sound and kept behind the knob).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-3"]
+#[ignore = "disagrees by default: docs/conformance.md TC-3"]
 fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareCommit, &[])));
