@@ -6,17 +6,41 @@
 /// this test.
 const DOC: &str = include_str!("../../../docs/conformance.md");
 const MODULES: &[(&str, &str)] = &[
-    ("transaction_coordinator", include_str!("transaction_coordinator.rs")),
-    ("transaction_metadata", include_str!("transaction_metadata.rs")),
-    ("transaction_state_manager", include_str!("transaction_state_manager.rs")),
+    (
+        "transaction_coordinator",
+        include_str!("transaction_coordinator.rs"),
+    ),
+    (
+        "transaction_metadata",
+        include_str!("transaction_metadata.rs"),
+    ),
+    (
+        "transaction_state_manager",
+        include_str!("transaction_state_manager.rs"),
+    ),
     ("marker_completion", include_str!("marker_completion.rs")),
-    ("transaction_manager", include_str!("transaction_manager.rs")),
-    ("producer_state_manager", include_str!("producer_state_manager.rs")),
+    (
+        "transaction_manager",
+        include_str!("transaction_manager.rs"),
+    ),
+    (
+        "producer_state_manager",
+        include_str!("producer_state_manager.rs"),
+    ),
     ("share_partition", include_str!("share_partition.rs")),
-    ("share_partition_manager", include_str!("share_partition_manager.rs")),
+    (
+        "share_partition_manager",
+        include_str!("share_partition_manager.rs"),
+    ),
     ("share_coordinator", include_str!("share_coordinator.rs")),
-    ("persister_state_batch_combiner", include_str!("persister_state_batch_combiner.rs")),
-    ("share_partition_txn_state", include_str!("share_partition_txn_state.rs")),
+    (
+        "persister_state_batch_combiner",
+        include_str!("persister_state_batch_combiner.rs"),
+    ),
+    (
+        "share_partition_txn_state",
+        include_str!("share_partition_txn_state.rs"),
+    ),
 ];
 
 /// One row of the count table: the module and its numbers (cases, model tests, agree,
@@ -45,7 +69,9 @@ fn count_rows() -> Vec<Row> {
                 if first == "-" {
                     0
                 } else {
-                    first.parse().unwrap_or_else(|_| panic!("a number: {cell} in {line}"))
+                    first
+                        .parse()
+                        .unwrap_or_else(|_| panic!("a number: {cell} in {line}"))
                 }
             };
             let mut numbers = [0; 6];

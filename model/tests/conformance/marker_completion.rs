@@ -18,7 +18,10 @@ fn committing() -> (System, NodeState) {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(1, 0, None, Ongoing, &[topic1()])));
     let (state, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(1, 0), true));
-    assert!(!sent_to(&cmds, sys.topology.partitions[0]).is_empty(), "the marker is sent");
+    assert!(
+        !sent_to(&cmds, sys.topology.partitions[0]).is_empty(),
+        "the marker is sent"
+    );
     (sys, state)
 }
 
@@ -47,7 +50,12 @@ fn a_marker_answered_none_completes_the_transaction() {
 #[test]
 fn an_unanswered_marker_is_sent_again() {
     let (sys, state) = committing();
-    let (after, cmds) = fire(&sys, sys.topology.txn_coordinator, &state, Timer::MarkerRetry(TXN));
+    let (after, cmds) = fire(
+        &sys,
+        sys.topology.txn_coordinator,
+        &state,
+        Timer::MarkerRetry(TXN),
+    );
     assert!(marker_sent(&sys, &cmds), "{cmds:?}");
     assert_eq!(txn(&after).state, PrepareCommit);
 }
@@ -60,7 +68,9 @@ fn a_marker_answered_not_leader_is_sent_again() {
     let (after, cmds) = marker_answered(&sys, &state, ErrorCode::NotLeaderOrFollower);
     assert!(marker_sent(&sys, &cmds), "{cmds:?}");
     assert_eq!(txn(&after).state, PrepareCommit);
-    assert!(tc_state(&after).markers[&TXN].partitions.contains(&topic1()));
+    assert!(tc_state(&after).markers[&TXN]
+        .partitions
+        .contains(&topic1()));
 }
 
 /// `shouldCompleteDelayedOperationWhenInvalidProducerEpoch` and

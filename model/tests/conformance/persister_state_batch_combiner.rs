@@ -120,7 +120,8 @@ fn batches_with_the_same_state_merge_into_their_union() {
             start: None,
         },
         Case {
-            name: "Same state. newBatch first strictly larger and last strictly smaller (shouldRun).",
+            name:
+                "Same state. newBatch first strictly larger and last strictly smaller (shouldRun).",
             so_far: &[(100, 110, A, 1)],
             written: &[(105, 108, A, 1)],
             expected: &[(100, 110, A, 1)],

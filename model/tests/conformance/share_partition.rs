@@ -67,7 +67,12 @@ pub(crate) fn loaded(sys: &System, persisted: ShareState) -> NodeState {
 
 /// A ShareFetch of member `m` (consumer `m`) at session epoch `epoch`: the state after and
 /// the records it acquired.
-pub(crate) fn fetch(sys: &System, state: &NodeState, m: u8, epoch: u32) -> (NodeState, Vec<AcquiredRecord>) {
+pub(crate) fn fetch(
+    sys: &System,
+    state: &NodeState,
+    m: u8,
+    epoch: u32,
+) -> (NodeState, Vec<AcquiredRecord>) {
     fetch_up_to(sys, state, m, epoch, 1)
 }
 
@@ -475,7 +480,10 @@ fn a_read_answered_with_an_error_loads_nothing_and_is_sent_again() {
     let (state, _) = deliver(&sys, sp, &state, sc, failed);
     assert!(!spl(&state).loaded);
     let (state, cmds) = fetch_request(&sys, &state, 0, 0, 1);
-    assert!(crate::common::sent_to(&cmds, c0).is_empty(), "the fetch waits for the load");
+    assert!(
+        crate::common::sent_to(&cmds, c0).is_empty(),
+        "the fetch waits for the load"
+    );
     let (_, cmds) = fire(&sys, sp, &state, Timer::ReadStateTimeout);
     assert!(crate::common::sent_to(&cmds, sc)
         .iter()
@@ -503,7 +511,10 @@ fn maybe_initialize_past_every_record_has_nothing_to_acquire() {
 fn acquire_multiple_records() {
     let sys = with_records(2);
     let (state, acquired) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
-    let offsets: Vec<(Offset, u8)> = acquired.iter().map(|a| (a.offset, a.delivery_count)).collect();
+    let offsets: Vec<(Offset, u8)> = acquired
+        .iter()
+        .map(|a| (a.offset, a.delivery_count))
+        .collect();
     assert_eq!(offsets, vec![(0, 1), (1, 1)]);
     for offset in 0..2 {
         assert_eq!(record(&state, offset).member, Some(MemberId(0)));
@@ -566,10 +577,24 @@ fn one_acknowledgement_request_is_one_write() {
 fn the_start_offset_moves_only_over_acknowledged_records_from_the_start() {
     let sys = with_records(2);
     let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
-    let later = acknowledge_all(&sys, &state, 0, 1, &[(1, 1, AckType::Accept)], ErrorCode::None);
+    let later = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(1, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert_eq!(spl(&later.state).start_offset, 0);
     assert_eq!(record(&later.state, 0).state, Acquired);
-    let first = acknowledge_all(&sys, &later.state, 0, 2, &[(0, 1, AckType::Accept)], ErrorCode::None);
+    let first = acknowledge_all(
+        &sys,
+        &later.state,
+        0,
+        2,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert_eq!(spl(&first.state).start_offset, 2);
 }
 
@@ -592,7 +617,14 @@ fn one_invalid_acknowledgement_fails_the_whole_request() {
 fn acknowledging_an_offset_out_of_range_is_invalid_record_state() {
     let sys = with_records(2);
     let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
-    let acked = acknowledge_all(&sys, &state, 0, 1, &[(7, 1, AckType::Accept)], ErrorCode::None);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(7, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert_eq!(acked.error, ErrorCode::InvalidRecordState);
 }
 
@@ -602,7 +634,14 @@ fn acknowledging_an_offset_out_of_range_is_invalid_record_state() {
 fn an_acknowledged_record_has_its_lock_cancelled() {
     let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
-    let acked = acknowledge_all(&sys, &state, 0, 1, &[(0, 1, AckType::Accept)], ErrorCode::None);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert!(acked
         .cmds
         .iter()
@@ -628,7 +667,10 @@ fn a_failed_write_rolls_the_acknowledgement_back() {
     );
     assert_ne!(acked.error, ErrorCode::None);
     let r = record(&acked.state, 0);
-    assert_eq!((r.state, r.member, r.ongoing), (Acquired, Some(MemberId(0)), None));
+    assert_eq!(
+        (r.state, r.member, r.ongoing),
+        (Acquired, Some(MemberId(0)), None)
+    );
 }
 
 /// `testAcquisitionLockOnOffsetWithWriteShareGroupStateFailure` and

@@ -18,7 +18,11 @@ use sharetxn_model::share::share_state::ShareState;
 use stateright::actor::Command;
 
 /// The error of the ShareFetch answer to consumer `m` in `cmds`.
-fn fetch_error(sys: &sharetxn_model::System, cmds: &[crate::common::Cmd], m: usize) -> Option<ErrorCode> {
+fn fetch_error(
+    sys: &sharetxn_model::System,
+    cmds: &[crate::common::Cmd],
+    m: usize,
+) -> Option<ErrorCode> {
     let consumer = sys.topology.consumers[m];
     cmds.iter().find_map(|c| match c {
         Command::Send(dst, Msg::ShareFetchResponse(r)) if *dst == consumer => Some(r.error),
@@ -36,12 +40,24 @@ fn share_session_epochs_are_checked_as_kafka_checks_them() {
     let (state, cmds) = fetch_request(&sys, &state, 0, 0, 1);
     assert_eq!(fetch_error(&sys, &cmds, 0), Some(ErrorCode::None));
     let (state, cmds) = fetch_request(&sys, &state, 0, 5, 1);
-    assert_eq!(fetch_error(&sys, &cmds, 0), Some(ErrorCode::InvalidShareSessionEpoch));
+    assert_eq!(
+        fetch_error(&sys, &cmds, 0),
+        Some(ErrorCode::InvalidShareSessionEpoch)
+    );
     let (state, cmds) = fetch_request(&sys, &state, 1, 1, 1);
-    assert_eq!(fetch_error(&sys, &cmds, 1), Some(ErrorCode::ShareSessionNotFound));
+    assert_eq!(
+        fetch_error(&sys, &cmds, 1),
+        Some(ErrorCode::ShareSessionNotFound)
+    );
     let (_, cmds) = fetch_request(&sys, &state, 0, 1, 1);
-    assert_ne!(fetch_error(&sys, &cmds, 0), Some(ErrorCode::InvalidShareSessionEpoch));
-    assert_ne!(fetch_error(&sys, &cmds, 0), Some(ErrorCode::ShareSessionNotFound));
+    assert_ne!(
+        fetch_error(&sys, &cmds, 0),
+        Some(ErrorCode::InvalidShareSessionEpoch)
+    );
+    assert_ne!(
+        fetch_error(&sys, &cmds, 0),
+        Some(ErrorCode::ShareSessionNotFound)
+    );
 }
 
 /// `testAcknowledgeSinglePartition`: a ShareAcknowledge in the session is applied to the
@@ -50,7 +66,14 @@ fn share_session_epochs_are_checked_as_kafka_checks_them() {
 fn an_acknowledgement_is_applied_to_the_partition() {
     let sys = with_delivery_limit(5);
     let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
-    let acked = acknowledge_all(&sys, &state, 0, 1, &[(0, 1, AckType::Accept)], ErrorCode::None);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert_eq!(acked.error, ErrorCode::None);
     assert_eq!(spl(&acked.state).start_offset, 1);
 }
@@ -60,14 +83,25 @@ fn an_acknowledgement_is_applied_to_the_partition() {
 #[test]
 fn an_acknowledgement_completes_a_waiting_fetch() {
     let sys = with_delivery_limit(5);
-    let (state, _) = crate::share_partition::fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let (state, _) =
+        crate::share_partition::fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
     let (state, acquired) = fetch(&sys, &state, 1, 0);
     assert!(acquired.is_empty());
     assert_eq!(spl(&state).parked.len(), 1);
-    let acked = acknowledge_all(&sys, &state, 0, 1, &[(0, 1, AckType::Release)], ErrorCode::None);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Release)],
+        ErrorCode::None,
+    );
     assert!(spl(&acked.state).parked.is_empty());
     let r = record(&acked.state, 0);
-    assert_eq!((r.state, r.member, r.delivery_count), (Acquired, Some(MemberId(1)), 2));
+    assert_eq!(
+        (r.state, r.member, r.delivery_count),
+        (Acquired, Some(MemberId(1)), 2)
+    );
 }
 
 /// `testAcknowledgeDoesNotCompleteDelayedShareFetchRequest`: an acknowledgement that makes
@@ -75,9 +109,17 @@ fn an_acknowledgement_completes_a_waiting_fetch() {
 #[test]
 fn an_accept_leaves_a_waiting_fetch_waiting() {
     let sys = with_delivery_limit(5);
-    let (state, _) = crate::share_partition::fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let (state, _) =
+        crate::share_partition::fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
     let (state, _) = fetch(&sys, &state, 1, 0);
-    let acked = acknowledge_all(&sys, &state, 0, 1, &[(0, 1, AckType::Accept)], ErrorCode::None);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
     assert_eq!(spl(&acked.state).parked.len(), 1);
 }
 

@@ -70,7 +70,10 @@ fn record(state: &NodeState, offset: Offset) -> Option<&InFlightRecord> {
     spl(state).records.get(&offset)
 }
 
-fn state_of(state: &NodeState, offset: Offset) -> Option<sharetxn_model::protocol::record_state::RecordState> {
+fn state_of(
+    state: &NodeState,
+    offset: Offset,
+) -> Option<sharetxn_model::protocol::record_state::RecordState> {
     record(state, offset).map(|r| r.state)
 }
 
@@ -105,7 +108,10 @@ fn read_answer(persisted: ShareState) -> Msg {
 }
 
 /// Persisted state with start offset `start` and `batches` (offset, state), delivery 1.
-fn persisted(start: Offset, batches: &[(Offset, sharetxn_model::protocol::record_state::RecordState)]) -> ShareState {
+fn persisted(
+    start: Offset,
+    batches: &[(Offset, sharetxn_model::protocol::record_state::RecordState)],
+) -> ShareState {
     let mut s = ShareState::default();
     let batches: Vec<StateBatch> = batches
         .iter()
@@ -121,7 +127,13 @@ fn persisted(start: Offset, batches: &[(Offset, sharetxn_model::protocol::record
 
 /// Member 0's TxnShareAcknowledge of `offsets` (delivery 1) under `producer`
 /// (`stageBatchTxnAcknowledge`), as the leader receives it.
-fn stage(sys: &System, state: &NodeState, producer: ProducerIdAndEpoch, offsets: &[Offset], ack: AckType) -> NodeState {
+fn stage(
+    sys: &System,
+    state: &NodeState,
+    producer: ProducerIdAndEpoch,
+    offsets: &[Offset],
+    ack: AckType,
+) -> NodeState {
     let (sp, _, p0) = ids(sys);
     let request = TxnShareAcknowledgeRequest {
         txn: TransactionalId(0),
@@ -160,14 +172,25 @@ fn stage(sys: &System, state: &NodeState, producer: ProducerIdAndEpoch, offsets:
 }
 
 /// The share coordinator answers `producer`'s staging with `error` (NONE: durable).
-fn staging_answered(sys: &System, state: &NodeState, producer: ProducerIdAndEpoch, error: ErrorCode) -> NodeState {
+fn staging_answered(
+    sys: &System,
+    state: &NodeState,
+    producer: ProducerIdAndEpoch,
+    error: ErrorCode,
+) -> NodeState {
     let (sp, sc, _) = ids(sys);
     let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error });
     deliver(sys, sp, state, sc, answer).0
 }
 
 /// A staging of `offsets` by `producer`, made durable.
-fn staged(sys: &System, state: &NodeState, producer: ProducerIdAndEpoch, offsets: &[Offset], ack: AckType) -> NodeState {
+fn staged(
+    sys: &System,
+    state: &NodeState,
+    producer: ProducerIdAndEpoch,
+    offsets: &[Offset],
+    ack: AckType,
+) -> NodeState {
     let state = stage(sys, state, producer, offsets, ack);
     staging_answered(sys, &state, producer, ErrorCode::None)
 }
@@ -198,8 +221,16 @@ fn a_refreshed_commit_leaves_other_acquisitions_alone() {
     let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
     let (state, reads) = refresh(&sys, &state);
     assert_eq!(reads, 1);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Acknowledged)])));
-    assert_eq!(state_of(&state, 0), None, "ACKNOWLEDGED: the start offset moved past it");
+    let (state, _) = read_returns(
+        &sys,
+        &state,
+        read_answer(persisted(0, &[(0, Acknowledged)])),
+    );
+    assert_eq!(
+        state_of(&state, 0),
+        None,
+        "ACKNOWLEDGED: the start offset moved past it"
+    );
     let other = record(&state, 1).expect("offset 1");
     assert_eq!((other.state, other.member), (Acquired, Some(MemberId(0))));
 }
@@ -217,7 +248,11 @@ fn a_refresh_leaves_another_transactions_durable_staging_pending() {
     let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
     let state = staged(&sys, &state, TXN_B, &[2], AckType::Accept);
     let (state, _) = refresh(&sys, &state);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Acknowledged)])));
+    let (state, _) = read_returns(
+        &sys,
+        &state,
+        read_answer(persisted(0, &[(0, Acknowledged)])),
+    );
     assert_eq!(state_of(&state, 2), Some(TxPending));
 }
 
@@ -232,7 +267,11 @@ fn a_failed_staging_rolls_back_and_a_later_one_is_refreshed() {
     let state = staged(&sys, &state, TXN_B, &[0], AckType::Accept);
     let (state, reads) = refresh(&sys, &state);
     assert_eq!(reads, 1);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Acknowledged)])));
+    let (state, _) = read_returns(
+        &sys,
+        &state,
+        read_answer(persisted(0, &[(0, Acknowledged)])),
+    );
     assert_eq!(state_of(&state, 0), None, "committed");
 }
 
@@ -259,7 +298,10 @@ fn an_abort_persists_the_release_it_decided() {
         state: Available,
         delivery_count: 1,
     };
-    assert!(spl(&state).writes.values().any(|w| w.request.batches == vec![release]));
+    assert!(spl(&state)
+        .writes
+        .values()
+        .any(|w| w.request.batches == vec![release]));
 }
 
 /// `testAbortAllowsRedelivery`: a persisted AVAILABLE is an abort: the record is AVAILABLE
@@ -295,7 +337,11 @@ fn a_refresh_does_not_read_while_the_staging_is_unanswered() {
     let state = staging_answered(&sys, &state, TXN_A, ErrorCode::None);
     let (state, reads) = refresh(&sys, &state);
     assert_eq!(reads, 1);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Acknowledged)])));
+    let (state, _) = read_returns(
+        &sys,
+        &state,
+        read_answer(persisted(0, &[(0, Acknowledged)])),
+    );
     assert_eq!(state_of(&state, 0), None, "committed");
 }
 
@@ -310,7 +356,11 @@ fn a_read_leaves_a_staging_that_is_not_durable_alone() {
     let (state, _) = refresh(&sys, &state);
     let state = stage(&sys, &state, TXN_B, &[1], AckType::Accept);
     let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Available)])));
-    assert_eq!(state_of(&state, 0), Some(Available), "transaction A aborted");
+    assert_eq!(
+        state_of(&state, 0),
+        Some(Available),
+        "transaction A aborted"
+    );
     let r = record(&state, 1).expect("offset 1");
     assert_eq!(r.state, TxPending);
     assert_eq!(r.staged.as_ref().map(|s| s.producer), Some(TXN_B));
@@ -397,7 +447,11 @@ fn a_record_below_the_persisted_start_offset_is_committed() {
     let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Reject);
     let (state, _) = refresh(&sys, &state);
     let (state, _) = read_returns(&sys, &state, read_answer(persisted(1, &[])));
-    assert_eq!(state_of(&state, 0), None, "ARCHIVED: the start offset moved past it");
+    assert_eq!(
+        state_of(&state, 0),
+        None,
+        "ARCHIVED: the start offset moved past it"
+    );
     assert!(spl(&state).start_offset >= 1);
     assert_eq!(state_of(&state, 2), Some(Acquired));
 }

@@ -152,7 +152,12 @@ fn add_offsets_answer(error: ErrorCode) -> Msg {
     })
 }
 
-fn end_txn_answer(request: ProducerIdAndEpoch, commit: bool, error: ErrorCode, producer: Option<ProducerIdAndEpoch>) -> Msg {
+fn end_txn_answer(
+    request: ProducerIdAndEpoch,
+    commit: bool,
+    error: ErrorCode,
+    producer: Option<ProducerIdAndEpoch>,
+) -> Msg {
     Msg::EndTxnResponse(EndTxnResponse {
         txn: TXN,
         request_producer: request,
@@ -176,7 +181,10 @@ fn a_basic_transaction_commits_and_the_client_is_ready_again() {
     assert_eq!(names(&c.to_coordinator(&cmds)), ["AddPartitionsToTxn"]);
     let cmds = c.from_coordinator(add_partitions_answer(ErrorCode::None));
     let produce = sent_to(&cmds, c.sys.topology.partitions[0]);
-    assert!(matches!(&produce[..], [Msg::Produce(p)] if p.seq == 0), "testDefaultSequenceNumber: {produce:?}");
+    assert!(
+        matches!(&produce[..], [Msg::Produce(p)] if p.seq == 0),
+        "testDefaultSequenceNumber: {produce:?}"
+    );
     assert_eq!(names(&c.to_coordinator(&cmds)), ["AddOffsetsToTxn"]);
     let mut writes = cmds;
     writes.extend(c.from_coordinator(add_offsets_answer(ErrorCode::None)));
@@ -187,7 +195,11 @@ fn a_basic_transaction_commits_and_the_client_is_ready_again() {
     assert!(matches!(&end[..], [Msg::EndTxn(e)] if e.commit), "{end:?}");
     c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, None));
     assert!(matches!(c.tm(), Ready | InTransaction), "{:?}", c.tm());
-    assert_eq!(c.producer().next_input, 1, "the committed input is not processed again");
+    assert_eq!(
+        c.producer().next_input,
+        1,
+        "the committed input is not processed again"
+    );
 }
 
 /// `testTransactionManagerEnablesV2`: under TV2 the client adds no partitions itself (no
@@ -202,12 +214,23 @@ fn tv2_sends_no_add_partitions_and_takes_the_bumped_epoch() {
             _ => None,
         })
         .collect();
-    assert!(!sent.contains(&"AddPartitionsToTxn") && !sent.contains(&"AddOffsetsToTxn"), "{sent:?}");
-    assert!(sent.contains(&"Produce") && sent.contains(&"TxnOffsetCommit"), "{sent:?}");
+    assert!(
+        !sent.contains(&"AddPartitionsToTxn") && !sent.contains(&"AddOffsetsToTxn"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.contains(&"Produce") && sent.contains(&"TxnOffsetCommit"),
+        "{sent:?}"
+    );
     c.answer_writes(&cmds, ErrorCode::None);
     let cmds = c.decide(true);
     assert_eq!(names(&c.to_coordinator(&cmds)), ["EndTxn"]);
-    c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, Some(pid_epoch(0, 1))));
+    c.from_coordinator(end_txn_answer(
+        pid_epoch(0, 0),
+        true,
+        ErrorCode::None,
+        Some(pid_epoch(0, 1)),
+    ));
     assert_eq!(c.producer().identity, Some(pid_epoch(0, 1)));
 }
 
@@ -261,7 +284,12 @@ fn invalid_producer_epoch_on_end_txn_is_fatal() {
     let (mut c, cmds) = Client::initialised(2, 0);
     c.answer_writes(&cmds, ErrorCode::None);
     c.decide(true);
-    c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::InvalidProducerEpoch, None));
+    c.from_coordinator(end_txn_answer(
+        pid_epoch(0, 0),
+        true,
+        ErrorCode::InvalidProducerEpoch,
+        None,
+    ));
     assert_eq!(c.tm(), FatalError);
 }
 
@@ -278,17 +306,31 @@ fn retriable_errors_resend_the_request() {
     ] {
         let (mut c, _) = Client::start(1);
         let again = c.from_coordinator(init_answer(error, None));
-        assert_eq!(names(&c.to_coordinator(&again)), ["InitProducerId"], "{error:?}");
+        assert_eq!(
+            names(&c.to_coordinator(&again)),
+            ["InitProducerId"],
+            "{error:?}"
+        );
         c.from_coordinator(init_answer(ErrorCode::None, Some(pid_epoch(0, 0))));
         let gc = c.sys.topology.group_coordinator;
-        c.answer(gc, Msg::OffsetFetchResponse(OffsetFetchResponse { error: ErrorCode::None, offset: 0 }));
+        c.answer(
+            gc,
+            Msg::OffsetFetchResponse(OffsetFetchResponse {
+                error: ErrorCode::None,
+                offset: 0,
+            }),
+        );
         let add_error = if error == ErrorCode::ConcurrentTransactions {
             ErrorCode::CoordinatorLoadInProgress
         } else {
             error
         };
         let again = c.from_coordinator(add_partitions_answer(add_error));
-        assert_eq!(names(&c.to_coordinator(&again)), ["AddPartitionsToTxn"], "{error:?}");
+        assert_eq!(
+            names(&c.to_coordinator(&again)),
+            ["AddPartitionsToTxn"],
+            "{error:?}"
+        );
         let mut writes = c.from_coordinator(add_partitions_answer(ErrorCode::None));
         writes.extend(c.from_coordinator(add_offsets_answer(ErrorCode::None)));
         c.answer_writes(&writes, ErrorCode::None);
@@ -309,25 +351,38 @@ fn retriable_errors_resend_the_request() {
 #[test]
 fn a_failed_produce_makes_the_transaction_abort() {
     let (mut c, cmds) = Client::initialised(2, 0);
-    let (produce, commit): (Vec<Cmd>, Vec<Cmd>) = cmds.into_iter().partition(|cmd| {
-        matches!(cmd, Command::Send(_, Msg::Produce(_)))
-    });
+    let (produce, commit): (Vec<Cmd>, Vec<Cmd>) = cmds
+        .into_iter()
+        .partition(|cmd| matches!(cmd, Command::Send(_, Msg::Produce(_))));
     let mut end = c.answer_writes(&commit, ErrorCode::None);
     end.extend(c.answer_writes(&produce, ErrorCode::OutOfOrderSequenceNumber));
     let end = c.to_coordinator(&end);
     assert!(matches!(&end[..], [Msg::EndTxn(e)] if !e.commit), "{end:?}");
     assert_eq!(c.tm(), AbortingTransaction);
     let later = c.decide(true);
-    assert!(c.to_coordinator(&later).is_empty(), "the commit is not sent");
-    c.from_coordinator(end_txn_answer(pid_epoch(0, 0), false, ErrorCode::None, Some(pid_epoch(0, 1))));
+    assert!(
+        c.to_coordinator(&later).is_empty(),
+        "the commit is not sent"
+    );
+    c.from_coordinator(end_txn_answer(
+        pid_epoch(0, 0),
+        false,
+        ErrorCode::None,
+        Some(pid_epoch(0, 1)),
+    ));
     assert_ne!(c.tm(), FatalError);
-    assert_eq!(c.producer().next_input, 0, "the aborted input is processed again");
+    assert_eq!(
+        c.producer().next_input,
+        0,
+        "the aborted input is processed again"
+    );
 }
 
-/// `testRetryCommitTransactionAfterTimeout` (the request half): an EndTxn whose answer does
-/// not come is sent again as it was, while resends are left (`request_retries`).
+/// `testRetryCommitTransactionAfterTimeout`: the commit's EndTxn is not abandoned when no
+/// answer comes in time (Kafka: the application's `await` times out; the model: the request
+/// timeout fires), it is sent again as it was, and its answer completes the commit.
 #[test]
-fn an_unanswered_end_txn_is_sent_again_as_it_was() {
+fn an_unanswered_end_txn_is_sent_again_and_completes_the_commit() {
     let sys = crate::common::system(
         sharetxn_model::design::Design::consumer_offsets(),
         sharetxn_model::Scenario::txn_basic(),
@@ -337,7 +392,20 @@ fn an_unanswered_end_txn_is_sent_again_as_it_was() {
     c.answer_writes(&cmds, ErrorCode::None);
     let decided = c.decide(true);
     let first = c.to_coordinator(&decided);
-    let (_, cmds) = fire(&c.sys, c.id(), &c.state, Timer::RequestTimeout(RequestKey::Coordinator));
+    let (state, cmds) = fire(
+        &c.sys,
+        c.id(),
+        &c.state,
+        Timer::RequestTimeout(RequestKey::Coordinator),
+    );
+    c.state = state;
     assert_eq!(c.to_coordinator(&cmds), first);
     assert_eq!(c.tm(), CommittingTransaction);
+    c.from_coordinator(end_txn_answer(
+        pid_epoch(0, 0),
+        true,
+        ErrorCode::None,
+        Some(pid_epoch(0, 1)),
+    ));
+    assert_eq!(c.producer().next_input, 1, "committed");
 }

@@ -33,8 +33,8 @@ fn init_pid_bumps_the_epoch_and_keeps_the_producer_id() {
 
 /// `testNormalEpochBump`, its last epoch: Kafka's `prepareIncrementProducerEpoch` without an
 /// expected epoch leaves `lastProducerEpoch` at NO_PRODUCER_EPOCH; the model records the
-/// epoch it bumped from. No handler reads the model's last epoch since TC-1 and TC-2 were
-/// fixed (`docs/conformance.md`, TM-1).
+/// epoch it bumped from. The model's last epoch is read only by its TC-1 rule, whose answer
+/// is fatal either way (`docs/conformance.md`, TM-1).
 #[test]
 #[ignore = "disagrees: docs/conformance.md TM-1"]
 fn init_pid_leaves_no_last_epoch() {

@@ -26,7 +26,11 @@ fn loaded(sys: &System, epoch: u8, txns: &[(u8, TransactionMetadata)]) -> (NodeS
             .map(|(id, meta)| (TransactionalId(*id), meta.clone()))
             .collect::<BTreeMap<_, _>>(),
     };
-    start(sys, sys.topology.txn_coordinator, Some(NodeStorage::TxnCoordinator(log)))
+    start(
+        sys,
+        sys.topology.txn_coordinator,
+        Some(NodeStorage::TxnCoordinator(log)),
+    )
 }
 
 /// `testLoadAndRemoveTransactionsForPartition`, the load half: each transactional id's
@@ -35,7 +39,13 @@ fn loaded(sys: &System, epoch: u8, txns: &[(u8, TransactionMetadata)]) -> (NodeS
 #[test]
 fn a_load_holds_the_latest_metadata_of_each_transactional_id() {
     let sys = txn_basic_at(2);
-    let committing = metadata(1, 1, Some(0), PrepareCommit, &[topic1(), TopicPartition::ConsumerOffsets]);
+    let committing = metadata(
+        1,
+        1,
+        Some(0),
+        PrepareCommit,
+        &[topic1(), TopicPartition::ConsumerOffsets],
+    );
     let idle = metadata(2, 3, Some(2), Empty, &[]);
     let (state, _) = loaded(&sys, 0, &[(0, committing.clone()), (1, idle.clone())]);
     let txns = &tc_state(&state).txns;
@@ -50,7 +60,11 @@ fn a_load_holds_the_latest_metadata_of_each_transactional_id() {
 fn a_loaded_prepared_transaction_has_its_markers_written() {
     for (prepared, commit) in [(PrepareCommit, true), (PrepareAbort, false)] {
         let sys = txn_basic_at(2);
-        let (_, cmds) = loaded(&sys, 0, &[(0, metadata(1, 1, Some(0), prepared, &[topic1()]))]);
+        let (_, cmds) = loaded(
+            &sys,
+            0,
+            &[(0, metadata(1, 1, Some(0), prepared, &[topic1()]))],
+        );
         let markers = sent_to(&cmds, sys.topology.partitions[0]);
         assert!(
             matches!(&markers[..], [Msg::WriteTxnMarkers(m)]
@@ -79,7 +93,11 @@ fn only_a_loaded_ongoing_transaction_can_time_out() {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let partitions = if s.is_in_flight() { vec![topic1()] } else { vec![] };
+            let partitions = if s.is_in_flight() {
+                vec![topic1()]
+            } else {
+                vec![]
+            };
             (i as u8, metadata(i as u8, 0, None, *s, &partitions))
         })
         .collect();
@@ -105,7 +123,11 @@ fn every_load_takes_the_next_coordinator_epoch() {
     let Some(NodeStorage::TxnCoordinator(log)) = saved(&cmds).pop() else {
         panic!("the load writes its coordinator epoch")
     };
-    let (second, _) = start(&sys, sys.topology.txn_coordinator, Some(NodeStorage::TxnCoordinator(log)));
+    let (second, _) = start(
+        &sys,
+        sys.topology.txn_coordinator,
+        Some(NodeStorage::TxnCoordinator(log)),
+    );
     assert_eq!(tc_state(&second).coordinator_epoch, CoordinatorEpoch(2));
     assert_eq!(txn(&second).state, PrepareCommit);
 }
@@ -116,7 +138,11 @@ fn every_load_takes_the_next_coordinator_epoch() {
 fn a_transition_is_written_and_held_together() {
     let sys = txn_basic_at(0);
     let state = coordinator(&sys, Some(metadata(1, 0, None, Empty, &[])));
-    let (after, cmds) = to_coordinator(&sys, &state, add_partitions(pid_epoch(1, 0), vec![topic1()]));
+    let (after, cmds) = to_coordinator(
+        &sys,
+        &state,
+        add_partitions(pid_epoch(1, 0), vec![topic1()]),
+    );
     let Some(NodeStorage::TxnCoordinator(log)) = saved(&cmds).pop() else {
         panic!("the transition is written")
     };
