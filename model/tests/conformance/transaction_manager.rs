@@ -57,7 +57,7 @@ impl Client {
     }
 
     /// The transaction coordinator answers.
-    fn from_coordinator(&mut self, msg: Msg) -> Vec<Cmd> {
+    fn coordinator_answers(&mut self, msg: Msg) -> Vec<Cmd> {
         self.answer(self.sys.topology.txn_coordinator, msg)
     }
 
@@ -88,7 +88,7 @@ impl Client {
     /// [`Client::initialised`] in `sys`.
     fn initialised_in(sys: System, epoch: u16) -> (Client, Vec<Cmd>) {
         let (mut c, _) = Client::start_with(sys);
-        c.from_coordinator(init_answer(ErrorCode::None, Some(pid_epoch(0, epoch))));
+        c.coordinator_answers(init_answer(ErrorCode::None, Some(pid_epoch(0, epoch))));
         let gc = c.sys.topology.group_coordinator;
         let cmds = c.answer(
             gc,
@@ -179,7 +179,7 @@ fn a_basic_transaction_commits_and_the_client_is_ready_again() {
     let (mut c, cmds) = Client::initialised(1, 0);
     assert_eq!(c.tm(), InTransaction);
     assert_eq!(names(&c.to_coordinator(&cmds)), ["AddPartitionsToTxn"]);
-    let cmds = c.from_coordinator(add_partitions_answer(ErrorCode::None));
+    let cmds = c.coordinator_answers(add_partitions_answer(ErrorCode::None));
     let produce = sent_to(&cmds, c.sys.topology.partitions[0]);
     assert!(
         matches!(&produce[..], [Msg::Produce(p)] if p.seq == 0),
@@ -187,13 +187,13 @@ fn a_basic_transaction_commits_and_the_client_is_ready_again() {
     );
     assert_eq!(names(&c.to_coordinator(&cmds)), ["AddOffsetsToTxn"]);
     let mut writes = cmds;
-    writes.extend(c.from_coordinator(add_offsets_answer(ErrorCode::None)));
+    writes.extend(c.coordinator_answers(add_offsets_answer(ErrorCode::None)));
     c.answer_writes(&writes, ErrorCode::None);
     let cmds = c.decide(true);
     assert_eq!(c.tm(), CommittingTransaction);
     let end = c.to_coordinator(&cmds);
     assert!(matches!(&end[..], [Msg::EndTxn(e)] if e.commit), "{end:?}");
-    c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, None));
+    c.coordinator_answers(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, None));
     assert!(matches!(c.tm(), Ready | InTransaction), "{:?}", c.tm());
     assert_eq!(
         c.producer().next_input,
@@ -225,7 +225,7 @@ fn tv2_sends_no_add_partitions_and_takes_the_bumped_epoch() {
     c.answer_writes(&cmds, ErrorCode::None);
     let cmds = c.decide(true);
     assert_eq!(names(&c.to_coordinator(&cmds)), ["EndTxn"]);
-    c.from_coordinator(end_txn_answer(
+    c.coordinator_answers(end_txn_answer(
         pid_epoch(0, 0),
         true,
         ErrorCode::None,
@@ -249,7 +249,7 @@ fn end_txn_waits_for_the_unanswered_writes() {
 #[test]
 fn producer_fenced_on_init_pid_is_fatal() {
     let (mut c, _) = Client::start(2);
-    c.from_coordinator(init_answer(ErrorCode::ProducerFenced, None));
+    c.coordinator_answers(init_answer(ErrorCode::ProducerFenced, None));
     assert_eq!(c.tm(), FatalError);
 }
 
@@ -263,7 +263,7 @@ fn a_fatal_error_on_add_partitions_is_fatal() {
         ErrorCode::TransactionalIdAuthorizationFailed,
     ] {
         let (mut c, _) = Client::initialised(1, 0);
-        c.from_coordinator(add_partitions_answer(error));
+        c.coordinator_answers(add_partitions_answer(error));
         assert_eq!(c.tm(), FatalError, "{error:?}");
     }
 }
@@ -272,8 +272,8 @@ fn a_fatal_error_on_add_partitions_is_fatal() {
 #[test]
 fn producer_fenced_on_add_offsets_is_fatal() {
     let (mut c, _) = Client::initialised(1, 0);
-    c.from_coordinator(add_partitions_answer(ErrorCode::None));
-    c.from_coordinator(add_offsets_answer(ErrorCode::ProducerFenced));
+    c.coordinator_answers(add_partitions_answer(ErrorCode::None));
+    c.coordinator_answers(add_offsets_answer(ErrorCode::ProducerFenced));
     assert_eq!(c.tm(), FatalError);
 }
 
@@ -284,7 +284,7 @@ fn invalid_producer_epoch_on_end_txn_is_fatal() {
     let (mut c, cmds) = Client::initialised(2, 0);
     c.answer_writes(&cmds, ErrorCode::None);
     c.decide(true);
-    c.from_coordinator(end_txn_answer(
+    c.coordinator_answers(end_txn_answer(
         pid_epoch(0, 0),
         true,
         ErrorCode::InvalidProducerEpoch,
@@ -305,13 +305,13 @@ fn retriable_errors_resend_the_request() {
         ErrorCode::ConcurrentTransactions,
     ] {
         let (mut c, _) = Client::start(1);
-        let again = c.from_coordinator(init_answer(error, None));
+        let again = c.coordinator_answers(init_answer(error, None));
         assert_eq!(
             names(&c.to_coordinator(&again)),
             ["InitProducerId"],
             "{error:?}"
         );
-        c.from_coordinator(init_answer(ErrorCode::None, Some(pid_epoch(0, 0))));
+        c.coordinator_answers(init_answer(ErrorCode::None, Some(pid_epoch(0, 0))));
         let gc = c.sys.topology.group_coordinator;
         c.answer(
             gc,
@@ -325,19 +325,19 @@ fn retriable_errors_resend_the_request() {
         } else {
             error
         };
-        let again = c.from_coordinator(add_partitions_answer(add_error));
+        let again = c.coordinator_answers(add_partitions_answer(add_error));
         assert_eq!(
             names(&c.to_coordinator(&again)),
             ["AddPartitionsToTxn"],
             "{error:?}"
         );
-        let mut writes = c.from_coordinator(add_partitions_answer(ErrorCode::None));
-        writes.extend(c.from_coordinator(add_offsets_answer(ErrorCode::None)));
+        let mut writes = c.coordinator_answers(add_partitions_answer(ErrorCode::None));
+        writes.extend(c.coordinator_answers(add_offsets_answer(ErrorCode::None)));
         c.answer_writes(&writes, ErrorCode::None);
         c.decide(true);
-        let again = c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, error, None));
+        let again = c.coordinator_answers(end_txn_answer(pid_epoch(0, 0), true, error, None));
         assert_eq!(names(&c.to_coordinator(&again)), ["EndTxn"], "{error:?}");
-        c.from_coordinator(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, None));
+        c.coordinator_answers(end_txn_answer(pid_epoch(0, 0), true, ErrorCode::None, None));
         assert_ne!(c.tm(), FatalError, "{error:?}");
         assert_eq!(c.producer().next_input, 1, "{error:?}: committed");
     }
@@ -364,7 +364,7 @@ fn a_failed_produce_makes_the_transaction_abort() {
         c.to_coordinator(&later).is_empty(),
         "the commit is not sent"
     );
-    c.from_coordinator(end_txn_answer(
+    c.coordinator_answers(end_txn_answer(
         pid_epoch(0, 0),
         false,
         ErrorCode::None,
@@ -401,7 +401,7 @@ fn an_unanswered_end_txn_is_sent_again_and_completes_the_commit() {
     c.state = state;
     assert_eq!(c.to_coordinator(&cmds), first);
     assert_eq!(c.tm(), CommittingTransaction);
-    c.from_coordinator(end_txn_answer(
+    c.coordinator_answers(end_txn_answer(
         pid_epoch(0, 0),
         true,
         ErrorCode::None,
