@@ -18,7 +18,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use cli::{Cli, ModelCli, SimCli, Sub};
 use sharetxn_model::design::DESIGN_NAMES;
-use sharetxn_model::{design::settings, Design, Scenario};
+use sharetxn_model::{world::settings, Design, Scenario};
 use sharetxn_properties::Strategy;
 use sharetxn_sim::seeds::{SeedRange, Shard};
 use sharetxn_sim::SimOptions;

@@ -3,9 +3,9 @@
 //! keys) so the list cannot drift from what `check` accepts.
 
 use crate::summary::{lowercase_name, table};
-use sharetxn_model::design::settings;
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::world::scenario::SCENARIO_NAMES;
+use sharetxn_model::world::settings;
 use sharetxn_model::{Design, Scenario};
 use sharetxn_properties::PROPERTIES;
 use sharetxn_sim::options::SIM_SETTINGS;

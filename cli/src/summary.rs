@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use sharetxn_model::design::settings;
+use sharetxn_model::world::settings;
 use sharetxn_properties::{Report, Status};
 
 /// The lowercase name a value serialises to (`Kind::Always` is `always`), so the text

@@ -29,19 +29,21 @@
 //! P0 --EndTxn--> TC --WriteTxnMarkers--> D0, D1, GC --> TC: CompleteCommit
 //! ```
 //!
-//! The source is laid out by Kafka's components:
+//! The source is laid out by Kafka's components, each folder depending only on the ones
+//! above it in this table (`model/tests/layers.rs` lists the few edges that still point
+//! down it, with their reasons):
 //!
 //! | folder | what it holds |
 //! |---|---|
-//! | [`protocol`] | the wire: requests, responses, ids, error codes, share record states |
-//! | [`design`] | the design under check: every knob, the named designs, the settings JSON |
+//! | [`protocol`] | the wire: requests, responses, ids, error codes, share record states, the persisted share state, ghost values |
+//! | [`design`] | the design under check: every knob and the named designs |
 //! | [`partition`] | output partition leaders and KIP-890 verification |
 //! | [`coordinator`] | the transaction and group coordinators |
 //! | [`share`] | the share-partition leader and the share coordinator |
 //! | [`clients`] | the producer, `TransactionSession`, share consumer, Flink and Connect clients, 2PC |
-//! | [`world`] | `System`, the network, topology, scenarios and timers |
+//! | [`world`] | `System`, the network, topology, scenarios, the `--set` keys and settings JSON, and timers |
 //! | [`history`] | the ghost state the properties read |
-// The settings JSON (design/settings.rs) lists every knob in one `json!`, deeper than the default limit.
+// The settings JSON (world/settings.rs) lists every knob in one `json!`, deeper than the default limit.
 #![recursion_limit = "256"]
 
 pub mod clients;

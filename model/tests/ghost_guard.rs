@@ -1,4 +1,4 @@
-//! The ghost stays out of the protocol's reach (`sharetxn_model::history::ghost_value`).
+//! The ghost stays out of the protocol's reach (`sharetxn_model::protocol::ghost`).
 //!
 //! Two guards, one for each way a handler could read a ghost value:
 //! - the compiler: a [`Ghost`]'s field is private and it has no `Deref`, so a direct read
@@ -7,12 +7,12 @@
 //! - this lint: the one way in, `Ghost::open`, may be called by `model/src/history/` and
 //!   by the other crates only, so no file of `model/src` outside `history/` may call it.
 //!
-//! [`Ghost`]: sharetxn_model::history::ghost_value::Ghost
+//! [`Ghost`]: sharetxn_model::protocol::ghost::Ghost
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The opener's name, as `ghost_value.rs` declares it.
+/// The opener's name, as `protocol/ghost.rs` declares it.
 const OPENER: &str = "open";
 
 /// Where the opener may be called inside the model crate.
@@ -129,13 +129,13 @@ fn no_module_outside_the_history_opens_a_ghost() {
 fn the_opener_is_the_name_the_lint_looks_for() {
     // If `open` were renamed, the lint would pass on everything: pin the declaration.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let source = fs::read_to_string(root.join("src/history/ghost_value.rs")).expect("readable");
+    let source = fs::read_to_string(root.join("src/protocol/ghost.rs")).expect("readable");
     assert!(
         source.contains(&format!("pub const fn {OPENER}(&self) -> &T")),
-        "ghost_value.rs no longer declares `{OPENER}`: update OPENER"
+        "protocol/ghost.rs no longer declares `{OPENER}`: update OPENER"
     );
     assert_eq!(
-        scan("ghost_value.rs", &source)
+        scan("protocol/ghost.rs", &source)
             .iter()
             .filter(|c| !c.text.starts_with("pub const fn"))
             .count(),

@@ -4,8 +4,8 @@ mod common;
 
 use common::{deliver, pe, same, sent, start, system, Cmd};
 use sharetxn_model::design::Design;
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};

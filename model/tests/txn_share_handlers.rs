@@ -6,8 +6,8 @@ mod common;
 
 use common::{deliver, messages, pe, saved, start, system};
 use sharetxn_model::design::Design;
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::{AckType, RecordState};
@@ -403,7 +403,7 @@ fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
     };
     s.state.merge(
         0,
-        &[sharetxn_model::share::share_state::StateBatch {
+        &[sharetxn_model::protocol::share_state::StateBatch {
             offset: 0,
             state: RecordState::Available,
             delivery_count: 2,

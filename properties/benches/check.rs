@@ -2,7 +2,7 @@
 //! several runs) and peak resident memory per state, on fixed bounds of `txn-basic`.
 //! `cargo bench -p sharetxn-properties`; `SHARETXN_BENCH_RUNS` sets the runs (default 3).
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Strategy};
 
 #[global_allocator]

@@ -10,7 +10,7 @@
 //! (comma-separated runner names, default all).
 
 use nix::sys::resource::{getrusage, UsageWho};
-use sharetxn_model::{design::settings, Action, Design, Scenario, System, SystemState};
+use sharetxn_model::{world::settings, Action, Design, Scenario, System, SystemState};
 use sharetxn_properties::{check, CheckOptions, Strategy, PROPERTIES};
 use stateright::{Checker, Expectation, Model, Property};
 use std::process::Command;

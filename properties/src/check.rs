@@ -19,7 +19,7 @@ use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, PROPERTIES};
-use sharetxn_model::design::settings;
+use sharetxn_model::world::settings;
 use sharetxn_model::{Action, System, SystemState};
 use std::time::Duration;
 

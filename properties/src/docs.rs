@@ -1,7 +1,7 @@
 //! Markdown tables for the project's documentation (`README.md`, `docs/`), generated from
 //! the definitions themselves so that the pages cannot drift from the tool: the property
 //! table from [`PROPERTIES`], the knob table from [`KNOBS`] and each design's values, the
-//! scenario table from [`sharetxn_model::design::settings::SCENARIO_SETTINGS`] and each
+//! scenario table from [`sharetxn_model::world::settings::SCENARIO_SETTINGS`] and each
 //! scenario's own values,
 //! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
 //! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
@@ -12,7 +12,7 @@ use crate::{Kind, PROPERTIES};
 use serde_json::Value;
 use sharetxn_model::design::{DESIGN_NAMES, KNOBS};
 use sharetxn_model::world::scenario::SCENARIO_NAMES;
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 
 /// The text of a region `<!-- generated: name -->` ... `<!-- end generated -->` of
 /// `page`, without the marker lines, if the page has it.

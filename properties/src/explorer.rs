@@ -14,7 +14,7 @@
 //! (a condition met on every path).
 
 use crate::{Kind, PropertyDef, PROPERTIES};
-use sharetxn_model::{design::settings, Action, System, SystemState};
+use sharetxn_model::{world::settings, Action, System, SystemState};
 use stateright::{Model, Path, Property};
 
 /// `System` with the property table, as a `stateright::Model`.

@@ -1,8 +1,8 @@
 //! Read-only views of a `SystemState` that several properties share: where each write of a
 //! client transaction attempt stands, and the partition logs.
 
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{PartitionLog, RecordStatus};
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{TopicPartition, TxnTag};
 use sharetxn_model::protocol::msg::Msg;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
@@ -34,11 +34,15 @@ pub fn log_of<'a>(
     state: &'a SystemState,
     tp: TopicPartition,
 ) -> Option<&'a PartitionLog> {
-    match state.node(sys.topology.leader_of(tp)) {
-        NodeState::DataPartition(s) => Some(&s.log),
-        NodeState::GroupCoordinator(s) => Some(&s.log),
-        _ => None,
-    }
+    leader_log(state.node(sys.topology.leader_of(tp)))
+}
+
+/// The log of a node that leads a transaction partition: an output partition or
+/// `__consumer_offsets` (the group coordinator).
+fn leader_log(node: &NodeState) -> Option<&PartitionLog> {
+    node.data_partition()
+        .map(|dp| &dp.log)
+        .or_else(|| node.group_coordinator().map(|gc| &gc.log))
 }
 
 /// Every partition leader with its log, named.
@@ -47,10 +51,8 @@ pub fn logs<'a>(sys: &'a System, state: &'a SystemState) -> Vec<(String, Id, &'a
     let mut ids = vec![sys.topology.group_coordinator];
     ids.extend(sys.topology.partitions.iter().copied());
     for id in ids {
-        match state.node(id) {
-            NodeState::DataPartition(s) => out.push((sys.topology.name(id), id, &s.log)),
-            NodeState::GroupCoordinator(s) => out.push((sys.topology.name(id), id, &s.log)),
-            _ => {}
+        if let Some(log) = leader_log(state.node(id)) {
+            out.push((sys.topology.name(id), id, log));
         }
     }
     out
@@ -63,6 +65,27 @@ fn carries(msg: &Msg, tag: Ghost<TxnTag>, tp: TopicPartition) -> bool {
         (Msg::TxnShareAcknowledge(c), TopicPartition::ShareGroupState) => c.tag == tag,
         _ => false,
     }
+}
+
+/// Whether a leader holds the write of attempt `tag` to `tp` parked for its KIP-890
+/// verification.
+fn parks(node: &NodeState, tag: Ghost<TxnTag>, tp: TopicPartition) -> bool {
+    let data = node.data_partition().is_some_and(|dp| {
+        dp.verifying
+            .values()
+            .any(|p| carries(&Msg::Produce(p.request.clone()), tag, tp))
+    });
+    let offsets = node.group_coordinator().is_some_and(|gc| {
+        gc.verifying
+            .values()
+            .any(|p| carries(&Msg::TxnOffsetCommit(p.request.clone()), tag, tp))
+    });
+    let acks = node.share_coordinator().is_some_and(|sc| {
+        sc.verifying
+            .values()
+            .any(|p| carries(&Msg::TxnShareAcknowledge(p.request.clone()), tag, tp))
+    });
+    data || offsets || acks
 }
 
 /// Every status the write of attempt `tag` to `tp` has (a record can be in a log more than
@@ -105,22 +128,7 @@ pub fn write_statuses(
     }
     let leader = sys.topology.leader_of(tp);
     let in_network = state.network.any(|_, _, msg| carries(msg, tag, tp));
-    let parked = state.is_up(leader)
-        && match state.node(leader) {
-            NodeState::DataPartition(s) => s
-                .verifying
-                .values()
-                .any(|p| carries(&Msg::Produce(p.request.clone()), tag, tp)),
-            NodeState::GroupCoordinator(s) => s
-                .verifying
-                .values()
-                .any(|p| carries(&Msg::TxnOffsetCommit(p.request.clone()), tag, tp)),
-            NodeState::ShareCoordinator(s) => s
-                .verifying
-                .values()
-                .any(|p| carries(&Msg::TxnShareAcknowledge(p.request.clone()), tag, tp)),
-            _ => false,
-        };
+    let parked = state.is_up(leader) && parks(state.node(leader), tag, tp);
     let held = sys.topology.txn_clients().any(|id| {
         state.is_up(id)
             && state
@@ -140,7 +148,7 @@ pub fn write_statuses(
 pub fn share_coordinator_state<'a>(
     sys: &System,
     state: &'a SystemState,
-) -> Option<&'a sharetxn_model::share::share_state::ShareState> {
+) -> Option<&'a sharetxn_model::protocol::share_state::ShareState> {
     share_coordinator_txn_state(sys, state).map(|s| &s.state)
 }
 
@@ -149,10 +157,7 @@ pub fn share_partition_state<'a>(
     sys: &System,
     state: &'a SystemState,
 ) -> Option<&'a sharetxn_model::share::share_partition::SharePartitionState> {
-    match state.node(sys.topology.share_partition?) {
-        NodeState::SharePartition(s) => Some(s),
-        _ => None,
-    }
+    state.node(sys.topology.share_partition?).share_partition()
 }
 
 /// The share coordinator's state, with its transactional (KIP-1289) part.

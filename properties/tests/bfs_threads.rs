@@ -2,7 +2,7 @@
 //! discoveries and their traces included, is the same at 1, 2 and 3 threads on a design
 //! with violations (`docs/checker.md`, "Determinism").
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status, Strategy};
 
 fn report(threads: usize) -> Report {

@@ -2,8 +2,8 @@
 //! reported, so a property that holds does so because the model keeps it, not because the
 //! check cannot see the failure.
 
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::Payload;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
 use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
 use sharetxn_model::world::node::NodeState;
@@ -71,7 +71,7 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let ongoing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::coordinator::txn_states(s, tc).contains(&TransactionState::Ongoing)
+        sharetxn_model::history::transitions::txn_states(s, tc).contains(&TransactionState::Ongoing)
     };
     let mut state = walk_until(&sys, sys.init_state(), ongoing);
     assert_eq!(legal_transitions::check(&sys, &state), None);
@@ -124,7 +124,8 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = sys.topology.txn_coordinator;
     let preparing = |s: &sharetxn_model::SystemState| {
-        sharetxn_model::coordinator::txn_states(s, tc).contains(&TransactionState::PrepareCommit)
+        sharetxn_model::history::transitions::txn_states(s, tc)
+            .contains(&TransactionState::PrepareCommit)
     };
     let mut state = walk_until(&sys, sys.init_state(), preparing);
     // A broken coordinator: its pending markers and their resend timer vanish while the

@@ -4,7 +4,7 @@
 //! transaction is ending, join that transaction (a mixed transaction); the seed fails here
 //! too, first through the session's own findings.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn system(design: Design, sets: &[&str]) -> System {

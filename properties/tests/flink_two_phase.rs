@@ -3,7 +3,7 @@
 //! reverts one of the two knobs alone and asserts the property that then fails; the first
 //! pins the design's own run at the scenario's default bounds.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(sets: &[&str]) -> Report {

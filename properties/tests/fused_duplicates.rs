@@ -6,7 +6,7 @@
 //! edge is the duplication and then the delivery of the copy, and that scenarios with transactions are
 //! left alone.
 
-use sharetxn_model::{design::settings, Action, Design, Scenario, System};
+use sharetxn_model::{world::settings, Action, Design, Scenario, System};
 use sharetxn_properties::reduction::{
     duplicate_and_deliver, fused, fused_actions, fuses_duplicates,
 };

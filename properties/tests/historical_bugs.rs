@@ -2,7 +2,7 @@
 //! off, and not when it is on. Bounds are the smallest that still exhibit each bug, so
 //! the suite stays fast; `sharetxn check` runs the same checks at the scenario defaults.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(sets: &[&str]) -> Report {

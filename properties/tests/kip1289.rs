@@ -3,7 +3,7 @@
 //! share-coordinator finding disappears when its knob alone is set to the fix (the other
 //! two already at theirs, so nothing else reports the same property).
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(sets: &[&str]) -> Report {

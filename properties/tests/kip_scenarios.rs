@@ -4,7 +4,7 @@
 //! `TransactionalShareAcknowledger`), under the `seed` design: state counts pinned, and each
 //! distinct violation asserted by property name.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(scenario: Scenario, sets: &[&str]) -> Report {

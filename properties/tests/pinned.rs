@@ -1,7 +1,7 @@
 //! Unique state counts and outcomes pinned with insta: a change to the model shows up as a
 //! reviewed diff of these numbers.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Strategy};
 mod common;
 

@@ -6,7 +6,7 @@
 //! aborts both of its transactions leaves the record archived rather than available (its
 //! loop is bounded; see README).
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(design: Design, sets: &[&str]) -> Report {

@@ -3,7 +3,7 @@
 //! every property exhaustively; each of its two session knobs reverted alone gives its
 //! counterexample.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn system(design: Design, sets: &[&str]) -> System {

@@ -6,7 +6,7 @@
 //! of committing it; and a heartbeat owned by the producer, idle while the application is
 //! in a long `task.put()`, lets the coordinator abort a live task's transaction.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(scenario: Scenario, sets: &[&str], focus: Option<&str>) -> Report {

@@ -4,7 +4,7 @@
 //! every twin witnessed; each of its resume choices, and KIP-939's 2PC, reverted alone gives
 //! its counterexample.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(design: Design, sets: &[&str]) -> Report {

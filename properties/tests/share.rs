@@ -1,7 +1,7 @@
 //! Share groups: the pinned state count of a small share-basic configuration, the bug
 //! knobs each found by the property they break, and the fixed defaults passing.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status};
 mod common;
 

@@ -5,7 +5,7 @@
 //! fixed defaults and for the knobs that bring a share-group bug back.
 
 use sharetxn_model::world::node::Node;
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Status};
 
 /// The system for `sets`, and the same system with every consumer allowed to stall.

@@ -6,7 +6,7 @@
 //! Set `SHARETXN_BENCH_SEEDS` (default 200) and `SHARETXN_BENCH_RUNS` (default 5), and
 //! `SHARETXN_BENCH_SET` to `KEY=VALUE,KEY=VALUE` for other knobs (applied to both).
 
-use sharetxn_model::{design::settings, Design, Scenario};
+use sharetxn_model::{world::settings, Design, Scenario};
 use sharetxn_sim::{run_seed, SimOptions};
 
 fn env_number(name: &str, default: u64) -> u64 {

@@ -6,8 +6,8 @@
 use crate::faults::FaultKind;
 use crate::trace_limit::TraceLimit;
 use serde::{Deserialize, Serialize};
-use sharetxn_model::design::settings::{MAX_CLIENTS, MAX_RECORDS};
 use sharetxn_model::protocol::width::Offset;
+use sharetxn_model::world::settings::{MAX_CLIENTS, MAX_RECORDS};
 use sharetxn_properties::PROPERTIES;
 use std::ops::RangeInclusive;
 

@@ -3,7 +3,7 @@
 //! of seeds when their fix is turned off. The bounds below say how many seeds it takes
 //! today (first violating seed in the comment); longer sweeps are `#[ignore]`d.
 
-use sharetxn_model::{design::settings, Design, Scenario};
+use sharetxn_model::{world::settings, Design, Scenario};
 use sharetxn_sim::{run_seed, Outcome, SimOptions};
 
 fn model(sets: &[&str]) -> (Design, Scenario) {

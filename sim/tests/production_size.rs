@@ -110,7 +110,7 @@ fn long_trace_shrinks(property: &str, sets: &[&str], seed: u64, at_least: usize)
     let mut design = Design::by_name("seed").expect("the seed design");
     let mut scenario = Scenario::ctp();
     for set in sets {
-        sharetxn_model::design::settings::apply(&mut design, &mut scenario, set)
+        sharetxn_model::world::settings::apply(&mut design, &mut scenario, set)
             .expect("a design knob");
     }
     let outcome = run_seed(&design, &scenario, &options, seed);

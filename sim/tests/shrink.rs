@@ -3,7 +3,7 @@
 //! late COMMIT marker of one transaction land in the next one, breaking `txn_atomicity`.
 
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
-use sharetxn_model::{design::settings, Design, Scenario};
+use sharetxn_model::{world::settings, Design, Scenario};
 use sharetxn_sim::strategies;
 use sharetxn_sim::{run_schedule, SimOptions};
 

@@ -8,7 +8,7 @@ use crate::format::{Trace, FORMAT, VERSION};
 use crate::judge;
 use serde_json::Value;
 use sharetxn_model::world::topology::Topology;
-use sharetxn_model::{design::settings, Action, Design, Scenario};
+use sharetxn_model::{world::settings, Action, Design, Scenario};
 use stateright::actor::Id;
 use std::fmt;
 use std::path::Path;

@@ -16,7 +16,7 @@ use crate::walk;
 use serde_json::Value;
 use sharetxn_model::world::scenario::FaultBudget;
 use sharetxn_model::world::topology::Topology;
-use sharetxn_model::{design::settings, Action, Design, Scenario};
+use sharetxn_model::{world::settings, Action, Design, Scenario};
 use sharetxn_properties::PropertyDef;
 use stateright::actor::Id;
 

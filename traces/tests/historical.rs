@@ -3,7 +3,7 @@
 //! 1-minimal trace that still replays. The bounds are the smallest that exhibit each bug,
 //! as in `properties/tests/historical_bugs.rs`, so each check takes about a second.
 
-use sharetxn_model::{design::settings, Action, Design, Scenario, System};
+use sharetxn_model::{world::settings, Action, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Report, Status, Strategy};
 use sharetxn_traces::judge;
 use sharetxn_traces::{from_report, replay, shrink, Origin, Trace, Verdict};

@@ -2,7 +2,7 @@
 //! the same trace and the same bytes, and replays with every digest as recorded.
 
 use proptest::prelude::*;
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_traces::{parse, record, replay, Origin, Outcome};
 
 proptest! {

@@ -4,7 +4,7 @@
 
 use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{InitProducerIdRequest, ProducerIdAndEpoch};
 use crate::world::node::Node;

@@ -33,39 +33,10 @@ use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
 use crate::protocol::wait::{Answer, Down, Duty, Held, Reply, Wait};
 use crate::world::node::Node;
-use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
 use std::time::Duration;
 
-/// Who sends a transaction's KIP-1309 heartbeats on a client whose application can be busy
-/// for long (a Connect sink task's `task.put()`).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum HeartbeatOwner {
-    /// The session seed: the `TransactionSession`'s own network client heartbeats,
-    /// independent of the application thread, so a long `task.put()` does not stop it.
-    #[default]
-    Session,
-    /// Without KIP-1310 (the seed's point 4 of KIP-1302's problem): the heartbeat runs
-    /// inside the producer, which is idle while the application is in `task.put()`, so a
-    /// long put() silences it.
-    Producer,
-}
-
-impl HeartbeatOwner {
-    /// Every value, in `--set` order.
-    pub const ALL: [HeartbeatOwner; 2] = [HeartbeatOwner::Session, HeartbeatOwner::Producer];
-
-    /// The `--set` spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            HeartbeatOwner::Session => "session",
-            HeartbeatOwner::Producer => "producer",
-        }
-    }
-}
+pub use crate::design::session_knobs::HeartbeatOwner;
 
 /// Whether `tm` is a state in which the session heartbeats: its transaction is open.
 fn heartbeating(tm: TxnManagerState) -> bool {

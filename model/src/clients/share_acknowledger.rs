@@ -22,7 +22,7 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::record_state::AckType;

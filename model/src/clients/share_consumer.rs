@@ -20,8 +20,8 @@
 //!   than the acquisition lock on the records it holds, which makes their lock timers due.
 //!   It then carries on and sends its (now late) acknowledgements.
 
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::protocol::record_state::AckType;
@@ -29,7 +29,6 @@ use crate::protocol::share_msg::*;
 use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
 use crate::protocol::width::{Counter, Offset};
 use crate::world::node::Node;
-use crate::world::scenario::AckMode;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -296,6 +295,34 @@ impl ShareConsumer {
             (true, false) => Holding::Holds,
             (true, true) => Holding::Dropped,
             (false, _) => Holding::No,
+        }
+    }
+}
+
+/// `share.acknowledgement.mode`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum AckMode {
+    /// Kafka's default: the next poll accepts every record the previous one delivered.
+    #[default]
+    Implicit,
+    /// The application acknowledges each record with a type of its choice.
+    Explicit,
+}
+
+impl AckMode {
+    /// Whether this is the implicit mode.
+    pub fn is_implicit(&self) -> bool {
+        *self == AckMode::Implicit
+    }
+
+    /// The lowercase name used in settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            AckMode::Implicit => "implicit",
+            AckMode::Explicit => "explicit",
         }
     }
 }

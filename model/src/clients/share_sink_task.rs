@@ -30,7 +30,7 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::design::sink_knobs::SinkCommitScope;
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::RequestKey;
 use crate::protocol::share_msg::AcquiredRecord;

@@ -7,11 +7,9 @@ pub mod txn_coordinator;
 pub mod txn_coordinator_2pc;
 pub mod txn_state;
 
+use crate::coordinator::group_coordinator::GroupCoordinatorState;
 use crate::coordinator::txn_coordinator::TxnCoordinatorState;
-use crate::coordinator::txn_state::TransactionState;
 use crate::world::node::NodeState;
-use crate::world::system::SystemState;
-use stateright::actor::Id;
 
 impl NodeState {
     /// The state of the transaction coordinator.
@@ -21,13 +19,12 @@ impl NodeState {
             _ => None,
         }
     }
-}
 
-/// The coordinator's transaction states (empty when `id` is not a coordinator).
-pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
-    state
-        .node(id)
-        .txn_coordinator()
-        .map(|tc| tc.txns.values().map(|m| m.state).collect())
-        .unwrap_or_default()
+    /// The state of the group coordinator (the `__consumer_offsets` partition's leader).
+    pub fn group_coordinator(&self) -> Option<&GroupCoordinatorState> {
+        match self {
+            NodeState::GroupCoordinator(gc) => Some(gc),
+            _ => None,
+        }
+    }
 }

@@ -125,7 +125,7 @@ choice_knobs!(
     StageOwnerCheck,
     LeaderResolution,
     MarkerMatch,
-    crate::clients::session_heartbeat::HeartbeatOwner,
+    crate::design::session_knobs::HeartbeatOwner,
     AcknowledgerCommit,
     EpochHandoff,
     SinkCommitScope,

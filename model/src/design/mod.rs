@@ -5,32 +5,18 @@
 pub mod kip1289;
 pub mod kip939;
 pub mod knobs;
-pub mod scope;
 pub mod session_knobs;
-pub mod settings;
 pub mod sink_knobs;
 pub mod spl_knobs;
 
-use crate::clients::session_heartbeat::HeartbeatOwner;
 use crate::design::kip939::AcknowledgerCommit;
 use crate::design::knobs::{design_knobs, Shown};
+use crate::design::session_knobs::HeartbeatOwner;
 use crate::design::session_knobs::{EpochHandoff, ResumeMode};
 use crate::design::sink_knobs::SinkCommitScope;
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
+pub use crate::protocol::msg::TransactionVersion;
 use serde::{Deserialize, Serialize};
-
-/// `transaction.version`: TV0 is the original protocol, TV1 adds flexible log records,
-/// TV2 (KIP-890 part 2) bumps the producer epoch on every EndTxn and adds partitions
-/// implicitly from the partition leader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct TransactionVersion(pub u8);
-
-impl TransactionVersion {
-    /// Whether the epoch is bumped per transaction (TV2).
-    pub fn bumps_epoch_per_txn(self) -> bool {
-        self.0 >= 2
-    }
-}
 
 design_knobs! {
     /// A protocol design: which transaction-protocol features are on. The defaults are

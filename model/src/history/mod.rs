@@ -7,18 +7,18 @@
 
 pub mod decisions;
 pub mod deliveries;
-pub mod ghost_value;
 pub mod resume_ghost;
 pub mod session_ghost;
 pub mod share_ghost;
 pub mod share_resolutions;
 pub mod transitions;
 pub mod txn_ack_ghost;
+pub mod txn_acks;
 
-use crate::history::ghost_value::Ghost;
 use crate::history::resume_ghost::ResumeGhost;
 use crate::history::session_ghost::SessionGhost;
 use crate::history::share_ghost::ShareGhost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TopicPartition, TxnTag};
 use crate::protocol::msg::Timer;
 use crate::world::observation::Observation;

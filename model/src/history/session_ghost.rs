@@ -6,7 +6,7 @@
 
 use crate::clients::producer::ProducerState;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::Msg;
 use crate::world::system::{System, SystemState};

@@ -69,7 +69,7 @@ impl ShareGhost {
     pub fn observe_ack_applied(
         &mut self,
         offset: Offset,
-        ack: crate::history::ghost_value::Ghost<DeliveryTag>,
+        ack: crate::protocol::ghost::Ghost<DeliveryTag>,
         acquisition: DeliveryTag,
     ) {
         let ack = *ack.open();

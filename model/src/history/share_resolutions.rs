@@ -2,7 +2,7 @@
 //! staged acknowledgements left its pending store). They live in the history because they
 //! open that log; the share coordinator only appends to it.
 
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::share::share_coordinator::ShareCoordinatorState;
 use crate::share::share_coordinator_txn::{Resolution, TxnAckStatus};

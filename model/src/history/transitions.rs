@@ -115,10 +115,7 @@ pub(crate) fn check_failover(sys: &System, before: &NodeState, next: &mut System
 /// A coordinator restarted: the `coordinator_restart` witness, when its log (before the
 /// crash) held a transaction in flight or share state.
 pub(crate) fn record_restart(sys: &System, before: &SystemState, next: &mut SystemState, id: Id) {
-    if id == sys.topology.txn_coordinator
-        && crate::coordinator::txn_states(before, id)
-            .iter()
-            .any(|s| s.is_in_flight())
+    if id == sys.topology.txn_coordinator && txn_states(before, id).iter().any(|s| s.is_in_flight())
     {
         next.ghost.update(|g| g.coordinator_restart = true);
     }
@@ -135,11 +132,20 @@ pub(crate) fn record_restart(sys: &System, before: &SystemState, next: &mut Syst
 /// from an ongoing transaction to aborting one.
 pub(crate) fn record_txn_timeout(sys: &System, before: &SystemState, next: &mut SystemState) {
     let tc = sys.topology.txn_coordinator;
-    if crate::coordinator::txn_states(next, tc)
+    if txn_states(next, tc)
         .iter()
         .any(|s| *s == TransactionState::PrepareAbort || *s == TransactionState::CompleteAbort)
-        && crate::coordinator::txn_states(before, tc).contains(&TransactionState::Ongoing)
+        && txn_states(before, tc).contains(&TransactionState::Ongoing)
     {
         next.ghost.update(|g| g.timeout_abort = true);
     }
+}
+
+/// The coordinator's transaction states (empty when `id` is not a coordinator).
+pub fn txn_states(state: &SystemState, id: Id) -> Vec<TransactionState> {
+    state
+        .node(id)
+        .txn_coordinator()
+        .map(|tc| tc.txns.values().map(|m| m.state).collect())
+        .unwrap_or_default()
 }

@@ -4,12 +4,12 @@
 //! `no_orphan_acks` and `no_lost_record`. `crate::history::record` calls these rules from
 //! each step; protocol logic never reads what they write.
 
-use crate::history::ghost_value::Ghost;
+use crate::history::txn_acks::PendingAck;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::Offset;
-use crate::share::txn_acks::PendingAck;
 use crate::world::node::NodeState;
 use crate::world::system::{System, SystemState};
 use serde::{Deserialize, Serialize};

@@ -5,8 +5,8 @@
 //! write through it, exactly as Kafka's coordinators write through the replica manager.
 
 use crate::design::TransactionVersion;
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::*;
 use crate::protocol::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::protocol::width::{Counter, Offset};

@@ -3,7 +3,7 @@
 //! transactional id, producer id and epoch), and the application's two-phase commit with
 //! the external participant (a database's prepare, commit and abort).
 
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
 use serde::{Deserialize, Serialize};

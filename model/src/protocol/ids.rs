@@ -95,7 +95,7 @@ impl fmt::Debug for TopicPartition {
 /// Ghost identity of one client transaction attempt: which incarnation of the client began
 /// it, and its sequence number within that incarnation. It travels with writes so that
 /// properties can tell which attempt a record belongs to. It rides wrapped in a
-/// [`Ghost`](crate::history::ghost_value::Ghost), which no handler can open.
+/// [`Ghost`](crate::protocol::ghost::Ghost), which no handler can open.
 ///
 /// `client` is the transactional id's index, so that two clients' attempts never share a
 /// tag. It is left out of traces and of the short form while it is 0 (the one client of

@@ -1,8 +1,8 @@
 //! The messages: one variant per RPC request and response, named as Kafka names them.
 //! API keys are symbolic (the seeds' numbers collide with existing ones).
 
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::*;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
@@ -132,7 +132,7 @@ impl AddPartitionsToTxnRequest {
     /// the broker adds its partition itself, before that it only verifies the client added
     /// it. Data partitions, the group coordinator and the share coordinator all do this.
     pub fn verification(
-        tv: crate::design::TransactionVersion,
+        tv: TransactionVersion,
         txn: TransactionalId,
         producer: ProducerIdAndEpoch,
         partition: TopicPartition,
@@ -525,4 +525,17 @@ pub enum ClientChoice {
     /// stall not knowing it was replaced, and its application goes on: one more `send()`,
     /// then `close()`.
     Wake,
+}
+
+/// The `transaction.version` feature level the brokers finalise: TV0 is the original
+/// protocol, TV1 adds flexible log records, TV2 (KIP-890 part 2) bumps the producer epoch
+/// on every EndTxn and adds partitions implicitly from the partition leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TransactionVersion(pub u8);
+
+impl TransactionVersion {
+    /// Whether the epoch is bumped per transaction (TV2).
+    pub fn bumps_epoch_per_txn(self) -> bool {
+        self.0 >= 2
+    }
 }

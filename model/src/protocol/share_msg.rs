@@ -3,12 +3,12 @@
 //! WriteShareGroupState (85) between the share-partition leader and the share
 //! coordinator. One share partition, so topic and partition fields are left out.
 
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
 use crate::protocol::record_state::AckType;
+use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::width::{Counter, Epoch, Offset};
-use crate::share::share_state::{ShareState, StateBatch};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -137,7 +137,7 @@ pub struct ReadShareGroupStateResponse {
     pub state: Option<ShareState>,
     /// KIP-1289: the transactional acks pending at the share coordinator, when asked for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pending: Vec<crate::share::share_coordinator_txn::PendingAcks>,
+    pub pending: Vec<crate::protocol::txn_share_msg::PendingAcks>,
 }
 
 /// WriteShareGroupState request: a share-partition leader persists state changes.

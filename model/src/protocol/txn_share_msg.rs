@@ -5,13 +5,15 @@
 //! One share group and one share partition, so group, topic and partition fields are left
 //! out.
 
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::protocol::share_state::StateBatch;
 use crate::protocol::width::Offset;
 use serde::{Deserialize, Serialize};
+use stateright::actor::Id;
 
 /// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -86,4 +88,19 @@ pub struct TxnShareAcknowledgeResponse {
     pub producer: ProducerIdAndEpoch,
     /// The error.
     pub error: ErrorCode,
+}
+
+/// Acknowledgements staged within a transaction, not yet resolved by a marker.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PendingAcks {
+    /// The producer id and epoch they were written with.
+    pub producer: ProducerIdAndEpoch,
+    /// Ghost: the client attempt that staged them.
+    pub tag: Ghost<TxnTag>,
+    /// The state batches a COMMIT applies.
+    pub batches: Vec<StateBatch>,
+    /// KIP-1289 `notify`: the share-partition leader that staged them and asked to be
+    /// told their outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notify: Option<Id>,
 }

@@ -7,11 +7,10 @@ pub mod share_coordinator_notify;
 pub mod share_coordinator_txn;
 pub mod share_partition;
 pub mod share_partition_txn;
-pub mod share_state;
 pub mod share_timing;
-pub mod txn_acks;
 
 use crate::share::share_coordinator::ShareCoordinatorState;
+use crate::share::share_partition::SharePartitionState;
 use crate::world::node::NodeState;
 
 impl NodeState {
@@ -19,6 +18,14 @@ impl NodeState {
     pub fn share_coordinator(&self) -> Option<&ShareCoordinatorState> {
         match self {
             NodeState::ShareCoordinator(sc) => Some(sc),
+            _ => None,
+        }
+    }
+
+    /// The state of the share-partition leader.
+    pub fn share_partition(&self) -> Option<&SharePartitionState> {
+        match self {
+            NodeState::SharePartition(sp) => Some(sp),
             _ => None,
         }
     }

@@ -11,18 +11,18 @@
 //! ReadShareGroupState carries the reading leader's epoch: an older epoch than the stored
 //! one is FENCED_LEADER_EPOCH; a newer one is stored (a log record), which fences every
 //! write of older leaders. WriteShareGroupState is fenced by the leader epoch and the
-//! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::share::share_state`]).
+//! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::protocol::share_state`]).
 
 use crate::design::Design;
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::*;
+use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::width::{Epoch, Offset};
 use crate::share::share_coordinator_txn::{ParkedStaging, PendingAcks, ReplayMode, Resolution};
-use crate::share::share_state::{ShareState, StateBatch};
 use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};

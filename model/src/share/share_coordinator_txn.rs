@@ -19,36 +19,21 @@
 //! batches.
 
 use crate::design::MarkerMatch;
-use crate::history::ghost_value::Ghost;
 use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
-use crate::protocol::ids::{ProducerId, TopicPartition, TxnTag};
+use crate::protocol::ids::{ProducerId, TopicPartition};
 use crate::protocol::msg::{
     AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
+use crate::protocol::share_state::{ShareState, StateBatch};
+pub use crate::protocol::txn_share_msg::PendingAcks;
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::Counter;
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
-use crate::share::share_state::{ShareState, StateBatch};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
-
-/// Acknowledgements staged within a transaction, not yet resolved by a marker.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct PendingAcks {
-    /// The producer id and epoch they were written with.
-    pub producer: ProducerIdAndEpoch,
-    /// Ghost: the client attempt that staged them.
-    pub tag: Ghost<TxnTag>,
-    /// The state batches a COMMIT applies.
-    pub batches: Vec<StateBatch>,
-    /// KIP-1289 `notify`: the share-partition leader that staged them and asked to be
-    /// told their outcome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notify: Option<Id>,
-}
 
 /// Ghost: how one transaction's staged acknowledgements left the pending store. Derived
 /// from the log like the rest of the state (a load rebuilds it), never read by protocol

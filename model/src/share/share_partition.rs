@@ -23,16 +23,16 @@
 //! retries with backoff; the model's losses are bounded, so its retries need no bound).
 
 use crate::design::Design;
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::*;
+use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::width::{Counter, Epoch, Offset};
 use crate::share::share_coordinator_txn::PendingAcks;
 use crate::share::share_partition_txn::Staged;
-use crate::share::share_state::{ShareState, StateBatch};
 use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};

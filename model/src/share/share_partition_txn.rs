@@ -18,21 +18,21 @@
 //!   and loads those records TX_PENDING instead of AVAILABLE.
 
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
-use crate::history::ghost_value::Ghost;
 use crate::protocol::error::ErrorCode;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::{
     Acknowledgement, AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse,
 };
+use crate::protocol::share_state::StateBatch;
 use crate::protocol::txn_share_msg::*;
 use crate::protocol::width::Offset;
 use crate::share::share_coordinator_txn::PendingAcks;
 use crate::share::share_partition::{
     InFlightRecord, ShareEvent, SharePartition, SharePartitionState,
 };
-use crate::share::share_state::StateBatch;
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};

@@ -1,5 +1,6 @@
 //! The closed world the actors run in: `System` (one `stateright::Model` over every actor),
-//! the network, the topology, the scenarios and their fault budgets, and when a timer is
+//! the network, the topology, the scenarios and their fault budgets, which design applies
+//! to which scenario (`scope`), the `--set` keys over both (`settings`), and when a timer is
 //! due.
 
 pub mod assemble;
@@ -9,6 +10,8 @@ pub mod node;
 pub mod observation;
 pub mod resume_system;
 pub mod scenario;
+pub mod scope;
+pub mod settings;
 pub mod shared;
 pub mod state;
 pub mod system;

@@ -1,6 +1,7 @@
 //! Scenarios: a workload and its bounds. The fault budget is part of the scenario, so a
 //! bound means what it says: totals for the whole run.
 
+pub use crate::clients::share_consumer::AckMode;
 use crate::protocol::record_state::AckType;
 use crate::protocol::width::Offset;
 use serde::{Deserialize, Serialize};
@@ -143,34 +144,6 @@ pub struct Scenario {
     /// transaction and a committer resumes and completes it, with an external participant.
     #[serde(default, skip_serializing_if = "is_false")]
     pub resume: bool,
-}
-
-/// `share.acknowledgement.mode`.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum AckMode {
-    /// Kafka's default: the next poll accepts every record the previous one delivered.
-    #[default]
-    Implicit,
-    /// The application acknowledges each record with a type of its choice.
-    Explicit,
-}
-
-impl AckMode {
-    /// Whether this is the implicit mode.
-    pub fn is_implicit(&self) -> bool {
-        *self == AckMode::Implicit
-    }
-
-    /// The lowercase name used in settings.
-    pub fn name(self) -> &'static str {
-        match self {
-            AckMode::Implicit => "implicit",
-            AckMode::Explicit => "explicit",
-        }
-    }
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,

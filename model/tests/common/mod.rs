@@ -23,7 +23,7 @@ pub const TXN: TransactionalId = TransactionalId(0);
 /// as `--set` applies it.
 pub fn system(mut design: Design, mut scenario: Scenario, settings: &[&str]) -> System {
     for setting in settings {
-        sharetxn_model::design::settings::apply(&mut design, &mut scenario, setting)
+        sharetxn_model::world::settings::apply(&mut design, &mut scenario, setting)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     System::new(design, scenario)

@@ -6,9 +6,9 @@
 //! another producer's committed batches where the offsets matter.
 
 use sharetxn_model::design::TransactionVersion;
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{AppendCheck, PartitionLog, Payload};
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 

@@ -6,7 +6,7 @@ use crate::fixture::*;
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::{design::settings, System};
+use sharetxn_model::{world::settings, System};
 
 /// `shouldInitPidWithEpochZeroForNewTransactionalId`.
 #[test]

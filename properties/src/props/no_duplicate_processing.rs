@@ -17,8 +17,8 @@
 //! by a COMMIT marker at the share coordinator.
 
 use crate::view::share_coordinator_txn_state;
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::partition::partition_log::{Payload, RecordStatus};
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{PartitionIndex, TopicPartition, TxnTag};
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::{System, SystemState};

@@ -9,7 +9,7 @@
 //! again.
 
 use crate::view::{share_coordinator_state, share_partition_state};
-use sharetxn_model::share::txn_acks::applied_acks;
+use sharetxn_model::history::txn_acks::applied_acks;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.

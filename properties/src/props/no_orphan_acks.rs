@@ -9,7 +9,7 @@
 //! share coordinator reloaded them from its log.
 
 use sharetxn_model::coordinator::txn_state::TransactionState;
-use sharetxn_model::share::txn_acks::pending_acks;
+use sharetxn_model::history::txn_acks::pending_acks;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).

@@ -7,7 +7,7 @@
 //! Twin `pending_across_restart`: the share coordinator restarted while its log held
 //! pending acknowledgements.
 
-use sharetxn_model::share::txn_acks::applied_acks;
+use sharetxn_model::history::txn_acks::applied_acks;
 use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.

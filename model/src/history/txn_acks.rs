@@ -1,11 +1,11 @@
-//! KIP-1289 facts wherever they are held, read through one place: which transactional
+//! KIP-1289 facts wherever they are held, read through one place by the history and the properties: which transactional
 //! acknowledgements are pending (staged, unresolved) and which were applied to share
 //! state. Today only the share coordinator holds them. A design that also keeps pending
 //! acknowledgements at the share-partition leader (a TX_PENDING record state) extends
-//! [`NodeState::pending_acks`] and [`NodeState::applied_acks`] with its arm, and every
+//! [`NodeState::pending_acks`] and [`NodeState::applied_acks`] with its accessor, and every
 //! property and ghost observer that reads them follows.
 
-use crate::history::ghost_value::Ghost;
+use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::width::Offset;
@@ -39,41 +39,39 @@ pub struct AppliedAck {
 impl NodeState {
     /// The transactional acknowledgements this actor holds pending.
     pub fn pending_acks(&self) -> Vec<PendingAck> {
-        match self {
-            NodeState::ShareCoordinator(s) => s
-                .pending_entries()
-                .flat_map(|p| {
-                    p.batches.iter().map(|b| PendingAck {
-                        producer: p.producer,
-                        tag: p.tag,
-                        offset: b.offset,
-                        delivery_count: b.delivery_count,
-                    })
+        let Some(s) = self.share_coordinator() else {
+            return Vec::new();
+        };
+        s.pending_entries()
+            .flat_map(|p| {
+                p.batches.iter().map(|b| PendingAck {
+                    producer: p.producer,
+                    tag: p.tag,
+                    offset: b.offset,
+                    delivery_count: b.delivery_count,
                 })
-                .collect(),
-            _ => Vec::new(),
-        }
+            })
+            .collect()
     }
 
     /// The transactional acknowledgements this actor's state reflects as applied.
     pub fn applied_acks(&self) -> Vec<AppliedAck> {
-        match self {
-            NodeState::ShareCoordinator(s) => s
-                .committed_entries()
-                .flat_map(|r| {
-                    r.acks.batches.iter().map(|b| AppliedAck {
-                        ack: PendingAck {
-                            producer: r.acks.producer,
-                            tag: r.acks.tag,
-                            offset: b.offset,
-                            delivery_count: b.delivery_count,
-                        },
-                        by_marker: r.by_marker,
-                    })
+        let Some(s) = self.share_coordinator() else {
+            return Vec::new();
+        };
+        s.committed_entries()
+            .flat_map(|r| {
+                r.acks.batches.iter().map(|b| AppliedAck {
+                    ack: PendingAck {
+                        producer: r.acks.producer,
+                        tag: r.acks.tag,
+                        offset: b.offset,
+                        delivery_count: b.delivery_count,
+                    },
+                    by_marker: r.by_marker,
                 })
-                .collect(),
-            _ => Vec::new(),
-        }
+            })
+            .collect()
     }
 }
 

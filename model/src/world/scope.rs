@@ -65,9 +65,9 @@ impl Design {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::settings;
     use crate::design::DESIGN_NAMES;
     use crate::world::scenario::SCENARIO_NAMES;
+    use crate::world::settings;
 
     fn pair(design: &str, scenario: &str) -> Result<(), String> {
         let design = Design::by_name(design).unwrap();
