@@ -11,8 +11,8 @@
 //! intended answer, which is what the model is checked against.
 
 use sharetxn_model::protocol::record_state::RecordState::{self, *};
+use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use std::collections::BTreeMap;
 
 /// Kafka's `PersisterStateBatch(firstOffset, lastOffset, deliveryState, deliveryCount)`.

@@ -14,7 +14,7 @@ use sharetxn_model::protocol::ids::MemberId;
 use sharetxn_model::protocol::msg::Msg;
 use sharetxn_model::protocol::record_state::{AckType, RecordState::*};
 use sharetxn_model::protocol::share_msg::*;
-use sharetxn_model::share::share_state::ShareState;
+use sharetxn_model::protocol::share_state::ShareState;
 use stateright::actor::Command;
 
 /// The error of the ShareFetch answer to consumer `m` in `cmds`.

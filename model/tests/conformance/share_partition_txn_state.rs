@@ -13,16 +13,16 @@
 use crate::common::{deliver, fire, sent, start, system};
 use sharetxn_model::design::spl_knobs::LeaderResolution;
 use sharetxn_model::design::Design;
-use sharetxn_model::history::ghost_value::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::{AckType, RecordState::*};
 use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
-use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::Id;
