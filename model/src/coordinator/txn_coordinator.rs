@@ -557,7 +557,7 @@ impl TxnCoordinator {
             )
         };
         let bumps = self.design.tv.bumps_epoch_per_txn();
-        if bumps && Self::retries_on_epoch_bump(meta, req) {
+        if bumps && self.retries_on_epoch_bump(meta, req) {
             return Self::answer_retried_end_txn(meta, prepare, complete);
         }
         if req.producer.epoch != meta.epoch {
@@ -575,9 +575,28 @@ impl TxnCoordinator {
     }
 
     /// `retryOnEpochBump` (TV2): the EndTxn carries the epoch before our last bump, so the
-    /// client did not see our answer to it.
-    fn retries_on_epoch_bump(meta: &TransactionMetadata, req: &EndTxnRequest) -> bool {
-        meta.last_epoch == Some(req.producer.epoch) && req.producer.epoch.bump() == meta.epoch
+    /// client did not see our answer to it. Kafka's `isValidEpoch` (`handleEndTransaction`,
+    /// 4.0) asks it by the current epoch alone, and only while the transaction is PREPARE_*
+    /// or COMPLETE_* (docs/conformance.md TC-2). In ONGOING or EMPTY the epoch must be the
+    /// current one, so a late copy of an old EndTxn is fenced there; without
+    /// `ongoing_end_txn_fenced` the model takes it for a retry when its last epoch matches
+    /// (docs/conformance.md TC-1).
+    fn retries_on_epoch_bump(&self, meta: &TransactionMetadata, req: &EndTxnRequest) -> bool {
+        let ended = matches!(
+            meta.state,
+            TransactionState::PrepareCommit
+                | TransactionState::PrepareAbort
+                | TransactionState::CompleteCommit
+                | TransactionState::CompleteAbort
+        );
+        let bumped_from = req.producer.epoch.bump() == meta.epoch;
+        if ended {
+            bumped_from
+        } else {
+            !self.design.ongoing_end_txn_fenced
+                && meta.last_epoch == Some(req.producer.epoch)
+                && bumped_from
+        }
     }
 
     /// The answer to a retried EndTxn (TV2): the bumped pair if the transaction completed

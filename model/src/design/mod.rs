@@ -254,6 +254,17 @@ design_knobs! {
             shown Moved,
             help "a WriteShareGroupState's start offset replaces the share coordinator's even when lower, as Kafka's ShareCoordinatorShard.merge does (false: it never moves back, docs/fidelity.md F1), true|false",
             reverted [];
+        /// Kafka's `isValidEpoch` in `handleEndTransaction` under TV2 (4.0): in Ongoing or
+        /// Empty only the current epoch is valid, so a late copy of the EndTxn that bumped
+        /// the epoch (the epoch one below) is answered PRODUCER_FENCED. With false (the
+        /// model's earlier rule, kept so the pinned counts stand) it is taken for a retry
+        /// and answered INVALID_TXN_STATE, also fatal for the producer (docs/conformance.md
+        /// TC-1).
+        #[serde(default, skip_serializing_if = "is_false")]
+        ongoing_end_txn_fenced: bool = false,
+            shown Moved,
+            help "TV2, a late EndTxn with the epoch before the current one while the transaction is Ongoing or Empty is answered PRODUCER_FENCED as Kafka does (false: taken for a retry, INVALID_TXN_STATE, docs/conformance.md TC-1), true|false",
+            reverted [];
     }
 }
 

@@ -4,6 +4,7 @@
 use sharetxn_model::coordinator::txn_coordinator::{TransactionMetadata, TxnCoordinatorState};
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
+use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::NodeState;
@@ -171,4 +172,23 @@ pub fn init_producer_id(sys: &System, state: &NodeState) -> (NodeState, Vec<Cmd>
         state,
         Msg::InitProducerId(InitProducerIdRequest::plain(TXN)),
     )
+}
+
+/// The first partition leader answers the coordinator's pending marker for `topic1()` with
+/// `error`, at the coordinator epoch the marker carried.
+pub fn marker_answered(sys: &System, state: &NodeState, error: ErrorCode) -> (NodeState, Vec<Cmd>) {
+    let pending = tc_state(state)
+        .markers
+        .get(&TXN)
+        .expect("markers in flight")
+        .clone();
+    let reply = Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
+        producer: pending.producer,
+        commit: pending.commit,
+        coordinator_epoch: tc_state(state).coordinator_epoch,
+        partition: topic1(),
+        error,
+    });
+    let (tc, d0) = (sys.topology.txn_coordinator, sys.topology.partitions[0]);
+    deliver(sys, tc, state, d0, reply)
 }

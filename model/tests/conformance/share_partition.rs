@@ -20,7 +20,7 @@ use sharetxn_model::{Scenario, System};
 use stateright::actor::{Command, Id};
 
 /// share-basic with `group.share.delivery.count.limit` at `delivery_limit`.
-fn with_delivery_limit(delivery_limit: u8) -> System {
+pub(crate) fn with_delivery_limit(delivery_limit: u8) -> System {
     system(
         Design::consumer_offsets(),
         Scenario::share_basic(),
@@ -29,7 +29,7 @@ fn with_delivery_limit(delivery_limit: u8) -> System {
 }
 
 /// The leader, the share coordinator and the two members.
-fn ids(sys: &System) -> (Id, Id, Id, Id) {
+pub(crate) fn ids(sys: &System) -> (Id, Id, Id, Id) {
     let t = &sys.topology;
     let (sp, sc) = (
         t.share_partition.expect("leader"),
@@ -38,19 +38,19 @@ fn ids(sys: &System) -> (Id, Id, Id, Id) {
     (sp, sc, t.consumers[0], t.consumers[1])
 }
 
-fn spl(state: &NodeState) -> &SharePartitionState {
+pub(crate) fn spl(state: &NodeState) -> &SharePartitionState {
     match state {
         NodeState::SharePartition(s) => s,
         _ => panic!("not the share-partition leader"),
     }
 }
 
-fn record(state: &NodeState, offset: Offset) -> &InFlightRecord {
+pub(crate) fn record(state: &NodeState, offset: Offset) -> &InFlightRecord {
     &spl(state).records[&offset]
 }
 
 /// A leader loaded from `persisted` (`maybeInitialize` on a ReadShareGroupState answer).
-fn loaded(sys: &System, persisted: ShareState) -> NodeState {
+pub(crate) fn loaded(sys: &System, persisted: ShareState) -> NodeState {
     let (sp, sc, _, _) = ids(sys);
     let (state, _) = start(sys, sp, None);
     let answer = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
@@ -67,16 +67,25 @@ fn loaded(sys: &System, persisted: ShareState) -> NodeState {
 
 /// A ShareFetch of member `m` (consumer `m`) at session epoch `epoch`: the state after and
 /// the records it acquired.
-fn fetch(sys: &System, state: &NodeState, m: u8, epoch: u32) -> (NodeState, Vec<AcquiredRecord>) {
-    let (sp, ..) = ids(sys);
+pub(crate) fn fetch(
+    sys: &System,
+    state: &NodeState,
+    m: u8,
+    epoch: u32,
+) -> (NodeState, Vec<AcquiredRecord>) {
+    fetch_up_to(sys, state, m, epoch, 1)
+}
+
+/// [`fetch`] of up to `max_records` records.
+pub(crate) fn fetch_up_to(
+    sys: &System,
+    state: &NodeState,
+    m: u8,
+    epoch: u32,
+    max_records: u8,
+) -> (NodeState, Vec<AcquiredRecord>) {
+    let (after, cmds) = fetch_request(sys, state, m, epoch, max_records);
     let consumer = sys.topology.consumers[usize::from(m)];
-    let request = Msg::ShareFetch(ShareFetchRequest {
-        member: MemberId(m),
-        session_epoch: epoch,
-        max_records: 1,
-        acks: Vec::new(),
-    });
-    let (after, cmds) = deliver(sys, sp, state, consumer, request);
     let acquired = cmds
         .iter()
         .find_map(|c| match c {
@@ -89,39 +98,92 @@ fn fetch(sys: &System, state: &NodeState, m: u8, epoch: u32) -> (NodeState, Vec<
     (after, acquired)
 }
 
-/// A ShareAcknowledge of member `m` for `offset` (made for delivery `count`), and the write
-/// it causes answered NONE: the state after and the answer's error.
-fn acknowledge(
+/// Delivers member `m`'s ShareFetch of up to `max_records`: the state after and the commands.
+pub(crate) fn fetch_request(
     sys: &System,
     state: &NodeState,
     m: u8,
     epoch: u32,
-    (offset, count, ack): (Offset, u8, AckType),
+    max_records: u8,
+) -> (NodeState, Vec<crate::common::Cmd>) {
+    let (sp, ..) = ids(sys);
+    let consumer = sys.topology.consumers[usize::from(m)];
+    let request = Msg::ShareFetch(ShareFetchRequest {
+        member: MemberId(m),
+        session_epoch: epoch,
+        max_records,
+        acks: Vec::new(),
+    });
+    deliver(sys, sp, state, consumer, request)
+}
+
+/// A ShareAcknowledge of member `m` for `offset` (made for delivery `count`), and the write
+/// it causes answered NONE: the state after and the answer's error.
+pub(crate) fn acknowledge(
+    sys: &System,
+    state: &NodeState,
+    m: u8,
+    epoch: u32,
+    ack: (Offset, u8, AckType),
 ) -> (NodeState, ErrorCode) {
+    let acked = acknowledge_all(sys, state, m, epoch, &[ack], ErrorCode::None);
+    (acked.state, acked.error)
+}
+
+/// What one ShareAcknowledge did: the state after, its answer's error, and the writes it
+/// sent the share coordinator.
+pub(crate) struct Acked {
+    /// The leader's state after.
+    pub state: NodeState,
+    /// The error the acknowledgement was answered with.
+    pub error: ErrorCode,
+    /// The writes the acknowledgement sent.
+    pub writes: Vec<WriteShareGroupStateRequest>,
+    /// The commands of the last step (the write's answer, or the request when nothing was
+    /// written).
+    pub cmds: Vec<crate::common::Cmd>,
+}
+
+/// A ShareAcknowledge of member `m` with `acks` (offset, delivery, type); the write it
+/// causes is answered `write_error`.
+pub(crate) fn acknowledge_all(
+    sys: &System,
+    state: &NodeState,
+    m: u8,
+    epoch: u32,
+    acks: &[(Offset, u8, AckType)],
+    write_error: ErrorCode,
+) -> Acked {
     let (sp, sc, ..) = ids(sys);
     let consumer = sys.topology.consumers[usize::from(m)];
     let request = Msg::ShareAcknowledge(ShareAcknowledgeRequest {
         member: MemberId(m),
         session_epoch: epoch,
-        acks: vec![Acknowledgement {
-            offset,
-            ack,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(m),
-                delivery_count: count,
-            }),
-        }],
+        acks: acks
+            .iter()
+            .map(|&(offset, count, ack)| Acknowledgement {
+                offset,
+                ack,
+                tag: Ghost::new(DeliveryTag {
+                    member: MemberId(m),
+                    delivery_count: count,
+                }),
+            })
+            .collect(),
     });
     let (mut state, mut cmds) = deliver(sys, sp, state, consumer, request);
-    let write = cmds.iter().find_map(|c| match c {
-        Command::Send(dst, Msg::WriteShareGroupState(w)) if *dst == sc => Some(w.clone()),
-        _ => None,
-    });
-    if let Some(w) = write {
+    let writes: Vec<WriteShareGroupStateRequest> = cmds
+        .iter()
+        .filter_map(|c| match c {
+            Command::Send(dst, Msg::WriteShareGroupState(w)) if *dst == sc => Some(w.clone()),
+            _ => None,
+        })
+        .collect();
+    if let Some(w) = writes.first() {
         let done = Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
             leader_epoch: w.leader_epoch,
             write: w.write,
-            error: ErrorCode::None,
+            error: write_error,
         });
         (state, cmds) = deliver(sys, sp, &state, sc, done);
     }
@@ -134,11 +196,16 @@ fn acknowledge(
             _ => None,
         })
         .expect("an answer to the acknowledgement");
-    (state, error)
+    Acked {
+        state,
+        error,
+        writes,
+        cmds,
+    }
 }
 
 /// The acquisition lock of `offset` expires, and the write it causes is answered NONE.
-fn lock_expires(sys: &System, state: &NodeState, offset: Offset) -> NodeState {
+pub(crate) fn lock_expires(sys: &System, state: &NodeState, offset: Offset) -> NodeState {
     let (sp, sc, ..) = ids(sys);
     let (state, cmds) = fire(sys, sp, state, Timer::AcquisitionLock(offset));
     let write = cmds.into_iter().find_map(|c| match c {
@@ -349,4 +416,285 @@ fn lock_timeout_at_the_delivery_limit_archives() {
     assert_eq!(acquired[0].delivery_count, 2);
     let state = lock_expires(&sys, &state, 0);
     assert_eq!(spl(&state).start_offset, 1, "archived at delivery 2 of 2");
+}
+
+/// share-basic with `records` records and delivery limit 5.
+fn with_records(records: u8) -> System {
+    system(
+        Design::consumer_offsets(),
+        Scenario::share_basic(),
+        &["delivery_limit=5", &format!("records={records}")],
+    )
+}
+
+/// `testMaybeInitializeWithEmptyStateBatches`: a read with no batches leaves every record
+/// AVAILABLE with no deliveries, from start offset 0.
+#[test]
+fn maybe_initialize_without_batches_makes_every_record_available() {
+    let sys = with_records(2);
+    let state = loaded(&sys, ShareState::default());
+    assert_eq!(spl(&state).start_offset, 0);
+    for offset in 0..2 {
+        let r = record(&state, offset);
+        assert_eq!((r.state, r.delivery_count, r.member), (Available, 0, None));
+    }
+}
+
+/// `testMaybeInitializeSharePartitionAgain`: a second read answer once loaded changes
+/// nothing.
+#[test]
+fn a_second_read_answer_after_the_load_changes_nothing() {
+    let sys = with_records(2);
+    let (sp, sc, ..) = ids(&sys);
+    let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
+    let mut persisted = ShareState {
+        leader_epoch: 1,
+        ..ShareState::default()
+    };
+    persisted.merge(1, &[]);
+    let again = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+        leader_epoch: 1,
+        error: ErrorCode::None,
+        state: Some(persisted),
+        pending: Vec::new(),
+    });
+    let (after, cmds) = deliver(&sys, sp, &state, sc, again);
+    assert!(cmds.is_empty(), "{cmds:?}");
+    assert_eq!(after, state);
+}
+
+/// `testMaybeInitializeWithErrorPartitionResponse`: a read answered with an error loads
+/// nothing; requests keep waiting for the load (Kafka fails them and initialises again on
+/// the next; the model holds them) and the read is sent again when its timer fires.
+#[test]
+fn a_read_answered_with_an_error_loads_nothing_and_is_sent_again() {
+    let sys = with_records(2);
+    let (sp, sc, c0, _) = ids(&sys);
+    let (state, _) = start(&sys, sp, None);
+    let failed = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+        leader_epoch: 1,
+        error: ErrorCode::FencedLeaderEpoch,
+        state: None,
+        pending: Vec::new(),
+    });
+    let (state, _) = deliver(&sys, sp, &state, sc, failed);
+    assert!(!spl(&state).loaded);
+    let (state, cmds) = fetch_request(&sys, &state, 0, 0, 1);
+    assert!(
+        crate::common::sent_to(&cmds, c0).is_empty(),
+        "the fetch waits for the load"
+    );
+    let (_, cmds) = fire(&sys, sp, &state, Timer::ReadStateTimeout);
+    assert!(crate::common::sent_to(&cmds, sc)
+        .iter()
+        .any(|m| matches!(m, Msg::ReadShareGroupState(_))));
+}
+
+/// `testMaybeInitializeWhenReadStateRpcReturnsZeroAvailableRecords`: every record is below
+/// the persisted start offset, so none is in flight and a fetch acquires nothing.
+#[test]
+fn maybe_initialize_past_every_record_has_nothing_to_acquire() {
+    let sys = with_records(2);
+    let mut persisted = ShareState::default();
+    persisted.merge(2, &[]);
+    let state = loaded(&sys, persisted);
+    assert_eq!(spl(&state).start_offset, 2);
+    assert!(spl(&state).records.is_empty());
+    let (state, acquired) = fetch(&sys, &state, 0, 0);
+    assert!(acquired.is_empty());
+    assert_eq!(spl(&state).parked.len(), 1, "the fetch waits (long poll)");
+}
+
+/// `testAcquireMultipleRecords`: one fetch acquires every available record, each at
+/// delivery 1, for the member.
+#[test]
+fn acquire_multiple_records() {
+    let sys = with_records(2);
+    let (state, acquired) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let offsets: Vec<(Offset, u8)> = acquired
+        .iter()
+        .map(|a| (a.offset, a.delivery_count))
+        .collect();
+    assert_eq!(offsets, vec![(0, 1), (1, 1)]);
+    for offset in 0..2 {
+        assert_eq!(record(&state, offset).member, Some(MemberId(0)));
+    }
+}
+
+/// `testAcquireWithMaxFetchRecords`: a fetch acquires at most its maximum; the next one
+/// takes the next record.
+#[test]
+fn acquire_with_max_fetch_records() {
+    let sys = with_records(2);
+    let (state, first) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 1);
+    assert_eq!(first.iter().map(|a| a.offset).collect::<Vec<_>>(), vec![0]);
+    assert_eq!(record(&state, 1).state, Available);
+    let (_, second) = fetch_up_to(&sys, &state, 1, 0, 1);
+    assert_eq!(second.iter().map(|a| a.offset).collect::<Vec<_>>(), vec![1]);
+}
+
+/// `testAcquireSameBatchAgain` and `testAcquireWithEmptyFetchRecords`: with every record
+/// acquired, a fetch acquires nothing (and waits).
+#[test]
+fn acquire_the_same_records_again_gets_nothing() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let (state, again) = fetch_up_to(&sys, &state, 0, 1, 5);
+    assert!(again.is_empty());
+    assert_eq!(spl(&state).parked.len(), 1);
+}
+
+/// `testAcknowledgeMultipleRecordBatch` and
+/// `testMaybeUpdateCachedStateWhenAllRecordsInCachedStateAreAcknowledged`: one request
+/// accepts both records; the start offset moves to the end and nothing is in flight.
+#[test]
+fn acknowledging_every_record_moves_the_start_offset_to_the_end() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let acks = [(0, 1, AckType::Accept), (1, 1, AckType::Accept)];
+    let acked = acknowledge_all(&sys, &state, 0, 1, &acks, ErrorCode::None);
+    assert_eq!(acked.error, ErrorCode::None);
+    assert_eq!(spl(&acked.state).start_offset, 2);
+    assert!(spl(&acked.state).records.is_empty());
+}
+
+/// `testNumberOfWriteCallsOnUpdates`: one acknowledgement request is one
+/// WriteShareGroupState, whatever number of records it acknowledges.
+#[test]
+fn one_acknowledgement_request_is_one_write() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let acks = [(0, 1, AckType::Accept), (1, 1, AckType::Release)];
+    let acked = acknowledge_all(&sys, &state, 0, 1, &acks, ErrorCode::None);
+    assert_eq!(acked.writes.len(), 1);
+    assert_eq!(acked.writes[0].batches.len(), 2);
+}
+
+/// `testMaybeUpdateCachedStateWhenAcknowledgementsInBetween` and
+/// `testMaybeUpdateCachedStateWhenAcknowledgementsFromBeginningForBatchSubset`: accepting a
+/// later record leaves the start offset; accepting the first then moves it past both.
+#[test]
+fn the_start_offset_moves_only_over_acknowledged_records_from_the_start() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let later = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(1, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
+    assert_eq!(spl(&later.state).start_offset, 0);
+    assert_eq!(record(&later.state, 0).state, Acquired);
+    let first = acknowledge_all(
+        &sys,
+        &later.state,
+        0,
+        2,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
+    assert_eq!(spl(&first.state).start_offset, 2);
+}
+
+/// `testAcknowledgeRollbackWithFullBatchError`: one invalid acknowledgement fails the whole
+/// request with INVALID_RECORD_STATE; the valid one is not applied and nothing is written.
+#[test]
+fn one_invalid_acknowledgement_fails_the_whole_request() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 1);
+    let acks = [(0, 1, AckType::Accept), (1, 1, AckType::Accept)];
+    let acked = acknowledge_all(&sys, &state, 0, 1, &acks, ErrorCode::None);
+    assert_eq!(acked.error, ErrorCode::InvalidRecordState);
+    assert!(acked.writes.is_empty());
+    assert_eq!(record(&acked.state, 0).state, Acquired);
+}
+
+/// `testAcknowledgeOutOfRangeCachedData`: an acknowledgement of an offset the leader does
+/// not hold in flight is INVALID_RECORD_STATE.
+#[test]
+fn acknowledging_an_offset_out_of_range_is_invalid_record_state() {
+    let sys = with_records(2);
+    let (state, _) = fetch_up_to(&sys, &loaded(&sys, ShareState::default()), 0, 0, 5);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(7, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
+    assert_eq!(acked.error, ErrorCode::InvalidRecordState);
+}
+
+/// `testAcquisitionLockOnAcknowledgingSingleRecordBatch`: once the acknowledgement's write
+/// completes, the record's acquisition lock is cancelled.
+#[test]
+fn an_acknowledged_record_has_its_lock_cancelled() {
+    let sys = with_delivery_limit(5);
+    let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::None,
+    );
+    assert!(acked
+        .cmds
+        .iter()
+        .any(|c| matches!(c, Command::CancelTimer(Timer::AcquisitionLock(0)))));
+}
+
+/// `testAcknowledgeOffsetWithWriteShareGroupStateFailure` and
+/// `testAcknowledgeBatchWithWriteShareGroupStateFailure`: a failed write rolls the
+/// acknowledgement back (the record is ACQUIRED by the member again) and the request is
+/// answered with an error (Kafka's is the persister's; the model's leader answers every
+/// persister error NOT_LEADER_OR_FOLLOWER).
+#[test]
+fn a_failed_write_rolls_the_acknowledgement_back() {
+    let sys = with_delivery_limit(5);
+    let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
+    let acked = acknowledge_all(
+        &sys,
+        &state,
+        0,
+        1,
+        &[(0, 1, AckType::Accept)],
+        ErrorCode::FencedLeaderEpoch,
+    );
+    assert_ne!(acked.error, ErrorCode::None);
+    let r = record(&acked.state, 0);
+    assert_eq!(
+        (r.state, r.member, r.ongoing),
+        (Acquired, Some(MemberId(0)), None)
+    );
+}
+
+/// `testAcquisitionLockOnOffsetWithWriteShareGroupStateFailure` and
+/// `testAcquisitionLockOnBatchWithWriteShareGroupStateFailure`: a lock expiry releases the
+/// record at once, and the release stands when its write fails.
+#[test]
+fn a_lock_expiry_stands_when_its_write_fails() {
+    let sys = with_delivery_limit(5);
+    let (sp, sc, ..) = ids(&sys);
+    let (state, _) = fetch(&sys, &loaded(&sys, ShareState::default()), 0, 0);
+    let (state, cmds) = fire(&sys, sp, &state, Timer::AcquisitionLock(0));
+    let write = cmds
+        .iter()
+        .find_map(|c| match c {
+            Command::Send(dst, Msg::WriteShareGroupState(w)) if *dst == sc => Some(w.clone()),
+            _ => None,
+        })
+        .expect("the release is written");
+    let failed = Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+        leader_epoch: write.leader_epoch,
+        write: write.write,
+        error: ErrorCode::FencedLeaderEpoch,
+    });
+    let (state, _) = deliver(&sys, sp, &state, sc, failed);
+    let r = record(&state, 0);
+    assert_eq!((r.state, r.member), (Available, None));
 }

@@ -262,15 +262,44 @@ fn end_txn_with_an_older_epoch_is_fenced() {
 
 /// The same request under TV2 metadata: an epoch one below the current one in an ongoing
 /// transaction is not a retry (`isValidEpoch` takes only the current epoch in Ongoing), so
-/// Kafka answers PRODUCER_FENCED. The model takes it for a retry of the previous EndTxn and
-/// answers INVALID_TXN_STATE (`docs/conformance.md`, TC-1).
+/// Kafka answers PRODUCER_FENCED. By default the model takes it for a retry of the previous
+/// EndTxn and answers INVALID_TXN_STATE; `ongoing_end_txn_fenced` answers as Kafka does
+/// (`docs/conformance.md`, TC-1, argued sound and kept behind the knob).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-1"]
+#[ignore = "disagrees by default: docs/conformance.md TC-1"]
 fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[])));
     let (_, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(10, 0), true));
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
+}
+
+/// The same request with `ongoing_end_txn_fenced`: Kafka's PRODUCER_FENCED, in Ongoing and
+/// Empty, where without the knob the model answers INVALID_TXN_STATE.
+#[test]
+fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced_with_the_knob() {
+    for state_now in [Ongoing, Empty] {
+        let default = txn_basic_at(2);
+        let state = coordinator(&default, Some(metadata(10, 1, Some(0), state_now, &[])));
+        let (_, cmds) = to_coordinator(&default, &state, end_txn(pid_epoch(10, 0), true));
+        assert_eq!(
+            error_of(&default, &cmds),
+            ErrorCode::InvalidTxnState,
+            "{state_now:?}"
+        );
+
+        let (mut design, mut scenario) = (default.design.clone(), default.scenario.clone());
+        settings::apply(&mut design, &mut scenario, "ongoing_end_txn_fenced=true").unwrap();
+        let fenced = System::new(design, scenario);
+        let state = coordinator(&fenced, Some(metadata(10, 1, Some(0), state_now, &[])));
+        let (after, cmds) = to_coordinator(&fenced, &state, end_txn(pid_epoch(10, 0), true));
+        assert_eq!(
+            error_of(&fenced, &cmds),
+            ErrorCode::ProducerFenced,
+            "{state_now:?}"
+        );
+        assert_eq!(txn(&after), txn(&state), "nothing moves");
+    }
 }
 
 /// `requestEpoch`: the epoch Kafka's tests send, the current one under TV0 and the one
@@ -349,10 +378,9 @@ fn end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 /// The same test under TV2: the last epoch is `NO_PRODUCER_EPOCH` and the request carries
 /// the epoch before the current one. Kafka's retry rule looks at the current epoch only
 /// (`endTxnEpochBumped`), so the request is a retry and a COMMIT in PrepareAbort is
-/// INVALID_TXN_STATE; the model also asks that the last epoch be the request's and answers
-/// PRODUCER_FENCED (`docs/conformance.md`, TC-2).
+/// INVALID_TXN_STATE. The model also asked that the last epoch be the request's, and
+/// answered PRODUCER_FENCED, until fix TC-2 (`docs/conformance.md`).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-2"]
 fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareAbort, &[])));
@@ -362,10 +390,11 @@ fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 
 /// `shouldReturnInvalidTxnRequestOnEndTxnV2IfNotEndTxnV2Retry`, first half: under TV2 an
 /// EndTxn with the current epoch while the previous transaction is still PrepareCommit is
-/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED. The model holds it until the
-/// commit completes and then handles it (`docs/conformance.md`, TC-3).
+/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED. By default the model holds
+/// it until the commit completes and then handles it; `prepared_end_txn_fenced` answers as
+/// Kafka does (`docs/conformance.md`, TC-3, argued sound and kept behind the knob).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TC-3"]
+#[ignore = "disagrees by default: docs/conformance.md TC-3"]
 fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareCommit, &[])));
