@@ -112,6 +112,6 @@ mod tests {
         assert_eq!(format!("{g:#?}"), format!("{:#?}", (1u8, "a")));
         assert_eq!(serde_json::to_string(&g).unwrap(), r#"[1,"a"]"#);
         let back: Ghost<(u8, String)> = serde_json::from_str(r#"[1,"a"]"#).unwrap();
-        assert_eq!(back.open(), &(1, "a".to_string()));
+        assert_eq!(back, Ghost::new((1, "a".to_string())));
     }
 }

@@ -163,6 +163,7 @@ fn stage(
             })
             .collect(),
         notify: false,
+        leader_epoch: None,
     };
     let (after, _) = deliver(sys, sp, state, p0, Msg::TxnShareAcknowledge(request));
     for offset in offsets {
