@@ -2,7 +2,7 @@
 //! the model's rule and with Kafka's. Ignored (a measurement, not a pin): run with
 //! `cargo test -p sharetxn-properties --test fidelity_knobs -- --ignored --nocapture`.
 
-use sharetxn_model::{design::settings, Design, Scenario, System};
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::{check, CheckOptions, Status};
 
 fn run(sets: &[&str]) {
