@@ -36,7 +36,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
     ("producers", "scenario: transactional producers, 0..=2"),
     ("records", "scenario: records in each share partition (0: no share group), 0..=8"),
-    ("share_partitions", "scenario: share partitions of the input topic, each with its own share-partition leader, 1..=3"),
+    ("share_partitions", "scenario: share partitions of the input topic, each with its own share-partition leader (- : 1, left out of reports and traces), 1..=3"),
     ("consumers", "scenario: share consumers, 0..=3"),
     ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
     ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
