@@ -22,7 +22,11 @@ fn proposed_holds_on_two_share_partitions() {
     assert!(report.exhaustive);
     assert!(report.passed());
     assert_eq!((report.unique_states, report.max_depth), (84_181, 62));
-    for twin in ["share_ack_committed", "share_ack_aborted", "redelivered_after_abort"] {
+    for twin in [
+        "share_ack_committed",
+        "share_ack_aborted",
+        "redelivered_after_abort",
+    ] {
         assert_eq!(report.status(twin), Some(Status::Witnessed), "{twin}");
     }
 }

@@ -165,17 +165,25 @@ fn the_tests_assertions(sys: &System, state: &SystemState, aborted: Offset) -> R
     // `assertTrue(committed.add(identity), "Committed input was redelivered: ...")`: a
     // second committed transaction for one input, or a delivery after its commit.
     if committed.len() != visible.len() {
-        return Err(format!("Committed input was redelivered (committed outputs {visible:?})"));
+        return Err(format!(
+            "Committed input was redelivered (committed outputs {visible:?})"
+        ));
     }
     if deliveries.get(&aborted) != Some(&2) {
-        return Err(format!("Aborted input must become available again ({deliveries:?})"));
+        return Err(format!(
+            "Aborted input must become available again ({deliveries:?})"
+        ));
     }
     if let Some(o) = (0..6).find(|o| *o != aborted && deliveries.get(o) != Some(&1)) {
-        return Err(format!("Committed input was redelivered: offset {o} ({deliveries:?})"));
+        return Err(format!(
+            "Committed input was redelivered: offset {o} ({deliveries:?})"
+        ));
     }
     // `assertEquals(6, visible.size())` and `assertEquals(committed, visible)`.
     if visible.len() != 6 || committed != (0..6).collect() {
-        return Err(format!("expected the 6 inputs committed, read_committed shows {visible:?}"));
+        return Err(format!(
+            "expected the 6 inputs committed, read_committed shows {visible:?}"
+        ));
     }
     Ok(())
 }
@@ -213,7 +221,11 @@ fn check(variant: Variant, design: &Design) -> Outcomes {
         std::fs::write(&path, trace.to_json().unwrap() + "\n").unwrap();
     }
     let trace = load(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(trace.actions(), actions, "the checked-in trace is the test's schedule");
+    assert_eq!(
+        trace.actions(),
+        actions,
+        "the checked-in trace is the test's schedule"
+    );
     let run = replay(&trace).expect("the trace replays");
     assert!(
         matches!(run.verdict, Verdict::Reproduced { .. }),
@@ -230,7 +242,11 @@ fn check(variant: Variant, design: &Design) -> Outcomes {
         .iter()
         .flat_map(|s| s.new_violations.iter().map(|(p, _)| (s.step, p.as_str())))
         .collect();
-    (actions.len(), verdict, violated.iter().map(|(s, p)| (*s, p.to_string())).collect())
+    (
+        actions.len(),
+        verdict,
+        violated.iter().map(|(s, p)| (*s, p.to_string())).collect(),
+    )
 }
 
 /// The schedule's length, the test's verdict and each property violated with its first
@@ -251,7 +267,10 @@ fn fails_on_draft(variant: Variant, steps: usize, expected: &[(usize, &str)]) {
     let (len, verdict, violated) = check(variant, &Design::draft());
     assert_eq!(len, steps);
     let message = verdict.expect_err("the draft test fails on draft");
-    assert!(message.starts_with("Committed input was redelivered"), "{message}");
+    assert!(
+        message.starts_with("Committed input was redelivered"),
+        "{message}"
+    );
     assert_eq!(violated, violations(expected));
 }
 
@@ -266,21 +285,33 @@ fn holds_on_proposed(variant: Variant, steps: usize) {
 
 #[test]
 fn commit_and_abort_across_three_source_leaders() {
-    let found = [(32, "marker_match"), (82, "no_duplicate_processing"), (190, "no_orphan_acks")];
+    let found = [
+        (32, "marker_match"),
+        (82, "no_duplicate_processing"),
+        (190, "no_orphan_acks"),
+    ];
     fails_on_draft(Variant::NoShutdown, 190, &found);
     holds_on_proposed(Variant::NoShutdown, 175);
 }
 
 #[test]
 fn abort_after_source_leader_shutdown() {
-    let found = [(36, "marker_match"), (88, "no_duplicate_processing"), (196, "no_orphan_acks")];
+    let found = [
+        (36, "marker_match"),
+        (88, "no_duplicate_processing"),
+        (196, "no_orphan_acks"),
+    ];
     fails_on_draft(Variant::ShutdownBeforeAbort, 196, &found);
     holds_on_proposed(Variant::ShutdownBeforeAbort, 181);
 }
 
 #[test]
 fn commit_after_source_leader_shutdown() {
-    let found = [(32, "marker_match"), (88, "no_duplicate_processing"), (196, "no_orphan_acks")];
+    let found = [
+        (32, "marker_match"),
+        (88, "no_duplicate_processing"),
+        (196, "no_orphan_acks"),
+    ];
     fails_on_draft(Variant::ShutdownBeforeFirstCommit, 196, &found);
     holds_on_proposed(Variant::ShutdownBeforeFirstCommit, 181);
 }

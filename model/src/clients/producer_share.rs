@@ -152,13 +152,17 @@ impl Producer {
     }
 
     /// The output partition a transaction writes with several share partitions: the one
-    /// of its record's index, as the draft's test sends it (`record.partition()`); `None`
+    /// of its record's index, as the draft's test sends it (`record.partition()`), modulo
+    /// the output partitions; `None`
     /// with one share partition, where every output partition is written.
     pub(crate) fn output_partition(&self, state: &ProducerState) -> Option<usize> {
         if self.share.is_none_or(|s| s.share_partitions <= 1) {
             return None;
         }
-        state.share.as_ref().map(|sh| usize::from(sh.partition))
+        // Fewer sink partitions than source ones (a simulator's swarm may pick that):
+        // the record's index wraps around them, so every transaction writes one.
+        let n = self.partitions.len().max(1);
+        state.share.as_ref().map(|sh| usize::from(sh.partition) % n)
     }
 
     /// The poll's answer: a record begins a transaction; a session error reopens the

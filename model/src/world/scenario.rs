@@ -595,7 +595,8 @@ impl Scenario {
     /// in one sequence, partition by partition: `SP1`'s offset 0 is the model's offset
     /// `records`, so every record keeps one name in the history and the properties.
     pub fn share_offsets(&self) -> Offset {
-        self.records.saturating_mul(Offset::from(self.share_partitions.max(1)))
+        self.records
+            .saturating_mul(Offset::from(self.share_partitions.max(1)))
     }
 
     /// The share partition that holds the model's offset `offset` (see
