@@ -11,8 +11,8 @@ use common::{deliver, pe, start, system, Cmd};
 use fixture::{coordinator, end_txn, error_of, init_producer_id, metadata, txn};
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::design::Design;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::RecordState;
@@ -156,6 +156,7 @@ fn an_older_write_moves_the_start_offset_back_only_as_kafka_does() {
                 write,
                 start_offset,
                 batches,
+                partition: 0,
             })
         };
         let acked = StateBatch {

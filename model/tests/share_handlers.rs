@@ -117,6 +117,7 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
                 Msg::ReadShareGroupState(ReadShareGroupStateRequest {
                     leader_epoch: 2,
                     pending: false,
+                    partition: 0,
                 }),
             ),
             Command::SetTimer(
@@ -155,6 +156,7 @@ fn an_accept_is_answered_only_after_its_write_returns() {
     let (s2, commands) = deliver(&sys, sp, &s1, c0, fetch(0, 1, vec![accept(0, 0, 1)]));
     let write = WriteShareGroupStateRequest {
         leader_epoch: 1,
+        partition: 0,
         state_epoch: 0,
         write: 0,
         start_offset: 0,
@@ -264,6 +266,7 @@ fn share_coordinator_fences_an_older_leaders_write() {
         Msg::ReadShareGroupState(ReadShareGroupStateRequest {
             leader_epoch: 2,
             pending: false,
+            partition: 0,
         }),
     );
     let (_, commands) = deliver(
@@ -273,6 +276,7 @@ fn share_coordinator_fences_an_older_leaders_write() {
         sp,
         Msg::WriteShareGroupState(WriteShareGroupStateRequest {
             leader_epoch: 1,
+            partition: 0,
             state_epoch: 0,
             write: 3,
             start_offset: 0,

@@ -152,6 +152,33 @@ pub fn share_coordinator_state<'a>(
     share_coordinator_txn_state(sys, state).map(|s| &s.state)
 }
 
+/// The persisted share state of the share partition that holds the model's offset
+/// `offset` (`Scenario::share_offsets`), if the scenario has a share group.
+pub fn share_coordinator_state_of<'a>(
+    sys: &System,
+    state: &'a SystemState,
+    offset: sharetxn_model::protocol::width::Offset,
+) -> Option<&'a sharetxn_model::protocol::share_state::ShareState> {
+    share_coordinator_txn_state(sys, state)
+        .map(|s| s.partition(sys.scenario.share_partition_of(offset)))
+}
+
+/// The state of the share-partition leader of the share partition that holds the model's
+/// offset `offset`, if the scenario has a share group.
+pub fn share_partition_state_of<'a>(
+    sys: &System,
+    state: &'a SystemState,
+    offset: sharetxn_model::protocol::width::Offset,
+) -> Option<&'a sharetxn_model::share::share_partition::SharePartitionState> {
+    let leader = sys
+        .topology
+        .share_partition_leader(sys.scenario.share_partition_of(offset))?;
+    match state.node(leader) {
+        NodeState::SharePartition(s) => Some(s),
+        _ => None,
+    }
+}
+
 /// The share-partition leader's state, if the scenario has a share group.
 pub fn share_partition_state<'a>(
     sys: &System,

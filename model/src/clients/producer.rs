@@ -187,7 +187,7 @@ impl Producer {
     }
 
     /// Handles responses.
-    pub fn on_msg(&self, state: &mut ProducerState, _src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<Node>) {
         if state.tm == TxnManagerState::FatalError {
             return;
         }
@@ -206,7 +206,7 @@ impl Producer {
                     p.send_txn_share_ack(s, o);
                     p.maybe_end(s, o);
                 }),
-            Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, r, o),
+            Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, src, r, o),
             Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
                 self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
             }
@@ -256,7 +256,7 @@ impl Producer {
         }
         if key == RequestKey::Share {
             // `poll` returned nothing: the loop ends (the fetch may still be parked).
-            if state.requests.remove(&key).is_some() {
+            if state.requests.remove(&key).is_some() && !self.poll_found_nothing(state, o) {
                 if self.sink {
                     self.sink_polls_ended(state);
                 } else {
@@ -633,7 +633,11 @@ impl Producer {
         o: &mut Out<Node>,
     ) {
         let record = OutputRecord { input, tag };
+        let only = self.output_partition(state);
         for (i, leader) in self.partitions.iter().enumerate() {
+            if only.is_some_and(|k| k != i) {
+                continue;
+            }
             self.send_produce(state, PartitionIndex(i as u8), *leader, record, o);
         }
     }

@@ -38,6 +38,10 @@ pub struct ShareSource {
     /// The share-partition leader a `stage_at_leader` design stages acknowledgements at
     /// (the acknowledger's too, although it never polls it).
     pub leader: Id,
+    /// The share partitions the client is assigned (1 but in `draft-itest`): their
+    /// leaders are `leader` and the actors numbered right after it (`SP1`, `SP2`, as the
+    /// topology numbers them).
+    pub share_partitions: u8,
     /// The share coordinator (leader of `__share_group_state`).
     pub share_coordinator: Id,
     /// The member id the client joined the share group with, which TxnShareAcknowledge
@@ -57,8 +61,20 @@ pub const NOT_A_MEMBER: MemberId = MemberId(u8::MAX);
 /// The share-consumer half of the client's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShareClientState {
-    /// The share session epoch the next ShareFetch carries.
+    /// The share session epoch the next ShareFetch carries (to the first share
+    /// partition's leader; a share session is per broker).
     pub session_epoch: Counter,
+    /// With several share partitions: the session epochs for the leaders of the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_session_epochs: Vec<Counter>,
+    /// With several share partitions: the share partition polled now, whose record the
+    /// client holds (`ConsumerRecord.partition()`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub partition: u8,
+    /// With several share partitions: polls in a row that found nothing; the loop ends
+    /// once every share partition came back empty.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub empty_polls: u8,
     /// The record acquired for the current transaction.
     pub fetched: Option<AcquiredRecord>,
     /// The acknowledgements the standalone acknowledger was handed for the current
@@ -100,20 +116,53 @@ impl Producer {
             return;
         };
         let sh = state.share.get_or_insert_with(ShareClientState::default);
+        let partition = sh.partition;
+        let epoch = session_epoch(sh, partition);
         let req = ShareFetchRequest {
             member: src.member,
-            session_epoch: sh.session_epoch,
+            session_epoch: *epoch,
             max_records: 1,
             acks: Vec::new(),
         };
-        sh.session_epoch = sh.session_epoch.saturating_add(1);
+        *epoch = epoch.saturating_add(1);
         self.send_request(
             state,
             RequestKey::Share,
-            share_partition,
+            leader_of(share_partition, partition),
             Msg::ShareFetch(req),
             o,
         );
+    }
+
+    /// The poll found nothing at the share partition it asked (an empty answer, or the
+    /// request timeout of a parked fetch): with several share partitions the next one is
+    /// polled, and the loop ends only once each came back empty in a row.
+    pub(crate) fn poll_found_nothing(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
+        let n = self.share.map_or(1, |s| s.share_partitions);
+        let Some(sh) = state.share.as_mut().filter(|_| n > 1) else {
+            return false;
+        };
+        sh.empty_polls = sh.empty_polls.saturating_add(1);
+        if sh.empty_polls >= n {
+            return false;
+        }
+        sh.partition = (sh.partition + 1) % n;
+        self.poll(state, o);
+        true
+    }
+
+    /// The output partition a transaction writes with several share partitions: the one
+    /// of its record's index, as the draft's test sends it (`record.partition()`), modulo
+    /// the output partitions; `None`
+    /// with one share partition, where every output partition is written.
+    pub(crate) fn output_partition(&self, state: &ProducerState) -> Option<usize> {
+        if self.share.is_none_or(|s| s.share_partitions <= 1) {
+            return None;
+        }
+        // Fewer sink partitions than source ones (a simulator's swarm may pick that):
+        // the record's index wraps around them, so every transaction writes one.
+        let n = self.partitions.len().max(1);
+        state.share.as_ref().map(|sh| usize::from(sh.partition) % n)
     }
 
     /// The poll's answer: a record begins a transaction; a session error reopens the
@@ -121,12 +170,15 @@ impl Producer {
     pub(crate) fn on_share_fetch_response(
         &self,
         state: &mut ProducerState,
+        from: Id,
         r: ShareFetchResponse,
         o: &mut Out<Node>,
     ) {
+        // Session epochs are per leader, so an answer is matched by its sender too.
         let matches = matches!(
-            state.requests.get(&RequestKey::Share).map(|q| &q.msg),
-            Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch
+            state.requests.get(&RequestKey::Share),
+            Some(q) if q.dst == from
+                && matches!(&q.msg, Msg::ShareFetch(f) if f.session_epoch == r.session_epoch)
         );
         if !matches {
             return;
@@ -135,12 +187,16 @@ impl Producer {
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
         if r.error != ErrorCode::None {
             if let Some(sh) = state.share.as_mut() {
-                sh.session_epoch = 0;
+                let partition = sh.partition;
+                *session_epoch(sh, partition) = 0;
             }
             self.poll(state, o);
             return;
         }
         let Some(record) = r.acquired.first().copied() else {
+            if self.poll_found_nothing(state, o) {
+                return;
+            }
             if self.sink {
                 self.sink_polls_ended(state);
             } else {
@@ -155,6 +211,7 @@ impl Producer {
         }
         if let Some(sh) = state.share.as_mut() {
             sh.fetched = Some(record);
+            sh.empty_polls = 0;
             if sh.stalls_left > 0 {
                 o.choose_random(STALL, vec![ClientChoice::Stall]);
             }
@@ -237,7 +294,7 @@ impl Producer {
         };
         // The design decides who stages: the share-partition leader or the coordinator.
         let dst = if self.design.stage_at_leader {
-            src.leader
+            leader_of(src.leader, sh.partition)
         } else {
             src.share_coordinator
         };
@@ -279,6 +336,26 @@ impl Producer {
             Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer
         )
     }
+}
+
+/// The session epoch of the client's share session with the leader of `partition`.
+fn session_epoch(sh: &mut ShareClientState, partition: u8) -> &mut Counter {
+    match partition.checked_sub(1) {
+        Some(i) => {
+            let i = usize::from(i);
+            if sh.more_session_epochs.len() <= i {
+                sh.more_session_epochs.resize(i + 1, 0);
+            }
+            &mut sh.more_session_epochs[i]
+        }
+        None => &mut sh.session_epoch,
+    }
+}
+
+/// The leader of share partition `partition`: the topology numbers the share-partition
+/// leaders in a row from the first one's id.
+fn leader_of(first: Id, partition: u8) -> Id {
+    Id::from(usize::from(first) + usize::from(partition))
 }
 
 impl Producer {

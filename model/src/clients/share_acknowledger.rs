@@ -122,6 +122,7 @@ impl TransactionalShareAcknowledger {
                 share: Some(ShareSource {
                     share_partition: None,
                     leader: config.share_partition,
+                    share_partitions: 1,
                     share_coordinator: config.share_coordinator,
                     member: NOT_A_MEMBER,
                     stalls: 0,

@@ -150,7 +150,7 @@ pub(crate) fn record_processed(next: &mut SystemState, processed: &[Processed]) 
 
 /// Actor `id` restarted: a share-partition leader's restart is a failover.
 pub(crate) fn record_restart(sys: &System, next: &mut SystemState, id: Id) {
-    if Some(id) == sys.topology.share_partition {
+    if sys.topology.share_partition_index(id).is_some() {
         next.ghost
             .update(|g| g.share.failovers = g.share.failovers.saturating_add(1));
     }
@@ -165,14 +165,15 @@ pub(crate) fn check_share_state(sys: &System, before: &NodeState, next: &mut Sys
     ) else {
         return;
     };
-    let regressed =
-        (0..sys.scenario.records).find(|o| b.state.is_terminal(*o) && !a.state.is_terminal(*o));
+    let of = |o: crate::protocol::width::Offset| sys.scenario.share_partition_of(o);
+    let regressed = (0..sys.scenario.share_offsets())
+        .find(|o| b.partition(of(*o)).is_terminal(*o) && !a.partition(of(*o)).is_terminal(*o));
     if let Some(offset) = regressed {
         if next.ghost.share.terminal_regressed.is_none() {
             let what = format!(
                 "SC's persisted offset {offset} went from terminal {:?} back to {:?}",
-                b.state.state_of(offset),
-                a.state.state_of(offset)
+                b.partition(of(offset)).state_of(offset),
+                a.partition(of(offset)).state_of(offset)
             );
             next.ghost
                 .update(|g| g.share.terminal_regressed = Some(what));

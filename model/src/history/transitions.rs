@@ -121,7 +121,10 @@ pub(crate) fn record_restart(sys: &System, before: &SystemState, next: &mut Syst
     }
     if Some(id) == sys.topology.share_coordinator {
         if let Some(sc) = before.node(id).share_coordinator() {
-            if !sc.state.batches.is_empty() || sc.state.start_offset > 0 {
+            let held = |s: &crate::protocol::share_state::ShareState| {
+                !s.batches.is_empty() || s.start_offset > 0
+            };
+            if held(&sc.state) || sc.more.iter().any(held) {
                 next.ghost.update(|g| g.coordinator_restart = true);
             }
         }

@@ -80,7 +80,7 @@ fn holders(sys: &System) -> Vec<Id> {
     sys.topology
         .share_coordinator
         .into_iter()
-        .chain(sys.topology.share_partition)
+        .chain(sys.topology.share_partitions())
         .collect()
 }
 

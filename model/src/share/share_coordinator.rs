@@ -41,6 +41,9 @@ pub enum ShareRecord {
         start_offset: Offset,
         /// The changed offsets.
         batches: Vec<StateBatch>,
+        /// The share partition whose key the record is for (left out at 0).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        partition: u8,
     },
     /// KIP-1289: acknowledgements staged within a transaction, written with the
     /// producer id and epoch.
@@ -54,18 +57,26 @@ pub enum ShareRecord {
     },
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 impl ShareRecord {
-    /// Applies the record to `state` (replay and live writes take the same path). With
+    /// Applies the record to the coordinator's states (replay and live writes take the
+    /// same path). The snapshot is the first share partition's: the others start from
+    /// the empty state InitializeShareGroupState writes, which is the default. With
     /// `start_from_write` an update's start offset replaces the stored one even when it is
     /// lower, as `ShareCoordinatorShard.merge` does (the knob `sc_start_offset_from_write`).
-    pub fn apply(&self, state: &mut ShareState, start_from_write: bool) {
+    pub fn apply(&self, sc: &mut ShareCoordinatorState, start_from_write: bool) {
         match self {
-            ShareRecord::Snapshot(s) => *state = s.clone(),
+            ShareRecord::Snapshot(s) => sc.state = s.clone(),
             ShareRecord::Update {
                 leader_epoch,
                 start_offset,
                 batches,
+                partition,
             } => {
+                let state = sc.partition_mut(*partition);
                 state.leader_epoch = state.leader_epoch.max(*leader_epoch);
                 if start_from_write {
                     state.merge_from_write(*start_offset, batches);
@@ -83,8 +94,13 @@ impl ShareRecord {
 /// The share coordinator's state: the merged share state (its log is its storage).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShareCoordinatorState {
-    /// The share state, the log replayed.
+    /// The share state, the log replayed (of the first share partition, when there are
+    /// several).
     pub state: ShareState,
+    /// The share states of the share partitions after the first (`draft-itest`), each
+    /// under its own key as `ShareCoordinatorShard` keeps them; empty with one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<ShareState>,
     /// The log (what a restart replays).
     pub log: Vec<ShareRecord>,
     /// KIP-1289: acknowledgements pending in a transaction, by the producer id and epoch
@@ -117,6 +133,29 @@ pub struct ShareCoordinator {
     pub design: Design,
     /// The transaction coordinator (for KIP-890 verification of stagings).
     pub txn_coordinator: Id,
+    /// The share partitions whose state it keeps (1 but in `draft-itest`).
+    pub share_partitions: u8,
+    /// Records in each share partition, which tells the share partition of an offset of
+    /// a staged acknowledgement ([`crate::world::scenario::Scenario::share_offsets`]).
+    pub records: Offset,
+}
+
+impl ShareCoordinatorState {
+    /// The share state of share partition `partition`.
+    pub fn partition(&self, partition: u8) -> &ShareState {
+        match partition.checked_sub(1) {
+            Some(i) => self.more.get(usize::from(i)).unwrap_or(&self.state),
+            None => &self.state,
+        }
+    }
+
+    /// The share state of share partition `partition`, to change.
+    pub fn partition_mut(&mut self, partition: u8) -> &mut ShareState {
+        match partition.checked_sub(1) {
+            Some(i) if usize::from(i) < self.more.len() => &mut self.more[usize::from(i)],
+            _ => &mut self.state,
+        }
+    }
 }
 
 impl ShareCoordinator {
@@ -136,6 +175,7 @@ impl ShareCoordinator {
         };
         let mut s = ShareCoordinatorState {
             state: ShareState::default(),
+            more: vec![ShareState::default(); usize::from(self.share_partitions.max(1)) - 1],
             log: Vec::new(),
             pending: BTreeMap::new(),
             resolved: Ghost::default(),
@@ -144,7 +184,7 @@ impl ShareCoordinator {
             outbox: BTreeMap::new(),
         };
         for record in &log {
-            record.apply(&mut s.state, self.design.sc_start_offset_from_write);
+            record.apply(&mut s, self.design.sc_start_offset_from_write);
             self.replay_txn(record, &mut s, ReplayMode::Load);
         }
         s.log = log;
@@ -158,7 +198,7 @@ impl ShareCoordinator {
         record: ShareRecord,
         o: &mut Out<Node>,
     ) {
-        record.apply(&mut s.state, self.design.sc_start_offset_from_write);
+        record.apply(s, self.design.sc_start_offset_from_write);
         self.replay_txn(&record, s, ReplayMode::Live);
         s.log.push(record);
         o.save(NodeStorage::ShareCoordinator(s.log.clone()));
@@ -167,63 +207,122 @@ impl ShareCoordinator {
     /// Handles ReadShareGroupState and WriteShareGroupState.
     pub fn on_msg(&self, s: &mut ShareCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
         match msg {
-            Msg::ReadShareGroupState(req) => {
-                let stored = s.state.leader_epoch;
-                let error = if stored > req.leader_epoch {
-                    ErrorCode::FencedLeaderEpoch
-                } else {
-                    if req.leader_epoch > stored {
-                        let bump = ShareRecord::Update {
-                            leader_epoch: req.leader_epoch,
-                            start_offset: s.state.start_offset,
-                            batches: Vec::new(),
-                        };
-                        self.append(s, bump, o);
-                    }
-                    ErrorCode::None
-                };
-                o.send(
-                    src,
-                    Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
-                        leader_epoch: req.leader_epoch,
-                        error,
-                        state: (error == ErrorCode::None).then(|| s.state.clone()),
-                        pending: if req.pending && error == ErrorCode::None {
-                            s.pending.values().cloned().collect()
-                        } else {
-                            Vec::new()
-                        },
-                    }),
-                );
-            }
-            Msg::WriteShareGroupState(req) => {
-                let error = if s.state.leader_epoch > req.leader_epoch {
-                    ErrorCode::FencedLeaderEpoch
-                } else if s.state.state_epoch > req.state_epoch {
-                    ErrorCode::FencedStateEpoch
-                } else {
-                    let update = ShareRecord::Update {
-                        leader_epoch: req.leader_epoch,
-                        start_offset: req.start_offset,
-                        batches: req.batches.clone(),
-                    };
-                    self.append(s, update, o);
-                    ErrorCode::None
-                };
-                o.send(
-                    src,
-                    Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
-                        leader_epoch: req.leader_epoch,
-                        write: req.write,
-                        error,
-                    }),
-                );
-            }
+            Msg::ReadShareGroupState(req) => self.on_read(s, src, req, o),
+            Msg::WriteShareGroupState(req) => self.on_write(s, src, req, o),
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, false, o),
             Msg::AddPartitionsToTxnResponse(resp) => self.on_verified(s, resp, o),
             Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
             Msg::TxnShareAcksResolvedResponse(r) => self.on_outcome_answered(s, r, o),
             _ => {}
+        }
+    }
+
+    /// ReadShareGroupState: a leader loads its share partition's state; a newer leader
+    /// epoch is stored, which fences the older leaders' writes.
+    fn on_read(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        req: ReadShareGroupStateRequest,
+        o: &mut Out<Node>,
+    ) {
+        let stored = s.partition(req.partition).leader_epoch;
+        let error = if stored > req.leader_epoch {
+            ErrorCode::FencedLeaderEpoch
+        } else {
+            if req.leader_epoch > stored {
+                let bump = ShareRecord::Update {
+                    leader_epoch: req.leader_epoch,
+                    start_offset: s.partition(req.partition).start_offset,
+                    batches: Vec::new(),
+                    partition: req.partition,
+                };
+                self.append(s, bump, o);
+            }
+            ErrorCode::None
+        };
+        let pending = if req.pending && error == ErrorCode::None {
+            // The pending acks of this share partition's records only.
+            s.pending
+                .values()
+                .filter(|p| {
+                    p.batches
+                        .iter()
+                        .any(|b| self.partition_of(b.offset) == req.partition)
+                })
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        o.send(
+            src,
+            Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+                leader_epoch: req.leader_epoch,
+                error,
+                state: (error == ErrorCode::None).then(|| s.partition(req.partition).clone()),
+                pending,
+            }),
+        );
+    }
+
+    /// WriteShareGroupState: fenced by the leader epoch and the state epoch, then merged.
+    fn on_write(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        req: WriteShareGroupStateRequest,
+        o: &mut Out<Node>,
+    ) {
+        let persisted = s.partition(req.partition);
+        let error = if persisted.leader_epoch > req.leader_epoch {
+            ErrorCode::FencedLeaderEpoch
+        } else if persisted.state_epoch > req.state_epoch {
+            ErrorCode::FencedStateEpoch
+        } else {
+            let update = ShareRecord::Update {
+                leader_epoch: req.leader_epoch,
+                start_offset: req.start_offset,
+                batches: req.batches.clone(),
+                partition: req.partition,
+            };
+            self.append(s, update, o);
+            ErrorCode::None
+        };
+        o.send(
+            src,
+            Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+                leader_epoch: req.leader_epoch,
+                write: req.write,
+                error,
+            }),
+        );
+    }
+
+    /// The share partition an offset of a staged acknowledgement belongs to.
+    pub(crate) fn partition_of(&self, offset: Offset) -> u8 {
+        let last = self.share_partitions.max(1) - 1;
+        match offset.checked_div(self.records) {
+            Some(k) => u8::try_from(k).unwrap_or(u8::MAX).min(last),
+            None => 0,
+        }
+    }
+
+    /// Merges staged batches into the states of the share partitions they belong to,
+    /// each at its own start offset (a marker's COMMIT, or today's replay as committed).
+    pub(crate) fn merge_staged(&self, s: &mut ShareCoordinatorState, batches: &[StateBatch]) {
+        for k in 0..self.share_partitions.max(1) {
+            let mine: Vec<StateBatch> = batches
+                .iter()
+                .filter(|b| self.partition_of(b.offset) == k)
+                .copied()
+                .collect();
+            if mine.is_empty() && k > 0 {
+                continue;
+            }
+            let state = s.partition_mut(k);
+            let start = state.start_offset;
+            state.merge(start, &mine);
         }
     }
 }

@@ -151,7 +151,7 @@ impl ShareCoordinator {
         let batches = req
             .acks
             .iter()
-            .filter_map(|a| ack_batch(a, &req.deliveries, &s.state))
+            .filter_map(|a| ack_batch(a, &req.deliveries, s.partition(self.partition_of(a.offset))))
             .collect();
         let record = ShareRecord::TxnAcks(PendingAcks {
             producer: req.producer,
@@ -272,8 +272,7 @@ impl ShareCoordinator {
                 if mode == ReplayMode::Load && !self.design.sc_replay_pending {
                     // Today's `replay()` ignores the producer id: the staged batches are
                     // merged as if they were a ShareUpdate.
-                    let start = s.state.start_offset;
-                    s.state.merge(start, &p.batches);
+                    self.merge_staged(s, &p.batches);
                     s.resolved.push(Resolution {
                         acks: p.clone(),
                         commit: true,
@@ -296,8 +295,7 @@ impl ShareCoordinator {
                         continue;
                     };
                     if *commit {
-                        let start = s.state.start_offset;
-                        s.state.merge(start, &p.batches);
+                        self.merge_staged(s, &p.batches);
                     }
                     self.resolved(s, &p, *commit);
                     s.resolved.push(Resolution {

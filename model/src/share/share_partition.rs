@@ -169,6 +169,11 @@ pub struct SharePartition {
     pub share_coordinator: Id,
     /// Records in the input log.
     pub records: Offset,
+    /// Which share partition of the input topic this leader leads (0 but in `draft-itest`).
+    pub index: u8,
+    /// The model's offset of this partition's first record: its records are
+    /// `first_offset..first_offset + records` ([`crate::world::scenario::Scenario::share_offsets`]).
+    pub first_offset: Offset,
     /// `group.share.delivery.count.limit`.
     pub delivery_limit: u8,
 }
@@ -206,6 +211,7 @@ impl SharePartition {
             Msg::ReadShareGroupState(ReadShareGroupStateRequest {
                 leader_epoch,
                 pending,
+                partition: self.index,
             }),
         );
     }
@@ -276,8 +282,11 @@ impl SharePartition {
         o: &mut Out<Node>,
     ) {
         s.loaded = true;
-        s.start_offset = state.start_offset;
-        s.records = (state.start_offset..self.records)
+        // A share partition's state starts at offset 0; the model's offsets of `SP1` and
+        // later start at their `first_offset`.
+        s.start_offset = state.start_offset.max(self.first_offset);
+        let end = self.first_offset + self.records;
+        s.records = (s.start_offset..end)
             .map(|offset| {
                 let (st, count) = state
                     .state_of(offset)
@@ -299,7 +308,7 @@ impl SharePartition {
                 )
             })
             .collect();
-        let terminal = (0..self.records).any(|offset| state.is_terminal(offset));
+        let terminal = (self.first_offset..end).any(|offset| state.is_terminal(offset));
         let counts = s
             .records
             .iter()
@@ -458,6 +467,7 @@ impl SharePartition {
             write,
             start_offset: s.start_offset,
             batches,
+            partition: self.index,
         };
         o.send(
             self.share_coordinator,

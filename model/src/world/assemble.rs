@@ -90,6 +90,7 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
         .map(|(share_partition, share_coordinator)| ShareSource {
             share_partition: Some(share_partition),
             leader: share_partition,
+            share_partitions: scenario.share_partitions.max(1),
             share_coordinator,
             member: topology.member_of(id).unwrap_or_default(),
             // Only the first client stalls: the clients differ only in their ids,
@@ -114,15 +115,22 @@ fn push_share_group(
     let (Some(sp), Some(sc)) = (topology.share_partition, topology.share_coordinator) else {
         return;
     };
-    actors.push(Node::SharePartition(SharePartition {
-        design: design.clone(),
-        share_coordinator: sc,
-        records: scenario.records,
-        delivery_limit: scenario.delivery_limit,
-    }));
+    for index in 0..=topology.more_share_partitions.len() {
+        let index = u8::try_from(index).expect("at most 3 share partitions");
+        actors.push(Node::SharePartition(SharePartition {
+            design: design.clone(),
+            share_coordinator: sc,
+            records: scenario.records,
+            index,
+            first_offset: scenario.records * Offset::from(index),
+            delivery_limit: scenario.delivery_limit,
+        }));
+    }
     actors.push(Node::ShareCoordinator(ShareCoordinator {
         design: design.clone(),
         txn_coordinator: topology.txn_coordinator,
+        share_partitions: scenario.share_partitions.max(1),
+        records: scenario.records,
     }));
     for i in 0..topology.consumers.len() {
         actors.push(Node::ShareConsumer(share_consumer(scenario, sp, i)));

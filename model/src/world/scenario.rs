@@ -104,9 +104,14 @@ pub struct Scenario {
     /// Transactional producers (1 in the transaction scenarios, 0 in share-only ones).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub producers: u8,
-    /// Records in the share partition's input log (0: no share group, no share actors).
+    /// Records in each share partition's input log (0: no share group, no share actors).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub records: Offset,
+    /// Partitions of the share group's input topic, each with its own share-partition
+    /// leader (`SP0`, `SP1`, ...) and `records` records; one in every scenario but
+    /// `draft-itest`, so the others' traces and counts are those of one share partition.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub share_partitions: u8,
     /// Share consumers (members of the share group).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub consumers: u8,
@@ -184,6 +189,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "session",
     "connect-share-sink",
     "session-resume",
+    "draft-itest",
 ];
 
 impl Scenario {
@@ -219,6 +225,7 @@ impl Scenario {
             marker_retries: 1,
             producers: 1,
             records: 0,
+            share_partitions: 1,
             consumers: 0,
             delivery_limit: 5,
             ack_mode: AckMode::Implicit,
@@ -261,6 +268,7 @@ impl Scenario {
             marker_retries: 1,
             producers: 0,
             records: 2,
+            share_partitions: 1,
             consumers: 2,
             delivery_limit: 2,
             ack_mode: AckMode::Explicit,
@@ -304,6 +312,7 @@ impl Scenario {
             marker_retries: 1,
             producers: 1,
             records: 1,
+            share_partitions: 1,
             consumers: 0,
             delivery_limit: 5,
             ack_mode: AckMode::Implicit,
@@ -465,6 +474,7 @@ impl Scenario {
             marker_retries: 1,
             producers: 0,
             records: 0,
+            share_partitions: 1,
             consumers: 0,
             delivery_limit: 5,
             ack_mode: AckMode::Implicit,
@@ -475,6 +485,51 @@ impl Scenario {
             session: false,
             sink: false,
             resume: true,
+        }
+    }
+
+    /// The draft's `ShareGroupTransactionIntegrationTest` (KIP-1289): a source topic of
+    /// three share partitions, each with its own share-partition leader (`SP0`..`SP2`) and
+    /// two records, and a sink topic of three partitions (`D0`..`D2`); one KIP-1289 client
+    /// `P0` that polls one record at a time (`max.poll.records=1`), begins a transaction,
+    /// sends the output to the sink partition of the record's index, acknowledges ACCEPT
+    /// explicitly, sends the acknowledgement to the transaction and ends it. The test
+    /// aborts the first transaction and commits every later one; the checker lets the
+    /// client choose either at each of the seven, which covers the test's schedule.
+    ///
+    /// The test's source-leader shutdown is a crash and restart of the record's
+    /// share-partition leader (`--set crashes=1 --set crashable=share-partition`): the
+    /// model's failover reloads the leader from the share coordinator with a bumped
+    /// leader epoch. A leader moving to another broker, as the test's `shutdownBroker`
+    /// does, is issue 16's leader-move work. No fault by default: the test's first case.
+    pub fn draft_itest() -> Scenario {
+        Scenario {
+            name: "draft-itest".into(),
+            inputs: 1,
+            txns: 7,
+            partitions: 3,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 0,
+            },
+            crashable: vec![Role::SharePartition],
+            request_retries: 0,
+            marker_retries: 1,
+            producers: 1,
+            records: 2,
+            share_partitions: 3,
+            consumers: 0,
+            delivery_limit: 5,
+            ack_mode: AckMode::Explicit,
+            ack_types: vec![AckType::Accept],
+            stalls: 0,
+            max_records: 1,
+            readers: 0,
+            session: false,
+            sink: false,
+            resume: false,
         }
     }
 
@@ -501,10 +556,40 @@ impl Scenario {
             "session" => Ok(Scenario::session()),
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),
             "session-resume" => Ok(Scenario::session_resume()),
+            "draft-itest" => Ok(Scenario::draft_itest()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")
             )),
+        }
+    }
+
+    /// The share group's records across all its share partitions. The model numbers them
+    /// in one sequence, partition by partition: `SP1`'s offset 0 is the model's offset
+    /// `records`, so every record keeps one name in the history and the properties.
+    pub fn share_offsets(&self) -> Offset {
+        self.records
+            .saturating_mul(Offset::from(self.share_partitions.max(1)))
+    }
+
+    /// The share partition that holds the model's offset `offset` (see
+    /// [`Scenario::share_offsets`]).
+    pub fn share_partition_of(&self, offset: Offset) -> u8 {
+        let last = self.share_partitions.max(1) - 1;
+        match offset.checked_div(self.records) {
+            Some(k) => u8::try_from(k).unwrap_or(u8::MAX).min(last),
+            None => 0,
+        }
+    }
+
+    /// How many output partitions one transaction writes: every one, except with several
+    /// share partitions, where a record goes to the output partition of its own index as
+    /// the draft's `ShareGroupTransactionIntegrationTest` sends it.
+    pub fn outputs_per_txn(&self) -> u8 {
+        if self.share_partitions > 1 {
+            self.partitions.min(1)
+        } else {
+            self.partitions
         }
     }
 

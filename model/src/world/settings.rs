@@ -35,7 +35,8 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
     ("producers", "scenario: transactional producers, 0..=2"),
-    ("records", "scenario: records in the share partition (0: no share group), 0..=8"),
+    ("records", "scenario: records in each share partition (0: no share group), 0..=8"),
+    ("share_partitions", "scenario: share partitions of the input topic, each with its own share-partition leader (- : 1, left out of reports and traces), 1..=3"),
     ("consumers", "scenario: share consumers, 0..=3"),
     ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
     ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
@@ -153,6 +154,7 @@ fn apply_scenario(
         "records" => {
             scenario.records = parse_range(key, value, 0, if model { MAX_RECORDS } else { 8 })?
         }
+        "share_partitions" => scenario.share_partitions = parse_range(key, value, 1, 3)?,
         "consumers" => {
             scenario.consumers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 3 })?
         }
@@ -214,6 +216,10 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "resume_scenario": scenario.resume,
     });
     if let Value::Object(map) = &mut out {
+        // Left out at one share partition, so every other scenario's output stays as it was.
+        if scenario.share_partitions != 1 {
+            map.insert("share_partitions".into(), json!(scenario.share_partitions));
+        }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));
         }

@@ -25,8 +25,13 @@ pub struct Topology {
     pub partitions: Vec<Id>,
     /// Transactional producers.
     pub producers: Vec<Id>,
-    /// The share-partition leader, if the scenario has a share group.
+    /// The share-partition leader, if the scenario has a share group (of its first share
+    /// partition, `SP0`, when it has several).
     pub share_partition: Option<Id>,
+    /// The leaders of the share partitions after the first (`SP1`, ...), numbered right
+    /// after `SP0`; empty with one share partition, as every scenario but `draft-itest`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_share_partitions: Vec<Id>,
     /// The share coordinator, if the scenario has a share group.
     pub share_coordinator: Option<Id>,
     /// Share consumers, by member index.
@@ -54,14 +59,21 @@ impl Topology {
         let p = usize::from(scenario.producers);
         let share = 2 + n + p;
         let c = usize::from(scenario.consumers);
+        // The share-partition leaders after `SP0` (none with one share partition).
+        let more = if scenario.has_share_group() {
+            usize::from(scenario.share_partitions.max(1)) - 1
+        } else {
+            0
+        };
+        let sc = share + 1 + more;
         let (share_partition, share_coordinator, consumers, readers) = if scenario.has_share_group()
         {
             (
                 Some(Id::from(share)),
-                Some(Id::from(share + 1)),
-                (0..c).map(|i| Id::from(share + 2 + i)).collect(),
+                Some(Id::from(sc)),
+                (0..c).map(|i| Id::from(sc + 1 + i)).collect(),
                 (0..usize::from(scenario.readers))
-                    .map(|i| Id::from(share + 2 + c + i))
+                    .map(|i| Id::from(sc + 1 + c + i))
                     .collect(),
             )
         } else {
@@ -69,7 +81,7 @@ impl Topology {
         };
         let after_share = share
             + if scenario.has_share_group() {
-                2 + c + usize::from(scenario.readers)
+                2 + more + c + usize::from(scenario.readers)
             } else {
                 0
             };
@@ -88,6 +100,7 @@ impl Topology {
             partitions: (0..n).map(|i| Id::from(2 + i)).collect(),
             producers: (0..p).map(|i| Id::from(2 + n + i)).collect(),
             share_partition,
+            more_share_partitions: (1..=more).map(|i| Id::from(share + i)).collect(),
             share_coordinator,
             consumers,
             readers,
@@ -102,6 +115,7 @@ impl Topology {
         2 + self.partitions.len()
             + self.producers.len()
             + usize::from(self.share_partition.is_some())
+            + self.more_share_partitions.len()
             + usize::from(self.share_coordinator.is_some())
             + self.consumers.len()
             + self.readers.len()
@@ -134,7 +148,7 @@ impl Topology {
             Role::GroupCoordinator
         } else if self.partitions.contains(&id) {
             Role::DataPartition
-        } else if self.share_partition == Some(id) {
+        } else if self.share_partition == Some(id) || self.more_share_partitions.contains(&id) {
             Role::SharePartition
         } else if self.share_coordinator == Some(id) {
             Role::ShareCoordinator
@@ -161,8 +175,8 @@ impl Topology {
             format!("D{i}")
         } else if let Some(i) = self.producers.iter().position(|p| *p == id) {
             format!("P{i}")
-        } else if self.share_partition == Some(id) {
-            "SP0".into()
+        } else if let Some(i) = self.share_partition_index(id) {
+            format!("SP{i}")
         } else if self.share_coordinator == Some(id) {
             "SC".into()
         } else if let Some(i) = self.consumers.iter().position(|c| *c == id) {
@@ -178,6 +192,24 @@ impl Topology {
         } else {
             format!("?{}", usize::from(id))
         }
+    }
+
+    /// The share-partition leaders, `SP0` first (empty without a share group).
+    pub fn share_partitions(&self) -> impl Iterator<Item = Id> + '_ {
+        self.share_partition
+            .iter()
+            .chain(&self.more_share_partitions)
+            .copied()
+    }
+
+    /// Which share partition actor `id` leads, if it is a share-partition leader.
+    pub fn share_partition_index(&self, id: Id) -> Option<usize> {
+        self.share_partitions().position(|p| p == id)
+    }
+
+    /// The leader of share partition `index` (`SP0` for 0).
+    pub fn share_partition_leader(&self, index: u8) -> Option<Id> {
+        self.share_partitions().nth(usize::from(index))
     }
 
     /// Whether `id` is a client whose requests a new connection may resend (a producer, a

@@ -58,6 +58,7 @@ fn range(first: Offset, last: Offset, state: RecordState, count: u8) -> Vec<Stat
 fn write(leader_epoch: Epoch, start_offset: Offset, batches: Vec<StateBatch>) -> Msg {
     Msg::WriteShareGroupState(WriteShareGroupStateRequest {
         leader_epoch,
+        partition: 0,
         state_epoch: 0,
         write: 0,
         start_offset,
@@ -69,6 +70,7 @@ fn read(leader_epoch: Epoch) -> Msg {
     Msg::ReadShareGroupState(ReadShareGroupStateRequest {
         leader_epoch,
         pending: false,
+        partition: 0,
     })
 }
 

@@ -12,7 +12,7 @@
 //! Twin `lock_redelivered`: an acquisition lock expired and the record was delivered to a
 //! different member.
 
-use crate::view::{share_coordinator_state, share_partition_state};
+use crate::view::{share_coordinator_state_of, share_partition_state_of};
 use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::{System, SystemState};
@@ -22,26 +22,28 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     if !sys.is_quiescent(state) {
         return None;
     }
-    let persisted = share_coordinator_state(sys, state)?;
+    // Each offset is judged against its own share partition's persisted state.
+    let persisted = |o: Offset| share_coordinator_state_of(sys, state, o);
+    persisted(0)?;
     let left_available = |o: Offset| {
         sys.scenario.has_share_transactions()
             && matches!(
-                persisted.state_of(o),
+                persisted(o).and_then(|p| p.state_of(o)),
                 None | Some((RecordState::Available, _))
             )
-            && share_partition_state(sys, state).is_some_and(|l| {
+            && share_partition_state_of(sys, state, o).is_some_and(|l| {
                 l.loaded
                     && l.records
                         .get(&o)
                         .is_some_and(|r| r.state == RecordState::Available)
             })
     };
-    (0..sys.scenario.records)
-        .find(|o| !persisted.is_terminal(*o) && !left_available(*o))
+    (0..sys.scenario.share_offsets())
+        .find(|o| !persisted(*o).is_some_and(|p| p.is_terminal(*o)) && !left_available(*o))
         .map(|o| {
             format!(
                 "at quiescence SC persists offset {o} as {:?}: never acknowledged nor archived",
-                persisted.state_of(o)
+                persisted(o).and_then(|p| p.state_of(o))
             )
         })
 }

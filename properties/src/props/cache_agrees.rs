@@ -7,7 +7,7 @@
 //! Twin `spl_rebuilt`: the share-partition leader restarted and rebuilt its state from the
 //! share coordinator, and that state had a terminal record.
 
-use crate::view::{share_coordinator_state, share_partition_state};
+use crate::view::{share_coordinator_state_of, share_partition_state_of};
 use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::{System, SystemState};
 
@@ -19,12 +19,13 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
     if !sys.is_quiescent(state) {
         return None;
     }
-    let persisted = share_coordinator_state(sys, state)?;
-    let spl = share_partition_state(sys, state)?;
-    if !spl.loaded {
-        return None;
-    }
-    for offset in 0..sys.scenario.records {
+    for offset in 0..sys.scenario.share_offsets() {
+        // Each offset against its own share partition's leader and persisted state.
+        let persisted = share_coordinator_state_of(sys, state, offset)?;
+        let spl = share_partition_state_of(sys, state, offset)?;
+        if !spl.loaded {
+            continue;
+        }
         let cached = if offset < spl.start_offset {
             None
         } else {
@@ -48,7 +49,8 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
         };
         if !agree {
             return Some(format!(
-                "at quiescence SP0 holds offset {offset} as {cached:?} but SC persists {stored:?}"
+                "at quiescence SP{} holds offset {offset} as {cached:?} but SC persists {stored:?}",
+                sys.scenario.share_partition_of(offset)
             ));
         }
     }

@@ -8,7 +8,7 @@
 //! Twin `redelivered_after_abort`: a record whose acknowledgement was aborted is delivered
 //! again.
 
-use crate::view::{share_coordinator_state, share_partition_state};
+use crate::view::{share_coordinator_state_of, share_partition_state_of};
 use sharetxn_model::history::txn_acks::applied_acks;
 use sharetxn_model::{System, SystemState};
 
@@ -23,14 +23,19 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
             continue;
         }
         let offset = a.ack.offset;
-        let persisted = share_coordinator_state(sys, state)
+        let persisted = share_coordinator_state_of(sys, state, offset)
             .and_then(|s| s.state_of(offset))
             .filter(|(st, dc)| st.is_terminal() && *dc == a.ack.delivery_count)
             .map(|(st, _)| ("SC", st));
-        let cached = share_partition_state(sys, state)
+        let leader = sys
+            .topology
+            .share_partition_leader(sys.scenario.share_partition_of(offset))
+            .map(|id| sys.topology.name(id))
+            .unwrap_or_default();
+        let cached = share_partition_state_of(sys, state, offset)
             .and_then(|s| s.records.get(&offset))
             .filter(|r| r.state.is_terminal() && r.delivery_count == a.ack.delivery_count)
-            .map(|r| ("SP0", r.state));
+            .map(|r| (leader.as_str(), r.state));
         if let Some((holder, st)) = persisted.or(cached) {
             return Some(format!(
                 "{holder} holds offset {offset} {st:?} at delivery {} from the ack of aborted transaction {tag} (applied by {})",

@@ -45,7 +45,8 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 
 /// Twin: some attempt committed every one of its writes.
 pub fn witness(sys: &System, state: &SystemState) -> bool {
-    let participants = usize::from(sys.scenario.partitions) + 1;
+    // The output partitions one transaction writes, and the offset or share-ack store.
+    let participants = usize::from(sys.scenario.outputs_per_txn()) + 1;
     state.ghost.writes.iter().any(|(tag, tps)| {
         tps.len() == participants
             && tps
