@@ -359,14 +359,14 @@ fn stepper(f: &Finding) -> String {
     if n == 0 {
         return String::new();
     }
-    let radio = |k: usize| format!("{}-st-{k}", f.id);
+    let radio = |k: usize| format!("st-{}-{k}", f.id);
     let mut html = format!(
-        "<h4>Step through</h4>\n<div class=\"stepper\" id=\"{}-stepper\">\n",
+        "<h4>Step through</h4>\n<div class=\"stepper\" id=\"stepper-{}\">\n",
         escape(&f.id)
     );
     for k in 1..=n {
         html.push_str(&format!(
-            "<input type=\"radio\" class=\"st\" name=\"{}-st\" id=\"{}\"{}>",
+            "<input type=\"radio\" class=\"st\" name=\"st-{}\" id=\"{}\"{}>",
             escape(&f.id),
             escape(&radio(k)),
             if k == 1 { " checked" } else { "" }
@@ -432,7 +432,10 @@ fn step_pane(f: &Finding, (k, r): (usize, &StepRow), radio: &dyn Fn(usize) -> St
     }
     let nav = |k: usize, ok: bool, text: &str, class: &str| {
         if ok {
-            format!("<label class=\"{class}\" for=\"{}\">{text}</label>", escape(&radio(k)))
+            format!(
+                "<label class=\"{class}\" for=\"{}\">{text}</label>",
+                escape(&radio(k))
+            )
         } else {
             format!("<label class=\"{class} off\">{text}</label>")
         }

@@ -88,7 +88,11 @@ fn cause(trace: &Trace, i: usize) -> Option<String> {
         "crash" => format!("{} crashes", role(&c.from)),
         "restart" => format!("{} restarts", role(&c.from)),
         "fire" => match c.label.strip_prefix("RequestTimeout(") {
-            Some(request) => format!("{}'s {} request times out", c.from, request.trim_end_matches(')')),
+            Some(request) => format!(
+                "{}'s {} request times out",
+                c.from,
+                request.trim_end_matches(')')
+            ),
             None => format!("{} fires at {}", c.label, c.from),
         },
         kind => format!("{} {kind}s {}", c.from, c.label),

@@ -2,9 +2,9 @@
 //! line a step in fixed columns (step, virtual time, kind, from, to, message, what changed)
 //! and the outcome again at the end, where a reader's eye lands.
 
+use super::changes::ActorChanges;
 use super::label::{columns, legend, IDENTITIES};
 use super::{Judgement, Walked};
-use super::changes::ActorChanges;
 use crate::format::{Heal, Origin, Trace};
 
 /// How many changed leaves a line names before it says how many more there are.

@@ -9,10 +9,10 @@ use sharetxn_model::coordinator::txn_coordinator::{TransactionMetadata, TxnCoord
 use sharetxn_model::partition::leader::LeaderState;
 use sharetxn_model::partition::partition_log::{LogEntry, Payload, ProducerStateEntry};
 use sharetxn_model::protocol::ids::{ProducerId, TransactionalId};
+use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
 use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
 use sharetxn_model::share::share_state::{ShareState, StateBatch};
-use sharetxn_model::protocol::width::Offset;
 use std::collections::BTreeSet;
 
 /// `TransactionCoordinator` (Kafka 4.1): each transaction's state, epoch and partitions,
@@ -56,8 +56,22 @@ pub(super) fn txn_coordinator(
     for t in a.markers.keys().filter(|t| !b.markers.contains_key(t)) {
         out.push(format!("{who} {t:?} markers all written"));
     }
-    changed(out, who, "coordinator epoch", &a.coordinator_epoch, &b.coordinator_epoch, short);
-    changed(out, who, "next producer id", &a.next_pid, &b.next_pid, short);
+    changed(
+        out,
+        who,
+        "coordinator epoch",
+        &a.coordinator_epoch,
+        &b.coordinator_epoch,
+        short,
+    );
+    changed(
+        out,
+        who,
+        "next producer id",
+        &a.next_pid,
+        &b.next_pid,
+        short,
+    );
     parked(who, &a.parked, &b.parked, out);
 }
 
@@ -71,12 +85,40 @@ fn txn_metadata(
 ) {
     let txn = format!("{t:?}");
     changed(out, who, &txn, &a.state, &b.state, short);
-    changed(out, who, &format!("{txn} producer id"), &a.pid, &b.pid, short);
+    changed(
+        out,
+        who,
+        &format!("{txn} producer id"),
+        &a.pid,
+        &b.pid,
+        short,
+    );
     changed(out, who, &format!("{txn} epoch"), &a.epoch, &b.epoch, short);
-    changed(out, who, &format!("{txn} last epoch"), &a.last_epoch, &b.last_epoch, opt);
+    changed(
+        out,
+        who,
+        &format!("{txn} last epoch"),
+        &a.last_epoch,
+        &b.last_epoch,
+        opt,
+    );
     partitions(out, who, &txn, &a.partitions, &b.partitions);
-    flag(out, who, &format!("{txn} enables 2PC"), &format!("{txn} drops 2PC"), a.two_phase, b.two_phase);
-    changed(out, who, &format!("{txn} kept prepared pair"), &a.kept, &b.kept, opt);
+    flag(
+        out,
+        who,
+        &format!("{txn} enables 2PC"),
+        &format!("{txn} drops 2PC"),
+        a.two_phase,
+        b.two_phase,
+    );
+    changed(
+        out,
+        who,
+        &format!("{txn} kept prepared pair"),
+        &a.kept,
+        &b.kept,
+        opt,
+    );
 }
 
 /// Partitions that joined or left a transaction.
@@ -105,7 +147,10 @@ fn parked<T: PartialEq>(
     out: &mut Vec<String>,
 ) {
     for (_, m) in b.iter().filter(|p| !a.contains(p)) {
-        out.push(format!("{who} parks {} until the transaction completes", message(m)));
+        out.push(format!(
+            "{who} parks {} until the transaction completes",
+            message(m)
+        ));
     }
     for (_, m) in a.iter().filter(|p| !b.contains(p)) {
         out.push(format!("{who} takes up the parked {}", message(m)));
@@ -123,10 +168,17 @@ pub(super) fn leader<R: PartialEq>(
     let (x, y) = (&a.log, &b.log);
     if y.entries.starts_with(&x.entries) {
         for (offset, entry) in y.entries.iter().enumerate().skip(x.entries.len()) {
-            out.push(format!("{who} appends {} at offset {offset}", entry_text(entry)));
+            out.push(format!(
+                "{who} appends {} at offset {offset}",
+                entry_text(entry)
+            ));
         }
     } else if x.entries != y.entries {
-        out.push(format!("{who} log {} → {} entries", x.entries.len(), y.entries.len()));
+        out.push(format!(
+            "{who} log {} → {} entries",
+            x.entries.len(),
+            y.entries.len()
+        ));
     }
     let lso = (x.last_stable_offset(), y.last_stable_offset());
     changed(out, who, "LSO", &lso.0, &lso.1, usize::to_string);
@@ -151,8 +203,22 @@ pub(super) fn leader<R: PartialEq>(
         out.push(format!("{who} ends the verification of {pid:?}"));
     }
     let waiting = (a.waiting_fetches.len(), b.waiting_fetches.len());
-    changed(out, who, "OffsetFetch(RequireStable) waiting", &waiting.0, &waiting.1, usize::to_string);
-    changed(out, who, "leader generation", &a.generation, &b.generation, short);
+    changed(
+        out,
+        who,
+        "OffsetFetch(RequireStable) waiting",
+        &waiting.0,
+        &waiting.1,
+        usize::to_string,
+    );
+    changed(
+        out,
+        who,
+        "leader generation",
+        &a.generation,
+        &b.generation,
+        short,
+    );
 }
 
 /// A log entry: `ABORT marker pid0/e1`, `data pid0/e0 seq 0`, `offset commit 1 (pid0/e0)`.
@@ -192,14 +258,37 @@ fn producer_entry(
         return;
     };
     match (a.ongoing_first_offset, b.ongoing_first_offset) {
-        (None, Some(first)) => out.push(format!("{who} {pid:?} transaction open from offset {first}")),
+        (None, Some(first)) => out.push(format!(
+            "{who} {pid:?} transaction open from offset {first}"
+        )),
         (Some(_), None) => out.push(format!("{who} {pid:?} transaction closed")),
         _ => {}
     }
-    changed(out, who, &format!("{pid:?} epoch"), &a.epoch, &b.epoch, short);
-    changed(out, who, &format!("{pid:?} last sequence"), &a.last_seq, &b.last_seq, opt);
+    changed(
+        out,
+        who,
+        &format!("{pid:?} epoch"),
+        &a.epoch,
+        &b.epoch,
+        short,
+    );
+    changed(
+        out,
+        who,
+        &format!("{pid:?} last sequence"),
+        &a.last_seq,
+        &b.last_seq,
+        opt,
+    );
     let ce = &format!("{pid:?} coordinator epoch");
-    changed(out, who, ce, &a.coordinator_epoch, &b.coordinator_epoch, opt);
+    changed(
+        out,
+        who,
+        ce,
+        &a.coordinator_epoch,
+        &b.coordinator_epoch,
+        opt,
+    );
 }
 
 /// `SharePartition` (Kafka 4.1; KIP-932, KIP-1289): the in-flight records, the share
@@ -210,7 +299,14 @@ pub(super) fn share_partition(
     b: &SharePartitionState,
     out: &mut Vec<String>,
 ) {
-    flag(out, who, "loads the share state", "drops the share state", a.loaded, b.loaded);
+    flag(
+        out,
+        who,
+        "loads the share state",
+        "drops the share state",
+        a.loaded,
+        b.loaded,
+    );
     for (offset, r) in &b.records {
         match a.records.get(offset) {
             None => out.push(format!(
@@ -226,7 +322,14 @@ pub(super) fn share_partition(
         out.push(format!("{who} record {offset} leaves the in-flight window"));
     }
     changed(out, who, "SPSO", &a.start_offset, &b.start_offset, short);
-    changed(out, who, "leader epoch", &a.leader_epoch, &b.leader_epoch, short);
+    changed(
+        out,
+        who,
+        "leader epoch",
+        &a.leader_epoch,
+        &b.leader_epoch,
+        short,
+    );
     for (k, w) in &b.writes {
         match a.writes.get(k) {
             None => out.push(format!(
@@ -240,15 +343,37 @@ pub(super) fn share_partition(
     for k in a.writes.keys().filter(|k| !b.writes.contains_key(k)) {
         out.push(format!("{who} WriteShareGroupState #{k} done"));
     }
-    keyed(out, who, "share session", &a.sessions, &b.sessions, |e| format!("epoch {e}"));
+    keyed(out, who, "share session", &a.sessions, &b.sessions, |e| {
+        format!("epoch {e}")
+    });
     let held = |s: &SharePartitionState| s.loading.len() + s.parked.len();
-    changed(out, who, "requests held for the share state", &held(a), &held(b), usize::to_string);
-    flag(out, who, "re-reads the share state", "has re-read the share state", a.refreshing, b.refreshing);
+    changed(
+        out,
+        who,
+        "requests held for the share state",
+        &held(a),
+        &held(b),
+        usize::to_string,
+    );
+    flag(
+        out,
+        who,
+        "re-reads the share state",
+        "has re-read the share state",
+        a.refreshing,
+        b.refreshing,
+    );
 }
 
 /// One in-flight record (`InFlightState`): its state with the transaction that staged an
 /// acknowledgement on it, its delivery count, its holder, a write in progress.
-fn record(who: &str, offset: Offset, a: &InFlightRecord, b: &InFlightRecord, out: &mut Vec<String>) {
+fn record(
+    who: &str,
+    offset: Offset,
+    a: &InFlightRecord,
+    b: &InFlightRecord,
+    out: &mut Vec<String>,
+) {
     let rec = format!("record {offset}");
     if a.state != b.state {
         let by = b
@@ -258,18 +383,51 @@ fn record(who: &str, offset: Offset, a: &InFlightRecord, b: &InFlightRecord, out
             .map_or_else(String::new, |s| format!(" ({:?})", s.producer));
         out.push(format!("{who} {rec} {:?} → {:?}{by}", a.state, b.state));
     }
-    changed(out, who, &format!("{rec} delivery count"), &a.delivery_count, &b.delivery_count, short);
-    changed(out, who, &format!("{rec} held by"), &a.member, &b.member, opt);
+    changed(
+        out,
+        who,
+        &format!("{rec} delivery count"),
+        &a.delivery_count,
+        &b.delivery_count,
+        short,
+    );
+    changed(
+        out,
+        who,
+        &format!("{rec} held by"),
+        &a.member,
+        &b.member,
+        opt,
+    );
     match (&a.ongoing, &b.ongoing) {
-        (None, Some(o)) => out.push(format!("{who} {rec} persists {:?} ({})", o.target, o.ack.name().to_uppercase())),
+        (None, Some(o)) => out.push(format!(
+            "{who} {rec} persists {:?} ({})",
+            o.target,
+            o.ack.name().to_uppercase()
+        )),
         (Some(_), None) => out.push(format!("{who} {rec} state write settled")),
-        (Some(x), Some(y)) if x != y => out.push(format!("{who} {rec} state write {} → {}", short(x), short(y))),
+        (Some(x), Some(y)) if x != y => out.push(format!(
+            "{who} {rec} state write {} → {}",
+            short(x),
+            short(y)
+        )),
         _ => {}
     }
     match (&a.staged, &b.staged) {
-        (None, Some(s)) => out.push(format!("{who} {rec} stages {} for {:?}", s.ack.name().to_uppercase(), s.producer)),
-        (Some(s), None) => out.push(format!("{who} {rec} staged ack of {:?} resolved", s.producer)),
-        (Some(x), Some(y)) if x != y => out.push(format!("{who} {rec} staged ack {} → {}", short(x), short(y))),
+        (None, Some(s)) => out.push(format!(
+            "{who} {rec} stages {} for {:?}",
+            s.ack.name().to_uppercase(),
+            s.producer
+        )),
+        (Some(s), None) => out.push(format!(
+            "{who} {rec} staged ack of {:?} resolved",
+            s.producer
+        )),
+        (Some(x), Some(y)) if x != y => out.push(format!(
+            "{who} {rec} staged ack {} → {}",
+            short(x),
+            short(y)
+        )),
         _ => {}
     }
 }
@@ -289,20 +447,31 @@ pub(super) fn share_coordinator(
 ) {
     if b.log.starts_with(&a.log) {
         for r in &b.log[a.log.len()..] {
-            out.push(format!("{who} writes {} to __share_group_state", share_record(r)));
+            out.push(format!(
+                "{who} writes {} to __share_group_state",
+                share_record(r)
+            ));
         }
     } else if a.log != b.log {
-        out.push(format!("{who} replays __share_group_state ({} records)", b.log.len()));
+        out.push(format!(
+            "{who} replays __share_group_state ({} records)",
+            b.log.len()
+        ));
     }
     let before = a.resolved.open();
     for r in b.resolved.open().iter().filter(|r| !before.contains(r)) {
         let how = match (r.commit, r.by_marker) {
             (true, true) => "applies the staged acks of {p} (COMMIT marker)",
             (false, true) => "discards the staged acks of {p} (ABORT marker)",
-            (true, false) => "replays the staged acks of {p} as committed, the producer id unchecked",
+            (true, false) => {
+                "replays the staged acks of {p} as committed, the producer id unchecked"
+            }
             (false, false) => "drops the staged acks of {p} on load",
         };
-        out.push(format!("{who} {}", how.replace("{p}", &short(&r.acks.producer))));
+        out.push(format!(
+            "{who} {}",
+            how.replace("{p}", &short(&r.acks.producer))
+        ));
     }
     for (p, acks) in &b.pending {
         if !a.pending.contains_key(p) {
@@ -314,7 +483,14 @@ pub(super) fn share_coordinator(
         out.push(format!("{who} no longer holds staged acks of {p:?}"));
     }
     share_state(who, &a.state, &b.state, out);
-    keyed(out, who, "producer epoch of", &a.producer_epochs, &b.producer_epochs, short);
+    keyed(
+        out,
+        who,
+        "producer epoch of",
+        &a.producer_epochs,
+        &b.producer_epochs,
+        short,
+    );
     for (pid, p) in &b.verifying {
         if a.verifying.get(pid).is_none_or(|old| old.guard != p.guard) {
             out.push(format!(
@@ -326,7 +502,14 @@ pub(super) fn share_coordinator(
     for pid in a.verifying.keys().filter(|p| !b.verifying.contains_key(p)) {
         out.push(format!("{who} ends the verification of {pid:?}"));
     }
-    keyed(out, who, "owes TxnShareAcksResolved for", &a.outbox, &b.outbox, |r| short(&r.request));
+    keyed(
+        out,
+        who,
+        "owes TxnShareAcksResolved for",
+        &a.outbox,
+        &b.outbox,
+        |r| short(&r.request),
+    );
 }
 
 /// A `__share_group_state` record: `ShareUpdate(0 ACKNOWLEDGED x1)`, `TxnAcks(pid0/e0: 0
@@ -359,7 +542,28 @@ fn share_state(who: &str, a: &ShareState, b: &ShareState, out: &mut Vec<String>)
         format!("{state:?} x{count}")
     };
     keyed(out, who, "share state offset", &a.batches, &b.batches, show);
-    changed(out, who, "share state SPSO", &a.start_offset, &b.start_offset, short);
-    changed(out, who, "share state leader epoch", &a.leader_epoch, &b.leader_epoch, short);
-    changed(out, who, "state epoch", &a.state_epoch, &b.state_epoch, short);
+    changed(
+        out,
+        who,
+        "share state SPSO",
+        &a.start_offset,
+        &b.start_offset,
+        short,
+    );
+    changed(
+        out,
+        who,
+        "share state leader epoch",
+        &a.leader_epoch,
+        &b.leader_epoch,
+        short,
+    );
+    changed(
+        out,
+        who,
+        "state epoch",
+        &a.state_epoch,
+        &b.state_epoch,
+        short,
+    );
 }

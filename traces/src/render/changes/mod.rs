@@ -86,8 +86,17 @@ fn node(who: &str, a: &NodeState, b: &NodeState, out: &mut Vec<String>) {
         (N::ResumeWriter(a), N::ResumeWriter(b)) => clients::resume_writer(who, a, b, out),
         (N::Committer(a), N::Committer(b)) => clients::committer(who, a, b, out),
         (N::ExternalParticipant(a), N::ExternalParticipant(b)) => {
-            flag(out, who, "prepares", "forgets its prepare", a.prepared, b.prepared);
-            changed(out, who, "decision", &a.decision, &b.decision, |d| decision(*d));
+            flag(
+                out,
+                who,
+                "prepares",
+                "forgets its prepare",
+                a.prepared,
+                b.prepared,
+            );
+            changed(out, who, "decision", &a.decision, &b.decision, |d| {
+                decision(*d)
+            });
         }
         // An actor's kind never changes; should it, say so rather than hide it.
         _ => out.push(format!("{who} changes kind")),
@@ -107,18 +116,43 @@ fn storage(
     match (a.as_deref(), b.as_deref()) {
         (Some(S::SourceReader(x)), Some(S::SourceReader(y))) => {
             let acks = |v: &[sharetxn_model::clients::share_acknowledger::HandedAck]| {
-                list(v.iter().map(|h| format!("{} {}", h.offset, h.ack.name().to_uppercase())))
+                list(
+                    v.iter()
+                        .map(|h| format!("{} {}", h.offset, h.ack.name().to_uppercase())),
+                )
             };
-            changed(out, who, "checkpoint stores acks", &x.checkpoint, &y.checkpoint, |v| acks(v));
-            changed(out, who, "checkpoint stores prepared pair", &x.prepared, &y.prepared, opt);
-            changed(out, who, "checkpoint incarnation", &x.incarnation, &y.incarnation, short);
+            changed(
+                out,
+                who,
+                "checkpoint stores acks",
+                &x.checkpoint,
+                &y.checkpoint,
+                |v| acks(v),
+            );
+            changed(
+                out,
+                who,
+                "checkpoint stores prepared pair",
+                &x.prepared,
+                &y.prepared,
+                opt,
+            );
+            changed(
+                out,
+                who,
+                "checkpoint incarnation",
+                &x.incarnation,
+                &y.incarnation,
+                short,
+            );
         }
         (Some(S::Producer { incarnation: x }), Some(S::Producer { incarnation: y })) => {
             changed(out, who, "stored incarnation", x, y, short)
         }
-        (None, Some(S::SourceReader(y))) if !y.checkpoint.is_empty() => {
-            out.push(format!("{who} checkpoint stores {} acks", y.checkpoint.len()))
-        }
+        (None, Some(S::SourceReader(y))) if !y.checkpoint.is_empty() => out.push(format!(
+            "{who} checkpoint stores {} acks",
+            y.checkpoint.len()
+        )),
         _ => {}
     }
 }
@@ -139,9 +173,30 @@ fn budget(before: &SystemState, after: &SystemState, all: &mut Vec<ActorChanges>
     let mut out = Vec::new();
     let who = "fault budget";
     changed(&mut out, who, "drops", &a.drops, &b.drops, u8::to_string);
-    changed(&mut out, who, "duplicates", &a.duplicates, &b.duplicates, u8::to_string);
-    changed(&mut out, who, "crashes", &a.crashes, &b.crashes, u8::to_string);
-    changed(&mut out, who, "timeouts", &a.timeouts, &b.timeouts, u8::to_string);
+    changed(
+        &mut out,
+        who,
+        "duplicates",
+        &a.duplicates,
+        &b.duplicates,
+        u8::to_string,
+    );
+    changed(
+        &mut out,
+        who,
+        "crashes",
+        &a.crashes,
+        &b.crashes,
+        u8::to_string,
+    );
+    changed(
+        &mut out,
+        who,
+        "timeouts",
+        &a.timeouts,
+        &b.timeouts,
+        u8::to_string,
+    );
     if out.is_empty() && a != b {
         out.push(format!("{who} changes"));
     }
@@ -163,7 +218,11 @@ fn history(old: &Snapshot, new: &Snapshot, all: &mut Vec<ActorChanges>) {
         }
         let before = old.part(name).cloned().unwrap_or(Value::Null);
         let (found, _) = diff::changes(&before, value, usize::MAX);
-        let label = if name == "ghost" { "history" } else { name.as_str() };
+        let label = if name == "ghost" {
+            "history"
+        } else {
+            name.as_str()
+        };
         let changes: Vec<String> = found
             .iter()
             .map(|c| {
