@@ -330,19 +330,7 @@ pub(super) fn share_partition(
         &b.leader_epoch,
         short,
     );
-    for (k, w) in &b.writes {
-        match a.writes.get(k) {
-            None => out.push(format!(
-                "{who} sends WriteShareGroupState #{k} ({})",
-                list(w.request.batches.iter().map(batch))
-            )),
-            Some(old) if old != w => out.push(format!("{who} WriteShareGroupState #{k} answered")),
-            Some(_) => {}
-        }
-    }
-    for k in a.writes.keys().filter(|k| !b.writes.contains_key(k)) {
-        out.push(format!("{who} WriteShareGroupState #{k} done"));
-    }
+    writes(who, a, b, out);
     keyed(out, who, "share session", &a.sessions, &b.sessions, |e| {
         format!("epoch {e}")
     });
@@ -491,17 +479,7 @@ pub(super) fn share_coordinator(
         &b.producer_epochs,
         short,
     );
-    for (pid, p) in &b.verifying {
-        if a.verifying.get(pid).is_none_or(|old| old.guard != p.guard) {
-            out.push(format!(
-                "{who} asks the transaction coordinator to verify {:?} and parks its TxnShareAcknowledge",
-                p.producer
-            ));
-        }
-    }
-    for pid in a.verifying.keys().filter(|p| !b.verifying.contains_key(p)) {
-        out.push(format!("{who} ends the verification of {pid:?}"));
-    }
+    staging_verifications(who, a, b, out);
     keyed(
         out,
         who,
@@ -566,4 +544,41 @@ fn share_state(who: &str, a: &ShareState, b: &ShareState, out: &mut Vec<String>)
         &b.state_epoch,
         short,
     );
+}
+
+/// The persister writes (`WriteShareGroupState`) sent, answered and done.
+fn writes(who: &str, a: &SharePartitionState, b: &SharePartitionState, out: &mut Vec<String>) {
+    for (k, w) in &b.writes {
+        match a.writes.get(k) {
+            None => out.push(format!(
+                "{who} sends WriteShareGroupState #{k} ({})",
+                list(w.request.batches.iter().map(batch))
+            )),
+            Some(old) if old != w => out.push(format!("{who} WriteShareGroupState #{k} answered")),
+            Some(_) => {}
+        }
+    }
+    for k in a.writes.keys().filter(|k| !b.writes.contains_key(k)) {
+        out.push(format!("{who} WriteShareGroupState #{k} done"));
+    }
+}
+
+/// The TxnShareAcknowledge requests parked while the transaction coordinator verifies them.
+fn staging_verifications(
+    who: &str,
+    a: &ShareCoordinatorState,
+    b: &ShareCoordinatorState,
+    out: &mut Vec<String>,
+) {
+    for (pid, p) in &b.verifying {
+        if a.verifying.get(pid).is_none_or(|old| old.guard != p.guard) {
+            out.push(format!(
+                "{who} asks the transaction coordinator to verify {:?} and parks its TxnShareAcknowledge",
+                p.producer
+            ));
+        }
+    }
+    for pid in a.verifying.keys().filter(|p| !b.verifying.contains_key(p)) {
+        out.push(format!("{who} ends the verification of {pid:?}"));
+    }
 }
