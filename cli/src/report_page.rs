@@ -1,6 +1,7 @@
 //! The report's HTML: the design × scenario × property matrix, each check's figures, and
-//! one section per finding (verdict, sequence diagram, step table, Mermaid source). All
-//! styles are inline and there is no script, so the page is one file that works offline.
+//! one section per finding (verdict, sequence diagram, step table, a step-through of each
+//! actor's changes, Mermaid source). All styles are inline and there is no script (the
+//! step-through is radio buttons and CSS), so the page is one file that works offline.
 //! Every matrix cell is a link: a violation to its finding, any other status to the row
 //! of figures of its check (where an undecided cell's reason is).
 
@@ -60,16 +61,45 @@ td.violated{background:#f8d0d0}td.holds,td.witnessed{background:#d8f0d8}\
 td.unknown,td.unreached{background:#fbeec0}td.not_applicable{color:#999}\
 td a{color:inherit}.what{color:#555;font-size:12px}.diagram{overflow-x:auto;border:1px solid #ddd;\
 padding:4px;margin:8px 0}pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}\
-.verdict{font-weight:bold;color:#922}tr.no-return td{background:#fde0e0;font-weight:bold}section.finding{margin-bottom:48px}code{font-size:12px}";
+.verdict{font-weight:bold;color:#922}tr.no-return td{background:#fde0e0;font-weight:bold}section.finding{margin-bottom:48px}code{font-size:12px}\
+.stepper{border:1px solid #ddd;padding:8px;margin:8px 0;display:flex;gap:16px;align-items:flex-start}\
+.stepper input.st{display:none}.step-list{margin:0;padding-left:0;list-style:none;max-height:480px;overflow-y:auto;\
+font-size:12px;min-width:360px}.step-list li label{display:block;padding:1px 6px;cursor:pointer}\
+.step-pane{display:none;font-size:13px}.step-pane .nav label{display:inline-block;border:1px solid #999;\
+border-radius:3px;padding:2px 10px;margin-right:8px;cursor:pointer;background:#f3f3f3}\
+.step-pane .nav label.off{color:#aaa;pointer-events:none}.step-pane ul{margin:0;padding-left:18px}";
+
+/// The step-through's rules for a page whose longest trace has `steps` steps: the checked
+/// radio button shows its step's pane and highlights its row of the step list (CSS has no
+/// counter to match the n-th button with the n-th pane, so each index gets a rule).
+fn stepper_style(steps: usize) -> String {
+    let mut css = String::new();
+    for k in 1..=steps {
+        css.push_str(&format!(
+            ".stepper input.st:nth-of-type({k}):checked~.step-panes>.step-pane:nth-child({k})\
+             {{display:block}}.stepper input.st:nth-of-type({k}):checked~.step-list>li:nth-child({k})\
+             {{background:#ffe9a8;font-weight:bold}}"
+        ));
+    }
+    css
+}
 
 /// The whole page.
 pub fn render(page: &Page<'_>) -> String {
     let mut html = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>sharetxn report</title><style>{STYLE}</style></head><body>\n\
+         <title>sharetxn report</title><style>{STYLE}{}</style></head><body>\n\
          <h1>sharetxn report</h1>\n<p>sharetxn {} &middot; {} findings from the matrix, {} named \
          traces. Every verdict on this page was judged by replaying the trace on the model that \
          wrote the page.</p>\n",
+        stepper_style(
+            page.findings
+                .iter()
+                .chain(page.traces)
+                .map(|f| f.rows.len())
+                .max()
+                .unwrap_or(0)
+        ),
         escape(page.version),
         page.findings.len(),
         page.traces.len()
@@ -311,10 +341,109 @@ fn finding_html(f: &Finding) -> String {
             escape(note)
         ));
     }
+    html.push_str("</table>\n");
+    html.push_str(&stepper(f));
     html.push_str(&format!(
-        "</table>\n<details><summary>Mermaid source</summary><pre class=\"mermaid-source\">{}</pre>\
+        "<details><summary>Mermaid source</summary><pre class=\"mermaid-source\">{}</pre>\
          </details>\n</section>\n",
         escape(&f.mermaid)
+    ));
+    html
+}
+
+/// The step-through: one hidden radio button per step, the step list (each row a label
+/// that checks its button), and per step a pane with the message and each actor's changes
+/// in Kafka's terms, with previous and next.
+fn stepper(f: &Finding) -> String {
+    let n = f.rows.len();
+    if n == 0 {
+        return String::new();
+    }
+    let radio = |k: usize| format!("st-{}-{k}", f.id);
+    let mut html = format!(
+        "<h4>Step through</h4>\n<div class=\"stepper\" id=\"stepper-{}\">\n",
+        escape(&f.id)
+    );
+    for k in 1..=n {
+        html.push_str(&format!(
+            "<input type=\"radio\" class=\"st\" name=\"st-{}\" id=\"{}\"{}>",
+            escape(&f.id),
+            escape(&radio(k)),
+            if k == 1 { " checked" } else { "" }
+        ));
+    }
+    html.push_str("\n<ol class=\"step-list\">\n");
+    for (k, r) in (1..).zip(&f.rows) {
+        html.push_str(&format!(
+            "<li><label for=\"{}\">{}. {} {}</label></li>\n",
+            escape(&radio(k)),
+            r.step,
+            escape(&step_words(r)),
+            escape(&r.message)
+        ));
+    }
+    html.push_str("</ol>\n<div class=\"step-panes\">\n");
+    for (k, r) in (1..).zip(&f.rows) {
+        html.push_str(&step_pane(f, (k, r), &radio));
+    }
+    html.push_str("</div>\n</div>\n");
+    html
+}
+
+/// A step's kind and actors: `deliver P0 → TC`, `crash SC`.
+fn step_words(r: &StepRow) -> String {
+    if r.to == "-" {
+        format!("{} {}", r.kind, r.from)
+    } else {
+        format!("{} {} → {}", r.kind, r.from, r.to)
+    }
+}
+
+/// One step's pane: what happened, each actor's changes, the point of no return when it
+/// is this step, and previous and next.
+fn step_pane(f: &Finding, (k, r): (usize, &StepRow), radio: &dyn Fn(usize) -> String) -> String {
+    let n = f.rows.len();
+    let mut html = format!(
+        "<div class=\"step-pane\" data-step=\"{k}\"><p><b>Step {} of {n}</b>: {} \
+         <code>{}</code></p>\n",
+        r.step,
+        escape(&step_words(r)),
+        escape(&r.message)
+    );
+    if r.actors.is_empty() {
+        html.push_str("<p class=\"what\">No actor's state changed.</p>\n");
+    } else {
+        html.push_str("<table class=\"actor-changes\"><tr><th>actor</th><th>changed</th></tr>\n");
+        for a in &r.actors {
+            let items: String = a
+                .changes
+                .iter()
+                .map(|c| format!("<li>{}</li>", escape(c)))
+                .collect();
+            html.push_str(&format!(
+                "<tr><td>{}</td><td><ul>{items}</ul></td></tr>\n",
+                escape(&a.actor)
+            ));
+        }
+        html.push_str("</table>\n");
+    }
+    if let Some((_, note)) = f.no_return.as_ref().filter(|(after, _)| *after == k) {
+        html.push_str(&format!("<p class=\"no-return\">{}</p>\n", escape(note)));
+    }
+    let nav = |k: usize, ok: bool, text: &str, class: &str| {
+        if ok {
+            format!(
+                "<label class=\"{class}\" for=\"{}\">{text}</label>",
+                escape(&radio(k))
+            )
+        } else {
+            format!("<label class=\"{class} off\">{text}</label>")
+        }
+    };
+    html.push_str(&format!(
+        "<p class=\"nav\">{}{}</p></div>\n",
+        nav(k.saturating_sub(1), k > 1, "&larr; previous", "prev"),
+        nav(k + 1, k < n, "next &rarr;", "next")
     ));
     html
 }

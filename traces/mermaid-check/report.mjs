@@ -68,13 +68,75 @@ try {
       };
     }),
   );
-  await page.screenshot({ path: join(outDir, 'report.png'), fullPage: true });
+  await checkStepper(page);
+  await page.screenshot({ path: join(outDir, 'report.png'), fullPage: true, timeout: 180000 });
   await checkFindings(drawn);
 } finally {
   await close();
 }
 console.log(failures.length ? `${failures.length} failures` : 'report page: every check passed');
 process.exit(failures.length ? 1 : 0);
+
+// The step-through of one finding (txn_atomicity on seed/ctp when the page has it): the
+// first step shows alone; next, previous and a click on the step list each show exactly
+// the step they name, highlight its row, and show that step's message and actor changes
+// as the step table has them; next walks every step to the last.
+async function checkStepper(page) {
+  const sections = await page.evaluate(() =>
+    [...document.querySelectorAll('section.finding')].filter((s) => s.querySelector('.stepper')).map((s) => s.id),
+  );
+  if (!sections.length) return fail('no finding has a step-through');
+  const id = sections.find((s) => s.includes('txn_atomicity') && s.includes('seed') && s.includes('ctp') && !s.includes('race')) ?? sections[0];
+  const section = page.locator(`section[id="${id}"]`);
+  const shown = () =>
+    section.evaluate((s) => {
+      const panes = [...s.querySelectorAll('.step-pane')].filter((p) => getComputedStyle(p).display !== 'none');
+      const lit = [...s.querySelectorAll('.step-list li')].findIndex((li) => getComputedStyle(li).fontWeight === '700');
+      const rows = [...s.querySelectorAll('table.steps tr')].filter((r) => !r.classList.contains('no-return')).slice(1);
+      const step = panes.length === 1 ? Number(panes[0].dataset.step) : -1;
+      const row = rows[step - 1];
+      return {
+        visible: panes.length,
+        step,
+        lit: lit + 1,
+        text: panes[0]?.innerText ?? '',
+        changes: panes[0] ? panes[0].querySelectorAll('table.actor-changes li').length : 0,
+        message: row ? row.children[5].innerText : '',
+        changed: row ? row.children[6].innerText.split('; ')[0].replace(/ \(\+\d+ more\)$/, '') : '',
+        total: rows.length,
+      };
+    });
+  const expect = async (step, how) => {
+    const s = await shown();
+    if (s.visible !== 1 || s.step !== step || s.lit !== step) {
+      fail(`${id}: after ${how} ${s.visible} panes show, step ${s.step}, row ${s.lit} lit; wanted step ${step}`);
+    } else if (!s.text.includes(s.message) || (s.changed && !s.text.includes(s.changed))) {
+      fail(`${id}: step ${step}'s pane lacks "${s.message}" or "${s.changed}"`);
+    }
+    return s;
+  };
+  const first = await expect(1, 'loading');
+  const visiblePane = () => section.locator('.step-pane:visible');
+  await visiblePane().locator('label.next').click();
+  const second = await expect(2, 'next');
+  if (second.text === first.text) fail(`${id}: next did not change the pane`);
+  await section.locator('.step-list li').nth(4).locator('label').click();
+  await expect(5, 'a click on step 5 in the list');
+  await visiblePane().locator('label.prev').click();
+  await expect(4, 'previous');
+  let walked = 4;
+  let changes = 0;
+  while (walked < first.total) {
+    await visiblePane().locator('label.next').click();
+    walked += 1;
+    changes += (await expect(walked, `next to step ${walked}`)).changes;
+  }
+  const last = await shown();
+  console.log(
+    `step-through: ${id}: ${first.total} steps, next/previous/list clicks each show the step they name; ` +
+      `steps 5-${first.total} show ${changes} actor changes; last step: ${last.text.split('\n')[0]}`,
+  );
+}
 
 // Each drawn diagram against its own counts, then its Mermaid source in the real library.
 async function checkFindings(drawn) {

@@ -3,6 +3,7 @@
 
 use sharetxn_traces::inevitable::{inevitable, DEFAULT_CAP};
 use sharetxn_traces::load;
+use sharetxn_traces::render::Judgement;
 use std::path::PathBuf;
 
 fn corpus(name: &str) -> PathBuf {
@@ -33,9 +34,14 @@ fn every_corpus_violation_s_point_of_no_return_is_pinned() {
             steps,
             point
         ));
+        // The note the renderings show, its cause in Kafka's terms.
+        let note = Judgement::of_file(&trace).inevitable_note(trace.outcome.property());
+        if let Some((_, note)) = note {
+            found.push(format!("    {note}"));
+        }
     }
-    // Pinned: a change to the model or the search that moves a point of no return shows
-    // here, trace by trace.
+    // Pinned: a change to the model or the search that moves a point of no return, or to
+    // the words that name its cause, shows here, trace by trace.
     insta::assert_snapshot!("points_of_no_return", found.join("\n"));
 }
 

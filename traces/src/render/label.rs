@@ -64,8 +64,9 @@ fn story(msg: &Msg) -> Vec<String> {
     }
 }
 
-/// `InvalidProducerEpoch` as Kafka's `Errors` names it: `INVALID_PRODUCER_EPOCH`.
-fn kafka_name(variant: &str) -> String {
+/// `InvalidProducerEpoch` as Kafka's `Errors` names it: `INVALID_PRODUCER_EPOCH` (and a
+/// `TransactionManager` state as Kafka's `State` enum: `IN_TRANSACTION`).
+pub fn kafka_name(variant: &str) -> String {
     let mut out = String::new();
     for (i, c) in variant.chars().enumerate() {
         if c.is_uppercase() && i > 0 {

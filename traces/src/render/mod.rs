@@ -4,6 +4,7 @@
 //! the trace on the current model first, so that what a step changed comes from the states
 //! themselves.
 
+pub mod changes;
 pub mod label;
 pub mod mermaid;
 pub mod svg;
@@ -13,7 +14,7 @@ use crate::digest::Snapshot;
 use crate::format::Trace;
 use crate::inevitable::{inevitable, Inevitable, DEFAULT_CAP};
 use crate::walk;
-use sharetxn_model::System;
+use sharetxn_model::{System, SystemState};
 
 /// What a rendering says about the trace's outcome besides its steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,7 +23,9 @@ pub struct Judgement {
     pub outcome: String,
     /// Where a violation became inevitable, when the search settles it.
     pub inevitable: Option<Inevitable>,
-    /// That step in words (`fire RequestTimeout(TxnShareAcknowledge) at P0`).
+    /// That step's cause in Kafka's terms: what happened and what it changed (`P0's
+    /// TxnShareAcknowledge request times out, so P0 TransactionManager IN_TRANSACTION →
+    /// ABORTING_TRANSACTION`).
     step: Option<String>,
 }
 
@@ -39,17 +42,7 @@ impl Judgement {
         let step = inevitable
             .as_ref()
             .and_then(|i| i.after_step.checked_sub(1))
-            .and_then(|i| trace.steps.get(i))
-            .map(|step| {
-                let sys = System::new(trace.design.clone(), trace.scenario.clone());
-                let c = label::columns(&sys.topology, &step.action);
-                match c.kind {
-                    "deliver" => format!("{} reaches {} from {}", c.label, c.to, c.from),
-                    "drop" | "duplicate" => format!("{} {} {}->{}", c.kind, c.label, c.from, c.to),
-                    "crash" | "restart" => format!("{} {}", c.from, c.kind),
-                    kind => format!("{kind} {} at {}", c.label, c.from),
-                }
-            });
+            .and_then(|i| cause(trace, i));
         Judgement {
             outcome,
             inevitable,
@@ -73,6 +66,65 @@ impl Judgement {
     }
 }
 
+/// Step `i` (from 0) in Kafka's terms: the action in words, then what it changed that
+/// decides the story (the first two changes of the actors, timers aside); `None` when the
+/// trace does not run.
+fn cause(trace: &Trace, i: usize) -> Option<String> {
+    let step = trace.steps.get(i)?;
+    let walked = Walked::new(trace).ok()?;
+    let topology = &walked.sys.topology;
+    let c = label::columns(topology, &step.action);
+    let roles = label::legend(topology);
+    let role = |name: &str| {
+        roles
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or_else(|| name.to_string(), |(n, what)| format!("{n} ({what})"))
+    };
+    let action = match c.kind {
+        "deliver" => format!("{} handles {} from {}", c.to, c.label, c.from),
+        "drop" => format!("{} from {} to {} is lost", c.label, c.from, c.to),
+        "duplicate" => format!("{} from {} to {} is duplicated", c.label, c.from, c.to),
+        "crash" => format!("{} crashes", role(&c.from)),
+        "restart" => format!("{} restarts", role(&c.from)),
+        "fire" => match c.label.strip_prefix("RequestTimeout(") {
+            Some(request) => format!(
+                "{}'s {} request times out",
+                c.from,
+                request.trim_end_matches(')')
+            ),
+            None => format!("{} fires at {}", c.label, c.from),
+        },
+        kind => format!("{} {kind}s {}", c.from, c.label),
+    };
+    let decisive: Vec<String> = walked
+        .changes(i)
+        .into_iter()
+        .filter(|a| a.actor != "budget" && a.actor != "history")
+        .flat_map(|a| a.changes)
+        // Timers are bookkeeping, and a crash or restart is the action itself.
+        .filter(|c| !c.contains(" arms ") && !c.contains(" disarms "))
+        .filter(|c| !c.ends_with(" crashes") && !c.ends_with(" restarts"))
+        .take(2)
+        .collect();
+    // Who is down once the step is taken: often half of why nothing can be undone (the
+    // only copy of a staged ack sits at a crashed coordinator).
+    let after = &walked.states[i + 1];
+    let down: Vec<String> = (0..topology.len())
+        .filter(|&a| !after.up[a] && c.from != topology.name(a.into()))
+        .map(|a| topology.name(a.into()))
+        .collect();
+    let mut text = action;
+    if !decisive.is_empty() {
+        text.push_str(&format!(", so {}", decisive.join(" and ")));
+    }
+    if !down.is_empty() {
+        let verb = if down.len() == 1 { "is" } else { "are" };
+        text.push_str(&format!(", while {} {verb} down", down.join(" and ")));
+    }
+    Some(text)
+}
+
 /// A trace with every state along it, in canonical form.
 pub struct Walked<'a> {
     /// The trace.
@@ -80,6 +132,8 @@ pub struct Walked<'a> {
     /// The world it runs in.
     pub sys: System,
     /// The initial state, then the state after each step.
+    pub states: Vec<SystemState>,
+    /// The same states in canonical form.
     pub snapshots: Vec<Snapshot>,
 }
 
@@ -96,8 +150,18 @@ impl<'a> Walked<'a> {
         Ok(Walked {
             trace,
             sys,
+            states,
             snapshots,
         })
+    }
+
+    /// What step `i` (from 0) changed, actor by actor, in Kafka's terms.
+    pub fn changes(&self, i: usize) -> Vec<changes::ActorChanges> {
+        changes::step_changes(
+            &self.sys,
+            (&self.states[i], &self.states[i + 1]),
+            (&self.snapshots[i], &self.snapshots[i + 1]),
+        )
     }
 
     /// The actors' short names, in topology order.

@@ -2,16 +2,13 @@
 //! line a step in fixed columns (step, virtual time, kind, from, to, message, what changed)
 //! and the outcome again at the end, where a reader's eye lands.
 
+use super::changes::ActorChanges;
 use super::label::{columns, legend, IDENTITIES};
 use super::{Judgement, Walked};
-use crate::diff::{self, Change};
 use crate::format::{Heal, Origin, Trace};
-use serde_json::Value;
 
 /// How many changed leaves a line names before it says how many more there are.
 const CHANGES_SHOWN: usize = 3;
-/// How many characters of a changed value a line shows.
-const VALUE_WIDTH: usize = 24;
 
 /// The text rendering of a trace, its outcome as the file records it.
 pub fn render(trace: &Trace) -> Result<String, String> {
@@ -87,8 +84,10 @@ pub struct StepRow {
     pub to: String,
     /// The message, timer or choice, labelled with the fields that decide the story.
     pub message: String,
-    /// What the step changed in the actors, the budget and the ghost state.
+    /// What the step changed in the actors, the budget and the history, cut to a line.
     pub changed: String,
+    /// Everything the step changed, actor by actor, in Kafka's terms.
+    pub actors: Vec<ActorChanges>,
 }
 
 /// Every step of the trace as a row (the trace is run on the current model to see what
@@ -105,6 +104,7 @@ fn rows(walked: &Walked<'_>) -> Vec<StepRow> {
         .enumerate()
         .map(|(i, step)| {
             let c = columns(&walked.sys.topology, &step.action);
+            let actors = walked.changes(i);
             StepRow {
                 step: step.step,
                 time: step
@@ -114,7 +114,8 @@ fn rows(walked: &Walked<'_>) -> Vec<StepRow> {
                 from: c.from,
                 to: c.to,
                 message: c.label,
-                changed: changes_line(walked, i),
+                changed: changes_line(&actors),
+                actors,
             }
         })
         .collect()
@@ -176,89 +177,14 @@ pub fn origin_line(origin: &Origin) -> String {
     }
 }
 
-/// What step `i` (from 0) changed: leaves of the actors' parts and the budget and ghost,
-/// not the network, whose change the from, to and message columns already say.
-fn changes_line(walked: &Walked<'_>, i: usize) -> String {
-    let (before, after) = (&walked.snapshots[i], &walked.snapshots[i + 1]);
-    let mut shown = Vec::new();
-    let mut total = 0;
-    for (name, value) in &after.parts {
-        if name == "network" {
-            continue;
-        }
-        let old = before.part(name).cloned().unwrap_or(Value::Null);
-        let (found, n) = diff::changes(&old, value, CHANGES_SHOWN);
-        total += n;
-        for change in found {
-            if shown.len() < CHANGES_SHOWN {
-                shown.push(format!("{name} {}", describe(&change)));
-            }
-        }
-    }
+/// What step `i` (from 0) changed, in Kafka's terms: the first few changes, then how
+/// many more there are (the report page shows them all).
+fn changes_line(actors: &[ActorChanges]) -> String {
+    let all: Vec<&String> = actors.iter().flat_map(|a| &a.changes).collect();
+    let shown: Vec<&str> = all.iter().take(CHANGES_SHOWN).map(|c| c.as_str()).collect();
     let mut line = shown.join("; ");
-    if total > shown.len() {
-        line.push_str(&format!(" (+{} more)", total - shown.len()));
+    if all.len() > shown.len() {
+        line.push_str(&format!(" (+{} more)", all.len() - shown.len()));
     }
     line
-}
-
-/// A change with the enum wrappers of an actor's state and storage dropped from its path
-/// (`nodes.Producer.tm` reads `tm`).
-fn describe(change: &Change) -> String {
-    let mut path = change.path.clone();
-    match path.first().map(String::as_str) {
-        Some("nodes") if path.len() >= 2 => {
-            path.drain(..2);
-        }
-        Some("storage") if path.len() >= 2 => {
-            path.remove(1);
-        }
-        _ => {}
-    }
-    let path: Vec<String> = path.iter().map(|segment| segment_text(segment)).collect();
-    let path = if path.is_empty() {
-        "state".to_string()
-    } else {
-        path.join(".")
-    };
-    format!(
-        "{path}: {} -> {}",
-        value_text(change.before.as_ref()),
-        value_text(change.after.as_ref())
-    )
-}
-
-/// A value in a few characters: scalars as they are, an enum variant by its name (with a
-/// scalar argument), any other structure as `{…}` or `[…]`: the path already says where.
-fn value_text(value: Option<&Value>) -> String {
-    match value {
-        Some(Value::Object(m)) if m.len() == 1 => {
-            let (k, inner) = m
-                .iter()
-                .next()
-                .map(|(k, v)| (k.as_str(), v))
-                .unwrap_or_default();
-            match inner {
-                Value::Null => k.to_string(),
-                Value::Object(_) | Value::Array(_) => format!("{k}{{…}}"),
-                scalar => format!("{k}({})", diff::short(Some(scalar), VALUE_WIDTH)),
-            }
-        }
-        Some(Value::Object(_)) => "{…}".into(),
-        Some(Value::Array(a)) if a.is_empty() => "[]".into(),
-        Some(Value::Array(_)) => "[…]".into(),
-        other => diff::short(other, VALUE_WIDTH),
-    }
-}
-
-/// A path segment: a map key that is the JSON text of an enum (`{"Produce":0}`) reads as
-/// the variant with its argument (`Produce(0)`).
-fn segment_text(segment: &str) -> String {
-    if !segment.starts_with('{') {
-        return segment.to_string();
-    }
-    match serde_json::from_str::<Value>(segment) {
-        Ok(v) => value_text(Some(&v)),
-        Err(_) => segment.to_string(),
-    }
 }
