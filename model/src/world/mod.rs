@@ -17,3 +17,4 @@ pub mod state;
 pub mod system;
 pub mod timing;
 pub mod topology;
+pub mod wire;
