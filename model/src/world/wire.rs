@@ -146,4 +146,18 @@ impl System {
             &env.msg,
         )
     }
+
+    /// With `strict_wire_format`, a debug build stops at the first message sent outside
+    /// the design's format, at the step that sent it.
+    pub(crate) fn debug_check_wire(&self, sent: &[Envelope]) {
+        if cfg!(debug_assertions) && self.design.strict_wire_format {
+            for env in sent {
+                let excess = self.wire_excess(env);
+                assert!(
+                    excess.is_empty(),
+                    "{env:?} carries {excess:?} outside its wire format"
+                );
+            }
+        }
+    }
 }
