@@ -52,7 +52,7 @@ pub struct ShareSource {
 /// The member id TxnShareAcknowledge carries when its sender is not a share-group member:
 /// `commitAcknowledgements(acks, groupId)` takes a group id and no member (KIP-1289 3.2),
 /// so the standalone acknowledger's requests name no member of the group.
-pub const NOT_A_MEMBER: MemberId = MemberId(u8::MAX);
+pub const NOT_A_MEMBER: MemberId = MemberId::NONE;
 
 /// The share-consumer half of the client's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -204,7 +204,7 @@ impl SharePartition {
             .collect();
         // `strict_wire_format`: the share coordinator reads no member (docs/wire.md).
         let member = if self.design.strict_wire_format {
-            crate::clients::producer_share::NOT_A_MEMBER
+            crate::protocol::ids::MemberId::NONE
         } else {
             req.member
         };

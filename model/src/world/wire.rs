@@ -8,9 +8,9 @@
 //! the knob whose handler reads it, so a design with a knob moved carries what that knob
 //! needs. The check runs on each envelope the world puts on its network, whoever sent it.
 
-use crate::clients::producer_share::NOT_A_MEMBER;
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::design::Design;
+use crate::protocol::ids::MemberId;
 use crate::protocol::msg::Msg;
 use crate::world::scenario::Role;
 use crate::world::system::{Envelope, System};
@@ -75,7 +75,7 @@ impl WireFormat {
                     "TxnShareAcknowledge (leader staging)",
                 );
                 outside(
-                    r.member != NOT_A_MEMBER,
+                    r.member != MemberId::NONE,
                     false,
                     "TxnShareAcknowledge.MemberId (leader staging)",
                 );
@@ -99,7 +99,7 @@ impl WireFormat {
                     "TxnShareAcknowledge to the share coordinator",
                 );
                 outside(
-                    r.member != NOT_A_MEMBER,
+                    r.member != MemberId::NONE,
                     self.txn_share_ack_member,
                     "TxnShareAcknowledge.MemberId",
                 );
