@@ -4,7 +4,7 @@
 //! flight, whichever handler sent it). The scenarios run at small bounds: breadth-first up
 //! to a cap, then seeded random walks to quiescence for the deep states.
 
-use sharetxn_model::design::settings::apply;
+use sharetxn_model::world::settings::apply;
 use sharetxn_model::{Design, Scenario, System, SystemState};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, VecDeque};

@@ -2,7 +2,7 @@
 //! design's text gives its RPCs, and the check that a message sent carries nothing more.
 //!
 //! Every field of Kafka's own schemas, the model's correlation stand-ins (a response's
-//! echo of its request) and the ghost values ([`crate::history::ghost_value::Ghost`]) are
+//! echo of its request) and the ghost values ([`crate::protocol::ghost::Ghost`]) are
 //! in every format. What differs between `seed` (KIP-1289 section 4.2), `draft`
 //! (apache/kafka#22357) and `proposed` is listed in [`WireFormat`], each field tied to
 //! the knob whose handler reads it, so a design with a knob moved carries what that knob
