@@ -41,7 +41,7 @@
 //! | [`coordinator`] | the transaction and group coordinators |
 //! | [`share`] | the share-partition leader and the share coordinator |
 //! | [`clients`] | the producer, `TransactionSession`, share consumer, Flink and Connect clients, 2PC |
-//! | [`world`] | `System`, the network, topology, scenarios, the `--set` keys and settings JSON, and timers |
+//! | [`world`] | `System`, the network, topology, scenarios, the `--set` keys and settings JSON, timers, and each design's wire format |
 //! | [`history`] | the ghost state the properties read |
 // The settings JSON (world/settings.rs) lists every knob in one `json!`, deeper than the default limit.
 #![recursion_limit = "256"]

@@ -56,7 +56,7 @@ pub struct ShareSource {
 /// The member id TxnShareAcknowledge carries when its sender is not a share-group member:
 /// `commitAcknowledgements(acks, groupId)` takes a group id and no member (KIP-1289 3.2),
 /// so the standalone acknowledger's requests name no member of the group.
-pub const NOT_A_MEMBER: MemberId = MemberId(u8::MAX);
+pub const NOT_A_MEMBER: MemberId = MemberId::NONE;
 
 /// The share-consumer half of the client's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -278,7 +278,7 @@ impl Producer {
             // ShareFetch response gave it (`AcquiredRecords.DeliveryCount`): the record
             // fetched, or the deliveries the reader handed the standalone acknowledger
             // with its acks.
-            deliveries: match (self.design.stage_at_leader, sh.fetched) {
+            deliveries: match (self.sends_deliveries(), sh.fetched) {
                 (false, _) => Vec::new(),
                 (true, Some(record)) => vec![record],
                 (true, None) => handed
@@ -312,7 +312,13 @@ impl Producer {
     /// none; a design whose leader checks the owner hands it the member's
     /// `ShareGroupMetadata` with the acks (as `sendShareAcksToTransaction` takes it), so it
     /// names the member the reader handed the acks for.
+    ///
+    /// With `strict_wire_format`, a design whose format has no `MemberId` (the seed's
+    /// KIP-1289 section 4.2 schema) names none either (docs/wire.md).
     fn acking_member(&self, src: ShareSource, handed: &[HandedAck]) -> MemberId {
+        if self.design.strict_wire_format && !self.design.wire_format().txn_share_ack_member {
+            return NOT_A_MEMBER;
+        }
         match handed.first() {
             Some(a)
                 if src.member == NOT_A_MEMBER
@@ -323,6 +329,15 @@ impl Producer {
             }
             _ => src.member,
         }
+    }
+
+    /// Whether a TxnShareAcknowledge names the acquisitions it acknowledges: wherever the
+    /// leader stages it, and with `strict_wire_format` only where the leader's owner check
+    /// reads them (`stage_owner_check=acquisition`, docs/wire.md).
+    fn sends_deliveries(&self) -> bool {
+        self.design.stage_at_leader
+            && (!self.design.strict_wire_format
+                || self.design.wire_format().txn_share_ack_deliveries)
     }
 
     /// Whether a TxnShareAcknowledgeResponse answers the outstanding request.

@@ -265,6 +265,18 @@ design_knobs! {
             shown Moved,
             help "TV2, a late EndTxn with the epoch before the current one while the transaction is Ongoing or Empty is answered PRODUCER_FENCED as Kafka does (false: taken for a retry, INVALID_TXN_STATE, docs/conformance.md TC-1), true|false",
             reverted [];
+        /// Senders fill only the fields the design's wire format carries
+        /// (`Design::wire_format`, docs/wire.md): the seed's TxnShareAcknowledge names no
+        /// member (KIP-1289 section 4.2 has no MemberId), the draft's client sends no
+        /// delivery counts (apache/kafka#22357's schema has none), and a leader's staging
+        /// at the share coordinator names no member. No handler reads these fields under
+        /// those designs, so every verdict stands; false (today's model, kept so that the
+        /// trace corpus's digests stand) still fills them.
+        #[serde(default, skip_serializing_if = "is_false")]
+        strict_wire_format: bool = false,
+            shown Moved,
+            help "senders leave out the fields the design's wire format lacks (docs/wire.md; false: today's model fills them, unread), true|false",
+            reverted [];
     }
 }
 

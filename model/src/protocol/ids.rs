@@ -51,6 +51,13 @@ small_id!(
     PartitionIndex, "out-"
 );
 
+impl MemberId {
+    /// No member (Kafka's empty `MemberId`): what a TxnShareAcknowledge names when its
+    /// sender is no member of the group or its design's wire format has no member
+    /// (docs/wire.md).
+    pub const NONE: MemberId = MemberId(u8::MAX);
+}
+
 impl ProducerEpoch {
     /// The largest epoch Kafka's int16 holds (`Short.MAX_VALUE`).
     pub const MAX: ProducerEpoch = ProducerEpoch(i16::MAX as Epoch);

@@ -202,7 +202,14 @@ impl SharePartition {
                 })
             })
             .collect();
+        // `strict_wire_format`: the share coordinator reads no member (docs/wire.md).
+        let member = if self.design.strict_wire_format {
+            crate::protocol::ids::MemberId::NONE
+        } else {
+            req.member
+        };
         TxnShareAcknowledgeRequest {
+            member,
             acks: acks.to_vec(),
             deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,

@@ -1,7 +1,7 @@
 //! The closed world the actors run in: `System` (one `stateright::Model` over every actor),
 //! the network, the topology, the scenarios and their fault budgets, which design applies
-//! to which scenario (`scope`), the `--set` keys over both (`settings`), and when a timer is
-//! due.
+//! to which scenario (`scope`), the `--set` keys over both (`settings`), when a timer is
+//! due, and each design's wire format (`wire`).
 
 pub mod assemble;
 pub mod effects;
@@ -17,3 +17,4 @@ pub mod state;
 pub mod system;
 pub mod timing;
 pub mod topology;
+pub mod wire;

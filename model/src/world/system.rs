@@ -62,6 +62,7 @@ impl System {
             let mut sent = Vec::new();
             state.apply_commands(id, out, None, &mut sent);
             crate::history::record_sent(self, &mut state, &sent);
+            self.debug_check_wire(&sent);
             state.network.send_all(sent);
         }
         state
@@ -271,6 +272,7 @@ impl System {
             }
         }
         crate::history::record(self, state, action, &facts, &mut next);
+        self.debug_check_wire(&facts.sent);
         next.network.send_all(facts.sent);
         next
     }

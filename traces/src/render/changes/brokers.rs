@@ -9,10 +9,10 @@ use sharetxn_model::coordinator::txn_coordinator::{TransactionMetadata, TxnCoord
 use sharetxn_model::partition::leader::LeaderState;
 use sharetxn_model::partition::partition_log::{LogEntry, Payload, ProducerStateEntry};
 use sharetxn_model::protocol::ids::{ProducerId, TransactionalId};
+use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
 use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
-use sharetxn_model::share::share_state::{ShareState, StateBatch};
 use std::collections::BTreeSet;
 
 /// `TransactionCoordinator` (Kafka 4.1): each transaction's state, epoch and partitions,
