@@ -15,16 +15,29 @@ pub mod share_acknowledger;
 pub mod share_consumer;
 pub mod share_sink_task;
 pub mod source_reader;
+pub mod transaction_manager;
 pub mod transaction_session;
 
 use crate::clients::producer::ProducerState;
 use crate::clients::share_consumer::ShareConsumerState;
+use crate::clients::transaction_manager::TransactionManager;
 use crate::world::node::NodeState;
 
 impl NodeState {
-    /// The `TransactionManager` of a transactional client: a producer, or the acknowledger
-    /// inside a source reader.
-    pub fn txn_client(&self) -> Option<&ProducerState> {
+    /// The `TransactionManager` of a transactional client: a producer, the acknowledger
+    /// inside a source reader, the 2PC writer's or the committer's session.
+    pub fn txn_client(&self) -> Option<&TransactionManager> {
+        self.txn_client_state().map(|p| &p.manager)
+    }
+
+    /// The `TransactionManager` of a client on a KIP-1310 `TransactionSession`.
+    pub fn session_client(&self) -> Option<&TransactionManager> {
+        self.txn_client_state()
+            .filter(|p| p.session.is_some())
+            .map(|p| &p.manager)
+    }
+
+    fn txn_client_state(&self) -> Option<&ProducerState> {
         match self {
             NodeState::Producer(p) => Some(p),
             NodeState::SourceReader(r) => Some(&r.acknowledger),

@@ -125,13 +125,13 @@ impl Producer {
         o: &mut Out<Node>,
     ) {
         let matches = matches!(
-            state.requests.get(&RequestKey::Share).map(|q| &q.msg),
+            state.manager.requests.get(&RequestKey::Share).map(|q| &q.msg),
             Some(Msg::ShareFetch(q)) if q.session_epoch == r.session_epoch
         );
         if !matches {
             return;
         }
-        state.requests.remove(&RequestKey::Share);
+        state.manager.requests.remove(&RequestKey::Share);
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
         if r.error != ErrorCode::None {
             if let Some(sh) = state.share.as_mut() {
@@ -144,11 +144,11 @@ impl Producer {
             if self.sink {
                 self.sink_polls_ended(state);
             } else {
-                state.done = true;
+                state.manager.done = true;
             }
             return;
         };
-        if self.sink && state.txn.is_some() {
+        if self.sink && state.manager.txn.is_some() {
             // A Connect sink task's poll thread, while its commit thread commits.
             self.sink_hold(state, record, o);
             return;
@@ -178,7 +178,7 @@ impl Producer {
 
     /// `sendShareAcksToTransaction`, first half: AddShareAcksToTxn.
     pub(crate) fn send_add_share_acks(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let id = self.identity(state);
+        let id = state.manager.identity();
         self.send_coordinator(
             state,
             Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
@@ -209,8 +209,8 @@ impl Producer {
         if handed.is_empty() {
             return;
         }
-        let id = self.identity(state);
-        let tag = state.txn.as_ref().expect("in a transaction").tag;
+        let id = state.manager.identity();
+        let tag = state.manager.txn.as_ref().expect("in a transaction").tag;
         let req = TxnShareAcknowledgeRequest {
             txn: self.txn,
             producer: id,
@@ -274,7 +274,7 @@ impl Producer {
         r: &TxnShareAcknowledgeResponse,
     ) -> bool {
         matches!(
-            state.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
+            state.manager.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
             Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer
         )
     }
@@ -289,7 +289,7 @@ impl Producer {
             .share
             .as_ref()
             .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
-        if state.tm == TxnManagerState::FatalError {
+        if state.manager.tm == TxnManagerState::FatalError {
             Holding::Dropped
         } else if holds {
             Holding::Holds

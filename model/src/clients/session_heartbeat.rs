@@ -70,10 +70,10 @@ impl Producer {
     /// The heartbeat interval elapsed: one TxnHeartbeat with the session's pair, and the
     /// next one armed, while the transaction is open.
     pub(crate) fn on_heartbeat_timer(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if !self.heartbeats(state) || !heartbeating(state.tm) {
+        if !self.heartbeats(state) || !heartbeating(state.manager.tm) {
             return;
         }
-        let producer = self.identity(state);
+        let producer = state.manager.identity();
         o.send(
             self.txn_coordinator,
             Msg::TxnHeartbeat(TxnHeartbeatRequest {
@@ -95,8 +95,8 @@ impl Producer {
         o: &mut Out<Node>,
     ) {
         if !self.heartbeats(state)
-            || !heartbeating(state.tm)
-            || state.identity != Some(r.producer)
+            || !heartbeating(state.manager.tm)
+            || state.manager.identity != Some(r.producer)
             || r.error == ErrorCode::None
             || r.error.is_retriable()
         {
@@ -112,8 +112,8 @@ impl Producer {
     /// heartbeat of this session is in flight, or the coordinator would answer without
     /// error, firing changes nothing, so it is early.
     pub(crate) fn heartbeat_wait(&self, state: &ProducerState) -> Wait {
-        match state.identity {
-            Some(producer) if heartbeating(state.tm) => Wait::Reply(Reply {
+        match state.manager.identity {
+            Some(producer) if heartbeating(state.manager.tm) => Wait::Reply(Reply {
                 peer: self.txn_coordinator,
                 answer: Answer::Heartbeat,
                 held: Some(Held::Heartbeat {
@@ -130,7 +130,7 @@ impl Producer {
     /// the producer owns the heartbeat, the application is stalled in a long
     /// `task.put()` (the session's own network client goes on through a stall).
     pub(crate) fn gone(&self, state: &ProducerState, duty: Duty) -> bool {
-        state.tm == TxnManagerState::FatalError
+        state.manager.tm == TxnManagerState::FatalError
             || (duty == Duty::Heartbeat
                 && self.design.heartbeat_owner == HeartbeatOwner::Producer
                 && state.share.as_ref().is_some_and(|sh| sh.stalled))

@@ -140,7 +140,9 @@ impl TransactionalShareAcknowledger {
     /// Whether a `commitAcknowledgements` call can start: initialised, and no transaction
     /// or coordinator request in progress.
     pub fn is_idle(state: &ProducerState) -> bool {
-        state.tm == TxnManagerState::Ready && state.txn.is_none() && state.coordinator.is_none()
+        state.manager.tm == TxnManagerState::Ready
+            && state.manager.txn.is_none()
+            && state.manager.coordinator.is_none()
     }
 
     /// Begins a transaction carrying `acks` (AddShareAcksToTxn, then TxnShareAcknowledge):
@@ -158,7 +160,7 @@ impl TransactionalShareAcknowledger {
         if !Self::is_idle(state) {
             return false;
         }
-        state.done = false;
+        state.manager.done = false;
         state.share.get_or_insert_with(Default::default).acks = acks;
         self.producer.begin_txn(state, first, o);
         true
@@ -176,7 +178,7 @@ impl TransactionalShareAcknowledger {
         if !self.begin_with(state, acks, o) {
             return;
         }
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.decision.get_or_insert(true);
         }
         self.producer.maybe_end(state, o);
@@ -186,11 +188,12 @@ impl TransactionalShareAcknowledger {
     /// requests are answered; nothing when no transaction is in progress or its EndTxn
     /// was already sent.
     pub fn abort_acknowledgements(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if state.tm != TxnManagerState::InTransaction && state.tm != TxnManagerState::AbortableError
+        if state.manager.tm != TxnManagerState::InTransaction
+            && state.manager.tm != TxnManagerState::AbortableError
         {
             return;
         }
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.decision = Some(false);
         }
         self.producer.maybe_end(state, o);
@@ -236,12 +239,13 @@ impl TransactionalShareAcknowledger {
 
     /// Whether a transaction is prepared (PREPARED_TRANSACTION) and not yet completed.
     pub fn is_prepared(state: &ProducerState) -> bool {
-        state.tm == TxnManagerState::PreparedTransaction && state.coordinator.is_none()
+        state.manager.tm == TxnManagerState::PreparedTransaction
+            && state.manager.coordinator.is_none()
     }
 
     /// Whether the transaction in progress can only abort (a write failed).
     pub fn failed(state: &ProducerState) -> bool {
-        state.txn.as_ref().is_some_and(|t| t.failed)
+        state.manager.txn.as_ref().is_some_and(|t| t.failed)
     }
 
     /// Responses from the transaction coordinator and the share coordinator.

@@ -68,9 +68,9 @@ impl Producer {
     /// again at once, while the commit goes on.
     pub(crate) fn sink_poll_again(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         let ended = state.sink.as_ref().is_none_or(|s| s.polls_ended);
-        let polling = state.requests.contains_key(&RequestKey::Share);
+        let polling = state.manager.requests.contains_key(&RequestKey::Share);
         let held = state.sink.as_ref().is_some_and(|s| s.held.is_some());
-        if !ended && !polling && !held && state.attempts < self.txns {
+        if !ended && !polling && !held && state.manager.attempts < self.txns {
             self.poll(state, o);
         }
     }
@@ -85,10 +85,10 @@ impl Producer {
     ) {
         let tag = Ghost::new(TxnTag {
             client: self.txn.0,
-            incarnation: state.incarnation,
-            attempt: state.attempts,
+            incarnation: state.manager.incarnation,
+            attempt: state.manager.attempts,
         });
-        state.attempts += 1;
+        state.manager.attempts += 1;
         if let Some(sink) = state.sink.as_mut() {
             sink.held = Some(HeldBatch {
                 record,
@@ -103,16 +103,14 @@ impl Producer {
     /// flight, with whatever identity the producer has from the session, which is still
     /// the committing transaction's until EndTxn is answered.
     pub(crate) fn sink_send_held(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if self.design.sink_commit_scope != SinkCommitScope::Session || state.txn.is_none() {
+        if self.design.sink_commit_scope != SinkCommitScope::Session || state.manager.txn.is_none()
+        {
             return;
         }
         let Some(batch) = state.sink.as_ref().and_then(|s| s.held) else {
             return;
         };
-        let in_flight = state
-            .requests
-            .keys()
-            .any(|k| matches!(k, RequestKey::Produce(_)));
+        let in_flight = state.manager.produce_in_flight();
         if batch.sent || in_flight || !self.may_send_writes(state) {
             return;
         }
@@ -132,12 +130,12 @@ impl Producer {
             self.begin_attempt(state, batch.record.offset, batch.tag, batch.sent, o);
             return;
         }
-        if state.requests.contains_key(&RequestKey::Share) {
+        if state.manager.requests.contains_key(&RequestKey::Share) {
             return;
         }
         let ended = state.sink.as_ref().is_none_or(|s| s.polls_ended);
-        if ended || state.attempts >= self.txns {
-            state.done = true;
+        if ended || state.manager.attempts >= self.txns {
+            state.manager.done = true;
             return;
         }
         self.poll(state, o);
@@ -149,6 +147,6 @@ impl Producer {
         if let Some(sink) = state.sink.as_mut() {
             sink.polls_ended = true;
         }
-        state.done = state.txn.is_none();
+        state.manager.done = state.manager.txn.is_none();
     }
 }

@@ -44,7 +44,7 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::design::session_knobs::EpochHandoff;
-use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch, RequestKey};
+use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
@@ -66,7 +66,7 @@ impl Producer {
     pub(crate) fn write_identity(&self, state: &ProducerState) -> ProducerIdAndEpoch {
         match state.session.as_ref().and_then(|s| s.view) {
             Some(view) => view,
-            None => self.identity(state),
+            None => state.manager.identity(),
         }
     }
 
@@ -78,7 +78,7 @@ impl Producer {
             return true;
         }
         self.swap_identity(state);
-        state.session.as_ref().and_then(|s| s.view) == state.identity
+        state.session.as_ref().and_then(|s| s.view) == state.manager.identity
     }
 
     /// The session's identity changed (InitProducerId, or EndTxn under TV2). The first one
@@ -89,13 +89,13 @@ impl Producer {
             return;
         };
         if session.view.is_none() {
-            session.view = state.identity;
-            state.seqs.clear();
+            session.view = state.manager.identity;
+            state.manager.seqs.clear();
             return;
         }
         match self.design.epoch_handoff {
             EpochHandoff::Atomic => self.swap_identity(state),
-            EpochHandoff::Async if session.view != state.identity => {
+            EpochHandoff::Async if session.view != state.manager.identity => {
                 o.choose_random(HANDOFF, vec![ClientChoice::Handoff]);
             }
             EpochHandoff::Async => {}
@@ -107,9 +107,9 @@ impl Producer {
     pub(crate) fn on_handoff(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         o.choose_random(HANDOFF, Vec::new());
         if let Some(session) = state.session.as_mut() {
-            if session.view != state.identity {
-                session.view = state.identity;
-                state.seqs.clear();
+            if session.view != state.manager.identity {
+                session.view = state.manager.identity;
+                state.manager.seqs.clear();
             }
         }
     }
@@ -120,7 +120,7 @@ impl Producer {
         if state.session.is_none() || self.design.epoch_handoff == EpochHandoff::Async {
             return;
         }
-        let waiting = state.txn.as_ref().is_some_and(|t| !t.writes_issued)
+        let waiting = state.manager.txn.as_ref().is_some_and(|t| !t.writes_issued)
             && self.design.tv.bumps_epoch_per_txn();
         if waiting && self.may_send_writes(state) {
             self.issue_writes(state, o);
@@ -138,15 +138,12 @@ impl Producer {
     }
 
     fn swap_identity(&self, state: &mut ProducerState) {
-        let in_flight = state
-            .requests
-            .keys()
-            .any(|k| matches!(k, RequestKey::Produce(_)));
-        let identity = state.identity;
+        let in_flight = state.manager.produce_in_flight();
+        let identity = state.manager.identity;
         if let Some(session) = state.session.as_mut() {
             if !in_flight && session.view != identity {
                 session.view = identity;
-                state.seqs.clear();
+                state.manager.seqs.clear();
             }
         }
     }
