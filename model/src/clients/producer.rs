@@ -1,28 +1,21 @@
-//! The transactional producer running the consume-transform-produce loop with a consumer
-//! group (the `consumer-offsets` baseline): the client `TransactionManager`.
+//! The transactional producer: the client configuration every role shares
+//! ([`Producer`], [`ProducerState`]), its handlers, and the `GroupLoop` role, the
+//! consume-transform-produce loop with a consumer group (the `consumer-offsets` baseline).
 //!
 //! Each incarnation calls `initTransactions()` (InitProducerId), fetches the group's
 //! committed offset with `RequireStable`, then for each input record begins a
 //! transaction, produces one output record to every output partition, commits the next
 //! offset with `sendOffsetsToTransaction`, and commits or aborts by client choice. After
-//! an abort it reprocesses the same input.
-//!
-//! Under TV0/1 the client adds partitions itself (AddPartitionsToTxn before the first
-//! produce, AddOffsetsToTxn before TxnOffsetCommit); under TV2 it skips both and the
-//! partition leaders add implicitly. One transaction-coordinator request is in flight at a
-//! time. EndTxn waits until every produce and offset commit was answered
-//! (`flush_before_end_txn`, `TransactionManager.nextRequest`). A request that times out
-//! is resent up to `request_retries` times with the same sequence (its first copy may
-//! still arrive: the outcome is unknown); after that a write fails the transaction
-//! (abortable) and a coordinator request fails the client (fatal).
+//! an abort it reprocesses the same input. Under TV0/1 the client adds partitions itself
+//! (AddPartitionsToTxn before the first produce, AddOffsetsToTxn before TxnOffsetCommit);
+//! under TV2 it skips both and the partition leaders add implicitly. The coordinator
+//! protocol is the [`TransactionManager`]'s.
 //!
 //! Clients are volatile. The storage holds only an incarnation counter, a modelling device
 //! that numbers restarts so that ghost tags of different incarnations differ.
 
-use crate::clients::producer_share::{ShareClientState, ShareSource};
-use crate::clients::share_sink_task::SinkTaskState;
+use crate::clients::client_role::{ClientRole, RoleState};
 use crate::clients::transaction_manager::TransactionManager;
-use crate::clients::transaction_session::SessionProducerState;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
@@ -43,18 +36,9 @@ pub struct ProducerState {
     pub manager: TransactionManager,
     /// The next input record to process (from the committed offset).
     pub next_input: Offset,
-    /// KIP-1289 mode: the share-consumer half (absent for the consumer-group loop, so
-    /// transaction scenarios serialise as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub share: Option<ShareClientState>,
-    /// KIP-1310: the producer role's state when the client runs on a `TransactionSession`
-    /// (absent otherwise, so other scenarios serialise as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session: Option<SessionProducerState>,
-    /// KIP-1302: the Connect sink task's poll-thread state when the client is a
-    /// `WorkerShareSinkTask` (absent otherwise, so other scenarios serialise as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sink: Option<SinkTaskState>,
+    /// The state of the client's role, flattened as well.
+    #[serde(flatten)]
+    pub role: RoleState,
 }
 
 /// The producer's configuration.
@@ -76,14 +60,8 @@ pub struct Producer {
     pub txns: u8,
     /// Resends after a request timeout.
     pub request_retries: u8,
-    /// KIP-1289 mode: consume from this share group and acknowledge in the transaction.
-    pub share: Option<ShareSource>,
-    /// KIP-1310: the client is a `TransactionSession` with a producer and the share
-    /// consumer on it ([`crate::clients::transaction_session`]).
-    pub session: bool,
-    /// KIP-1302: the session client is Connect's `WorkerShareSinkTask`, whose poll thread
-    /// goes on while its commit thread commits ([`crate::clients::share_sink_task`]).
-    pub sink: bool,
+    /// Which transactional client this is.
+    pub role: ClientRole,
 }
 
 impl Producer {
@@ -111,12 +89,7 @@ impl Producer {
         let mut state = ProducerState {
             manager: TransactionManager::new(incarnation),
             next_input: 0,
-            share: self.share.map(|src| ShareClientState {
-                stalls_left: src.stalls,
-                ..ShareClientState::default()
-            }),
-            session: self.session.then(SessionProducerState::default),
-            sink: self.sink.then(SinkTaskState::default),
+            role: self.role.initial_state(),
         };
         self.send_coordinator(&mut state, Msg::InitProducerId(init), o);
         state
@@ -195,11 +168,7 @@ impl Producer {
         if key == RequestKey::Share {
             // `poll` returned nothing: the loop ends (the fetch may still be parked).
             if state.manager.requests.remove(&key).is_some() {
-                if self.sink {
-                    self.sink_polls_ended(state);
-                } else {
-                    state.manager.done = true;
-                }
+                self.polls_ended(state);
             }
             return;
         }
@@ -264,46 +233,22 @@ impl Producer {
         }
     }
 
-    pub(crate) fn begin_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if self.is_acknowledger() {
-            // Idle until the application calls `commitAcknowledgements` again.
+    /// The consumer-group loop's next transaction: the next input record, if any is left
+    /// and the attempt bound allows.
+    pub(crate) fn next_input(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+        if state.next_input >= self.inputs || state.manager.attempts >= self.txns {
             state.manager.done = true;
-            return;
-        }
-        if self.sink {
-            // A batch held for this transaction counts as begun: it was polled and put.
-            self.sink_next(state, o);
-            return;
-        }
-        let inputs_left = self.share.is_some() || state.next_input < self.inputs;
-        if !inputs_left || state.manager.attempts >= self.txns {
-            state.manager.done = true;
-            return;
-        }
-        if self.share.is_some() {
-            self.poll(state, o);
             return;
         }
         self.begin_txn(state, state.next_input, o);
     }
 
+    /// TV0/1: the partitions were added; the writes go out, then what was consumed.
     pub(crate) fn after_partitions_added(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         if !state.manager.txn.as_ref().is_some_and(|t| t.writes_issued) {
             self.issue_writes(state, o);
         }
-        if self.share.is_some() {
-            self.send_add_share_acks(state, o);
-            return;
-        }
-        let id = state.manager.identity();
-        self.send_coordinator(
-            state,
-            Msg::AddOffsetsToTxn(AddOffsetsToTxnRequest {
-                txn: self.txn,
-                producer: id,
-            }),
-            o,
-        );
+        self.add_consumed(state, o);
     }
 
     pub(crate) fn send_offset_commit(&self, state: &mut ProducerState, o: &mut Out<Node>) {

@@ -86,20 +86,18 @@ fn is_false(b: &bool) -> bool {
 pub(crate) const STALL: &str = "stall";
 
 impl Producer {
-    /// Whether this is the standalone `TransactionalShareAcknowledger`'s producer: it
-    /// acknowledges what it is handed and never polls.
-    pub(crate) fn is_acknowledger(&self) -> bool {
-        self.share.is_some_and(|s| s.share_partition.is_none())
-    }
-
     /// `consumer.poll()`: one ShareFetch for one record.
     pub(crate) fn poll(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let Some((src, share_partition)) =
-            self.share.and_then(|s| s.share_partition.map(|p| (s, p)))
+        let Some((src, share_partition)) = self
+            .role
+            .share_source()
+            .and_then(|s| s.share_partition.map(|p| (s, p)))
         else {
             return;
         };
-        let sh = state.share.get_or_insert_with(ShareClientState::default);
+        let Some(sh) = state.role.share_mut() else {
+            return;
+        };
         let req = ShareFetchRequest {
             member: src.member,
             session_epoch: sh.session_epoch,
@@ -134,26 +132,26 @@ impl Producer {
         state.manager.requests.remove(&RequestKey::Share);
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
         if r.error != ErrorCode::None {
-            if let Some(sh) = state.share.as_mut() {
+            if let Some(sh) = state.role.share_mut() {
                 sh.session_epoch = 0;
             }
             self.poll(state, o);
             return;
         }
-        let Some(record) = r.acquired.first().copied() else {
-            if self.sink {
-                self.sink_polls_ended(state);
-            } else {
-                state.manager.done = true;
-            }
-            return;
-        };
-        if self.sink && state.manager.txn.is_some() {
-            // A Connect sink task's poll thread, while its commit thread commits.
-            self.sink_hold(state, record, o);
-            return;
+        match r.acquired.first().copied() {
+            Some(record) => self.polled(state, record, o),
+            None => self.polls_ended(state),
         }
-        if let Some(sh) = state.share.as_mut() {
+    }
+
+    /// The record `record` a poll acquired begins the client's next transaction.
+    pub(crate) fn begin_polled(
+        &self,
+        state: &mut ProducerState,
+        record: AcquiredRecord,
+        o: &mut Out<Node>,
+    ) {
+        if let Some(sh) = state.role.share_mut() {
             sh.fetched = Some(record);
             if sh.stalls_left > 0 {
                 o.choose_random(STALL, vec![ClientChoice::Stall]);
@@ -165,7 +163,7 @@ impl Producer {
     /// The application stalls past the lock of the record it holds: the lock's expiry is
     /// due, and the client carries on with its transaction afterwards.
     pub(crate) fn on_stall(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let Some(sh) = state.share.as_mut() else {
+        let Some(sh) = state.role.share_mut() else {
             return;
         };
         if sh.fetched.is_none() || sh.stalls_left == 0 {
@@ -192,7 +190,7 @@ impl Producer {
     /// `sendShareAcksToTransaction`, second half: TxnShareAcknowledge (ACCEPT) for the
     /// acquired record, or the acknowledgements the standalone acknowledger was handed.
     pub(crate) fn send_txn_share_ack(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let (Some(src), Some(sh)) = (self.share, state.share.as_ref()) else {
+        let (Some(src), Some(sh)) = (self.role.share_source(), state.role.share()) else {
             return;
         };
         let handed: Vec<HandedAck> = match sh.fetched {
@@ -286,8 +284,8 @@ impl Producer {
     /// lock (a `stalls` choice). A client that failed for good acknowledges nothing.
     pub fn acquisition(&self, state: &ProducerState, record: AcquiredRecord) -> Holding {
         let holds = state
-            .share
-            .as_ref()
+            .role
+            .share()
             .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
         if state.manager.tm == TxnManagerState::FatalError {
             Holding::Dropped

@@ -47,22 +47,17 @@ fn heartbeating(tm: TxnManagerState) -> bool {
 }
 
 impl Producer {
-    /// Whether this client sends KIP-1309 heartbeats: a session, with the knob on.
-    fn heartbeats(&self, state: &ProducerState) -> bool {
-        self.design.txn_heartbeat && state.session.is_some()
-    }
-
     /// `beginTransaction()`: the session starts heartbeating for the transaction.
-    pub(crate) fn start_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
-        if self.heartbeats(state) {
+    pub(crate) fn start_heartbeat(&self, o: &mut Out<Node>) {
+        if self.heartbeats() {
             o.set_timer(Timer::TxnHeartbeat, interval());
         }
     }
 
     /// The transaction leaves the open states (EndTxn sent, prepared, or a fatal error):
     /// no more heartbeats for it.
-    pub(crate) fn stop_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
-        if self.heartbeats(state) {
+    pub(crate) fn stop_heartbeat(&self, o: &mut Out<Node>) {
+        if self.heartbeats() {
             o.cancel_timer(Timer::TxnHeartbeat);
         }
     }
@@ -70,7 +65,7 @@ impl Producer {
     /// The heartbeat interval elapsed: one TxnHeartbeat with the session's pair, and the
     /// next one armed, while the transaction is open.
     pub(crate) fn on_heartbeat_timer(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if !self.heartbeats(state) || !heartbeating(state.manager.tm) {
+        if !self.heartbeats() || !heartbeating(state.manager.tm) {
             return;
         }
         let producer = state.manager.identity();
@@ -94,7 +89,7 @@ impl Producer {
         r: TxnHeartbeatResponse,
         o: &mut Out<Node>,
     ) {
-        if !self.heartbeats(state)
+        if !self.heartbeats()
             || !heartbeating(state.manager.tm)
             || state.manager.identity != Some(r.producer)
             || r.error == ErrorCode::None
@@ -133,7 +128,7 @@ impl Producer {
         state.manager.tm == TxnManagerState::FatalError
             || (duty == Duty::Heartbeat
                 && self.design.heartbeat_owner == HeartbeatOwner::Producer
-                && state.share.as_ref().is_some_and(|sh| sh.stalled))
+                && state.role.share().is_some_and(|sh| sh.stalled))
     }
 }
 

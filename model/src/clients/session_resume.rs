@@ -11,7 +11,6 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::transaction_manager::{CurrentTxn, TransactionManager};
-use crate::clients::transaction_session::SessionProducerState;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::session_knobs::ResumeMode;
 use crate::protocol::external_msg::Committable;
@@ -47,29 +46,35 @@ impl Producer {
             ResumeMode::Fence => {
                 self.init_transactions_2pc(incarnation, self.design.two_phase_commit, true, o)
             }
-            ResumeMode::Install => ProducerState {
-                manager: TransactionManager {
-                    tm: TxnManagerState::InTransaction,
-                    identity: Some(committable.producer),
-                    attempts: 1,
-                    txn: Some(CurrentTxn {
-                        tag: committable.tag,
-                        input: 0,
-                        failed: false,
-                        decision: None,
-                        writes_issued: true,
-                        prepare: false,
-                    }),
-                    prepared: Some(committable.producer),
-                    ..TransactionManager::new(incarnation)
-                },
-                next_input: 0,
-                share: None,
-                session: self.session.then_some(SessionProducerState {
-                    view: Some(committable.producer),
+            ResumeMode::Install => self.installed(incarnation, committable),
+        }
+    }
+
+    /// The session `resume=install` creates: IN_TRANSACTION with the committable's
+    /// identity, which the producer on it has from the start.
+    fn installed(&self, incarnation: Epoch, committable: &Committable) -> ProducerState {
+        let mut role = self.role.initial_state();
+        if let Some(session) = role.session_mut() {
+            session.view = Some(committable.producer);
+        }
+        ProducerState {
+            manager: TransactionManager {
+                tm: TxnManagerState::InTransaction,
+                identity: Some(committable.producer),
+                attempts: 1,
+                txn: Some(CurrentTxn {
+                    tag: committable.tag,
+                    input: 0,
+                    failed: false,
+                    decision: None,
+                    writes_issued: true,
+                    prepare: false,
                 }),
-                sink: None,
+                prepared: Some(committable.producer),
+                ..TransactionManager::new(incarnation)
             },
+            next_input: 0,
+            role,
         }
     }
 

@@ -18,6 +18,7 @@
 //! TxnShareAcknowledge carries [`NOT_A_MEMBER`], it cannot renew acquisition locks, and the
 //! seed gives it no way to learn the member's acquisitions or their deadlines.
 
+use crate::clients::client_role::ClientRole;
 use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
@@ -119,15 +120,13 @@ impl TransactionalShareAcknowledger {
                 inputs: 0,
                 txns: config.txns,
                 request_retries: config.request_retries,
-                share: Some(ShareSource {
+                role: ClientRole::Acknowledger(ShareSource {
                     share_partition: None,
                     leader: config.share_partition,
                     share_coordinator: config.share_coordinator,
                     member: NOT_A_MEMBER,
                     stalls: 0,
                 }),
-                session: false,
-                sink: false,
             },
         }
     }
@@ -161,7 +160,9 @@ impl TransactionalShareAcknowledger {
             return false;
         }
         state.manager.done = false;
-        state.share.get_or_insert_with(Default::default).acks = acks;
+        if let Some(share) = state.role.share_mut() {
+            share.acks = acks;
+        }
         self.producer.begin_txn(state, first, o);
         true
     }

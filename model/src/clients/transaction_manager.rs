@@ -21,7 +21,6 @@
 //! `TransactionManager` asks the role at the points where they differ.
 
 use crate::clients::producer::{Producer, ProducerState};
-use crate::clients::producer_share::STALL;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::error::ErrorCode;
@@ -141,6 +140,19 @@ impl TransactionManager {
         }
     }
 
+    /// Whether a write of the transaction (a produce, an offset commit, a share
+    /// acknowledgement) is unanswered.
+    pub(crate) fn writes_pending(&self) -> bool {
+        self.requests.keys().any(|k| {
+            matches!(
+                k,
+                RequestKey::Produce(_)
+                    | RequestKey::TxnOffsetCommit
+                    | RequestKey::TxnShareAcknowledge
+            )
+        })
+    }
+
     /// Whether a produce is unanswered.
     pub(crate) fn produce_in_flight(&self) -> bool {
         self.requests
@@ -161,7 +173,7 @@ impl TransactionManager {
 impl Producer {
     pub(crate) fn fatal(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         state.manager.set_tm(TxnManagerState::FatalError);
-        self.stop_heartbeat(state, o);
+        self.stop_heartbeat(o);
         if state.manager.coordinator.take().is_some() {
             o.cancel_timer(Timer::RequestTimeout(RequestKey::Coordinator));
         }
@@ -228,12 +240,7 @@ impl Producer {
                     return;
                 }
                 state.manager.set_tm(TxnManagerState::Ready);
-                if self.share.is_some() {
-                    // The share group keeps the position: nothing to fetch first.
-                    self.begin_next(state, o);
-                } else {
-                    self.fetch_offset(state, o);
-                }
+                self.after_init(state, o);
             }
             (e, _) if e.is_retriable() => self.resend_coordinator(state, o),
             _ => self.fatal(state, o),
@@ -270,22 +277,13 @@ impl Producer {
             writes_issued,
             prepare: false,
         });
-        self.start_heartbeat(state, o);
-        if self.sink {
-            // The poll thread goes on once the batch is the commit thread's.
-            self.sink_poll_again(state, o);
-        }
+        self.start_heartbeat(o);
+        self.txn_begun(state, o);
         if self.design.tv.bumps_epoch_per_txn() {
             if !writes_issued {
                 self.issue_writes(state, o);
             }
-            if self.share.is_some() {
-                // The seed's client adds `__share_group_state` itself under every
-                // transaction version (it defines no implicit add for it).
-                self.send_add_share_acks(state, o);
-            } else {
-                self.send_offset_commit(state, o);
-            }
+            self.add_consumed(state, o);
             self.maybe_end(state, o);
         } else if self.partitions.is_empty() {
             // Nothing to produce (the standalone acknowledger): no partition to add.
@@ -407,8 +405,7 @@ impl Producer {
                 state.manager.fail_txn();
             }
         }
-        self.session_after_write(state, o);
-        self.sink_send_held(state, o);
+        self.write_answered(state, o);
         self.maybe_end(state, o);
     }
 
@@ -421,15 +418,7 @@ impl Producer {
         if state.manager.coordinator.is_some() || !txn.writes_issued {
             return;
         }
-        let writes_pending = state.manager.requests.keys().any(|k| {
-            matches!(
-                k,
-                RequestKey::Produce(_)
-                    | RequestKey::TxnOffsetCommit
-                    | RequestKey::TxnShareAcknowledge
-            )
-        });
-        if (self.flushes_before_end(state) || txn.prepare) && writes_pending {
+        if (self.flushes_before_end() || txn.prepare) && state.manager.writes_pending() {
             return;
         }
         if txn.prepare && !txn.failed && txn.decision.is_none() {
@@ -439,7 +428,7 @@ impl Producer {
             if state.manager.tm == TxnManagerState::InTransaction {
                 state.manager.set_tm(TxnManagerState::PreparedTransaction);
                 state.manager.prepared = state.manager.identity;
-                self.stop_heartbeat(state, o);
+                self.stop_heartbeat(o);
             }
             return;
         }
@@ -458,7 +447,7 @@ impl Producer {
             TxnManagerState::AbortingTransaction
         };
         state.manager.set_tm(next);
-        self.stop_heartbeat(state, o);
+        self.stop_heartbeat(o);
         let id = state.manager.identity();
         self.send_coordinator(
             state,
@@ -492,23 +481,12 @@ impl Producer {
             ErrorCode::None => {
                 self.resolve_coordinator(state, o);
                 if let Some(id) = r.producer {
-                    // On a session the sequences are the producer's: they reset when it
-                    // takes the new identity.
-                    if Some(id) != state.manager.identity && state.session.is_none() {
-                        state.manager.seqs.clear();
-                    }
-                    state.manager.identity = Some(id);
-                    self.session_identity_changed(state, o);
+                    self.took_identity(state, id, o);
                 }
                 state.manager.set_tm(TxnManagerState::Ready);
                 state.manager.txn = None;
                 state.manager.prepared = None;
-                if let Some(sh) = state.share.as_mut() {
-                    sh.fetched = None;
-                    sh.acks.clear();
-                    sh.stalled = false;
-                    o.choose_random(STALL, Vec::new());
-                }
+                self.txn_ended(state, o);
                 if commit {
                     state.next_input += 1;
                 }
