@@ -106,7 +106,7 @@ fn open_initialises_the_acknowledger_and_opens_a_share_session() {
         .any(|(dst, m)| Some(*dst) == sys.topology.share_partition
             && matches!(m, Msg::ShareFetch(q) if q.session_epoch == 0 && q.acks.is_empty())));
     assert_eq!(
-        reader_state(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.manager.tm,
         TxnManagerState::Initializing
     );
 }
@@ -132,7 +132,7 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
     assert!(reader_state(&s).pending.is_empty());
     assert_eq!(reader_state(&s).committing, vec![accept(1)]);
     assert_eq!(
-        reader_state(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.manager.tm,
         TxnManagerState::InTransaction
     );
 
@@ -154,7 +154,7 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
         .iter()
         .any(|c| matches!(c, Command::ChooseRandom(k, o) if k == "end" && !o.is_empty())));
     assert_eq!(
-        reader_state(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.manager.tm,
         TxnManagerState::CommittingTransaction
     );
 
@@ -173,7 +173,7 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
         }),
     );
     assert!(reader_state(&s).committing.is_empty());
-    assert!(reader_state(&s).acknowledger.done);
+    assert!(reader_state(&s).acknowledger.manager.done);
     assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::ShareFetch(q))] if q.acks.is_empty()));
 }
 
@@ -194,7 +194,7 @@ fn a_failed_acknowledgement_write_aborts_the_transaction() {
     let (s, cmds) = fire(&sys, reader(&sys), &s, timer);
     assert!(matches!(sent(&cmds).as_slice(), [(_, Msg::EndTxn(q))] if !q.commit));
     assert_eq!(
-        reader_state(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.manager.tm,
         TxnManagerState::AbortingTransaction
     );
 }
@@ -235,6 +235,7 @@ fn a_restart_commits_the_restored_checkpoint_again() {
     assert_eq!(
         reader_state(&s)
             .acknowledger
+            .manager
             .txn
             .as_ref()
             .unwrap()

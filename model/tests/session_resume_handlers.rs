@@ -114,8 +114,8 @@ fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() 
     assert!(end.commit, "the kept pair is the prepared state");
     assert_eq!(end.producer, pe(1), "the bumped pair");
     let session = k(&state).session.as_ref().unwrap();
-    assert_eq!(session.tm, TxnManagerState::CommittingTransaction);
-    assert_eq!(session.txn.as_ref().unwrap().tag, committable().tag);
+    assert_eq!(session.manager.tm, TxnManagerState::CommittingTransaction);
+    assert_eq!(session.manager.txn.as_ref().unwrap().tag, committable().tag);
 }
 
 #[test]

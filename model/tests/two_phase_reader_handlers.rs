@@ -164,7 +164,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         "the checkpoint covers the record"
     );
     assert_eq!(
-        reader_state(&s).acknowledger.tm,
+        reader_state(&s).acknowledger.manager.tm,
         TxnManagerState::CommittingTransaction
     );
 }
@@ -266,5 +266,8 @@ fn a_restart_with_nothing_kept_has_nothing_to_complete() {
     let (s, cmds) = deliver(&sys, reader(&sys), &s, tc, init_response(pe(2), None));
     assert!(!sent(&cmds).iter().any(|(_, m)| matches!(m, Msg::EndTxn(_))));
     assert_eq!(reader_state(&s).recovering, None);
-    assert_eq!(reader_state(&s).acknowledger.tm, TxnManagerState::Ready);
+    assert_eq!(
+        reader_state(&s).acknowledger.manager.tm,
+        TxnManagerState::Ready
+    );
 }

@@ -74,15 +74,13 @@ fn system(variant: Variant, design: &Design) -> System {
 /// The share partition whose record `P0` holds now, from its state.
 fn held_partition(sys: &System, state: &SystemState) -> u8 {
     let p0 = sys.topology.producers[0];
-    match state.node(p0) {
-        NodeState::Producer(p) => p
-            .share
-            .as_ref()
-            .and_then(|sh| sh.fetched)
-            .map(|r| sys.scenario.share_partition_of(r.offset))
-            .expect("P0 holds a record when it decides"),
-        _ => unreachable!("P0 is a producer"),
-    }
+    state
+        .node(p0)
+        .producer()
+        .and_then(|p| p.role.share())
+        .and_then(|sh| sh.fetched)
+        .map(|r| sys.scenario.share_partition_of(r.offset))
+        .expect("P0 holds a record when it decides")
 }
 
 /// The test's schedule: every message delivered in the order the network offers it,

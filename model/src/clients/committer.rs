@@ -142,10 +142,10 @@ impl Committer {
             s.completing = true;
             self.session.complete_resumed(session, false, o);
         }
-        let ended = session.coordinator.is_none()
-            && session.txn.is_none()
+        let ended = session.manager.coordinator.is_none()
+            && session.manager.txn.is_none()
             && matches!(
-                session.tm,
+                session.manager.tm,
                 TxnManagerState::Ready | TxnManagerState::FatalError
             );
         if !ended {
@@ -273,7 +273,7 @@ impl Committer {
             if let Some(c) = &s.log.committable {
                 // The kept transaction is the writer's attempt: its ghost tag follows the
                 // transaction, not the process that completes it.
-                if let Some(txn) = session.txn.as_mut() {
+                if let Some(txn) = session.manager.txn.as_mut() {
                     txn.tag = c.tag;
                 }
             }
@@ -288,9 +288,9 @@ impl Committer {
                 // fence, so the only decision left is abort.
                 let gone = early
                     && !s.resumed
-                    && s.session
-                        .as_ref()
-                        .is_some_and(|p| p.tm == TxnManagerState::Ready && p.txn.is_none());
+                    && s.session.as_ref().is_some_and(|p| {
+                        p.manager.tm == TxnManagerState::Ready && p.manager.txn.is_none()
+                    });
                 if gone && s.voted {
                     self.decide(s, false, o);
                     return;
@@ -307,7 +307,7 @@ impl Committer {
                     return;
                 };
                 if s.completing
-                    && session.tm == TxnManagerState::FatalError
+                    && session.manager.tm == TxnManagerState::FatalError
                     && self.session.design.committer_recovery
                 {
                     // The durable decision is not done until Kafka took it: a session

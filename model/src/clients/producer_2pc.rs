@@ -2,7 +2,8 @@
 //! `initTransactions(keepPreparedTxn=true)` finding a prepared transaction, and
 //! `completeTransaction(PreparedTxnState)`.
 
-use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
+use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::transaction_manager::CurrentTxn;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
@@ -32,10 +33,10 @@ impl Producer {
     /// step only: no request goes to the coordinator. Ignored outside IN_TRANSACTION (the
     /// Java call would throw).
     pub(crate) fn prepare_transaction(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if state.tm != TxnManagerState::InTransaction {
+        if state.manager.tm != TxnManagerState::InTransaction {
             return;
         }
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.prepare = true;
         }
         self.maybe_end(state, o);
@@ -47,11 +48,11 @@ impl Producer {
     pub(crate) fn resume_prepared(&self, state: &mut ProducerState, ongoing: ProducerIdAndEpoch) {
         let tag = Ghost::new(TxnTag {
             client: self.txn.0,
-            incarnation: state.incarnation,
-            attempt: state.attempts,
+            incarnation: state.manager.incarnation,
+            attempt: state.manager.attempts,
         });
-        state.attempts += 1;
-        state.txn = Some(CurrentTxn {
+        state.manager.attempts += 1;
+        state.manager.txn = Some(CurrentTxn {
             tag,
             input: 0,
             failed: false,
@@ -59,8 +60,8 @@ impl Producer {
             writes_issued: true,
             prepare: true,
         });
-        state.prepared = Some(ongoing);
-        Self::set_tm(state, TxnManagerState::PreparedTransaction);
+        state.manager.prepared = Some(ongoing);
+        state.manager.set_tm(TxnManagerState::PreparedTransaction);
     }
 
     /// `completeTransaction(preparedTxnState)`: commit the prepared transaction iff
@@ -73,11 +74,11 @@ impl Producer {
         expected: Option<ProducerIdAndEpoch>,
         o: &mut Out<Node>,
     ) {
-        if state.tm != TxnManagerState::PreparedTransaction {
+        if state.manager.tm != TxnManagerState::PreparedTransaction {
             return;
         }
-        let commit = expected.is_some() && expected == state.prepared;
-        if let Some(txn) = state.txn.as_mut() {
+        let commit = expected.is_some() && expected == state.manager.prepared;
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.decision = Some(commit);
         }
         self.maybe_end(state, o);

@@ -102,20 +102,18 @@ fn is_false(b: &bool) -> bool {
 pub(crate) const STALL: &str = "stall";
 
 impl Producer {
-    /// Whether this is the standalone `TransactionalShareAcknowledger`'s producer: it
-    /// acknowledges what it is handed and never polls.
-    pub(crate) fn is_acknowledger(&self) -> bool {
-        self.share.is_some_and(|s| s.share_partition.is_none())
-    }
-
     /// `consumer.poll()`: one ShareFetch for one record.
     pub(crate) fn poll(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let Some((src, share_partition)) =
-            self.share.and_then(|s| s.share_partition.map(|p| (s, p)))
+        let Some((src, share_partition)) = self
+            .role
+            .share_source()
+            .and_then(|s| s.share_partition.map(|p| (s, p)))
         else {
             return;
         };
-        let sh = state.share.get_or_insert_with(ShareClientState::default);
+        let Some(sh) = state.role.share_mut() else {
+            return;
+        };
         let partition = sh.partition;
         let epoch = session_epoch(sh, partition);
         let req = ShareFetchRequest {
@@ -138,8 +136,8 @@ impl Producer {
     /// request timeout of a parked fetch): with several share partitions the next one is
     /// polled, and the loop ends only once each came back empty in a row.
     pub(crate) fn poll_found_nothing(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
-        let n = self.share.map_or(1, |s| s.share_partitions);
-        let Some(sh) = state.share.as_mut().filter(|_| n > 1) else {
+        let n = self.role.share_source().map_or(1, |s| s.share_partitions);
+        let Some(sh) = state.role.share_mut().filter(|_| n > 1) else {
             return false;
         };
         sh.empty_polls = sh.empty_polls.saturating_add(1);
@@ -156,13 +154,17 @@ impl Producer {
     /// the output partitions; `None`
     /// with one share partition, where every output partition is written.
     pub(crate) fn output_partition(&self, state: &ProducerState) -> Option<usize> {
-        if self.share.is_none_or(|s| s.share_partitions <= 1) {
+        if self
+            .role
+            .share_source()
+            .is_none_or(|s| s.share_partitions <= 1)
+        {
             return None;
         }
         // Fewer sink partitions than source ones (a simulator's swarm may pick that):
         // the record's index wraps around them, so every transaction writes one.
         let n = self.partitions.len().max(1);
-        state.share.as_ref().map(|sh| usize::from(sh.partition) % n)
+        state.role.share().map(|sh| usize::from(sh.partition) % n)
     }
 
     /// The poll's answer: a record begins a transaction; a session error reopens the
@@ -176,40 +178,38 @@ impl Producer {
     ) {
         // Session epochs are per leader, so an answer is matched by its sender too.
         let matches = matches!(
-            state.requests.get(&RequestKey::Share),
+            state.manager.requests.get(&RequestKey::Share),
             Some(q) if q.dst == from
                 && matches!(&q.msg, Msg::ShareFetch(f) if f.session_epoch == r.session_epoch)
         );
         if !matches {
             return;
         }
-        state.requests.remove(&RequestKey::Share);
+        state.manager.requests.remove(&RequestKey::Share);
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
         if r.error != ErrorCode::None {
-            if let Some(sh) = state.share.as_mut() {
+            if let Some(sh) = state.role.share_mut() {
                 let partition = sh.partition;
                 *session_epoch(sh, partition) = 0;
             }
             self.poll(state, o);
             return;
         }
-        let Some(record) = r.acquired.first().copied() else {
-            if self.poll_found_nothing(state, o) {
-                return;
-            }
-            if self.sink {
-                self.sink_polls_ended(state);
-            } else {
-                state.done = true;
-            }
-            return;
-        };
-        if self.sink && state.txn.is_some() {
-            // A Connect sink task's poll thread, while its commit thread commits.
-            self.sink_hold(state, record, o);
-            return;
+        match r.acquired.first().copied() {
+            Some(record) => self.polled(state, record, o),
+            None if self.poll_found_nothing(state, o) => {}
+            None => self.polls_ended(state),
         }
-        if let Some(sh) = state.share.as_mut() {
+    }
+
+    /// The record `record` a poll acquired begins the client's next transaction.
+    pub(crate) fn begin_polled(
+        &self,
+        state: &mut ProducerState,
+        record: AcquiredRecord,
+        o: &mut Out<Node>,
+    ) {
+        if let Some(sh) = state.role.share_mut() {
             sh.fetched = Some(record);
             sh.empty_polls = 0;
             if sh.stalls_left > 0 {
@@ -222,7 +222,7 @@ impl Producer {
     /// The application stalls past the lock of the record it holds: the lock's expiry is
     /// due, and the client carries on with its transaction afterwards.
     pub(crate) fn on_stall(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let Some(sh) = state.share.as_mut() else {
+        let Some(sh) = state.role.share_mut() else {
             return;
         };
         if sh.fetched.is_none() || sh.stalls_left == 0 {
@@ -235,7 +235,7 @@ impl Producer {
 
     /// `sendShareAcksToTransaction`, first half: AddShareAcksToTxn.
     pub(crate) fn send_add_share_acks(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let id = self.identity(state);
+        let id = state.manager.identity();
         self.send_coordinator(
             state,
             Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
@@ -249,7 +249,7 @@ impl Producer {
     /// `sendShareAcksToTransaction`, second half: TxnShareAcknowledge (ACCEPT) for the
     /// acquired record, or the acknowledgements the standalone acknowledger was handed.
     pub(crate) fn send_txn_share_ack(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let (Some(src), Some(sh)) = (self.share, state.share.as_ref()) else {
+        let (Some(src), Some(sh)) = (self.role.share_source(), state.role.share()) else {
             return;
         };
         let handed: Vec<HandedAck> = match sh.fetched {
@@ -266,8 +266,8 @@ impl Producer {
         if handed.is_empty() {
             return;
         }
-        let id = self.identity(state);
-        let tag = state.txn.as_ref().expect("in a transaction").tag;
+        let id = state.manager.identity();
+        let tag = state.manager.txn.as_ref().expect("in a transaction").tag;
         let req = TxnShareAcknowledgeRequest {
             txn: self.txn,
             producer: id,
@@ -347,7 +347,7 @@ impl Producer {
         r: &TxnShareAcknowledgeResponse,
     ) -> bool {
         matches!(
-            state.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
+            state.manager.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
             Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer
         )
     }
@@ -379,10 +379,10 @@ impl Producer {
     /// lock (a `stalls` choice). A client that failed for good acknowledges nothing.
     pub fn acquisition(&self, state: &ProducerState, record: AcquiredRecord) -> Holding {
         let holds = state
-            .share
-            .as_ref()
+            .role
+            .share()
             .is_some_and(|sh| sh.fetched == Some(record) && !sh.stalled);
-        if state.tm == TxnManagerState::FatalError {
+        if state.manager.tm == TxnManagerState::FatalError {
             Holding::Dropped
         } else if holds {
             Holding::Holds

@@ -104,17 +104,19 @@ impl ResumeWriter {
     /// The loop: begin (the producer's own), then prepare instead of a commit choice, then
     /// hand the prepared state over.
     fn next(&self, s: &mut ResumeWriterState, o: &mut Out<Node>) {
-        let unprepared = s.session.tm == TxnManagerState::InTransaction
-            && s.session.txn.as_ref().is_some_and(|t| !t.prepare);
+        let unprepared = s.session.manager.tm == TxnManagerState::InTransaction
+            && s.session.manager.txn.as_ref().is_some_and(|t| !t.prepare);
         if unprepared {
             // The writer never commits on its own: its application prepares instead.
             o.remove_random("end");
             self.session.prepare_transaction(&mut s.session, o);
         }
-        let prepared =
-            s.session.tm == TxnManagerState::PreparedTransaction && s.session.coordinator.is_none();
+        let prepared = s.session.manager.tm == TxnManagerState::PreparedTransaction
+            && s.session.manager.coordinator.is_none();
         if prepared && !s.handed {
-            if let (Some(producer), Some(txn)) = (s.session.prepared, s.session.txn.as_ref()) {
+            if let (Some(producer), Some(txn)) =
+                (s.session.manager.prepared, s.session.manager.txn.as_ref())
+            {
                 s.handed = true;
                 o.send(
                     self.committer,

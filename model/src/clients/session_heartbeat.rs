@@ -47,22 +47,17 @@ fn heartbeating(tm: TxnManagerState) -> bool {
 }
 
 impl Producer {
-    /// Whether this client sends KIP-1309 heartbeats: a session, with the knob on.
-    fn heartbeats(&self, state: &ProducerState) -> bool {
-        self.design.txn_heartbeat && state.session.is_some()
-    }
-
     /// `beginTransaction()`: the session starts heartbeating for the transaction.
-    pub(crate) fn start_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
-        if self.heartbeats(state) {
+    pub(crate) fn start_heartbeat(&self, o: &mut Out<Node>) {
+        if self.heartbeats() {
             o.set_timer(Timer::TxnHeartbeat, interval());
         }
     }
 
     /// The transaction leaves the open states (EndTxn sent, prepared, or a fatal error):
     /// no more heartbeats for it.
-    pub(crate) fn stop_heartbeat(&self, state: &ProducerState, o: &mut Out<Node>) {
-        if self.heartbeats(state) {
+    pub(crate) fn stop_heartbeat(&self, o: &mut Out<Node>) {
+        if self.heartbeats() {
             o.cancel_timer(Timer::TxnHeartbeat);
         }
     }
@@ -70,10 +65,10 @@ impl Producer {
     /// The heartbeat interval elapsed: one TxnHeartbeat with the session's pair, and the
     /// next one armed, while the transaction is open.
     pub(crate) fn on_heartbeat_timer(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if !self.heartbeats(state) || !heartbeating(state.tm) {
+        if !self.heartbeats() || !heartbeating(state.manager.tm) {
             return;
         }
-        let producer = self.identity(state);
+        let producer = state.manager.identity();
         o.send(
             self.txn_coordinator,
             Msg::TxnHeartbeat(TxnHeartbeatRequest {
@@ -94,9 +89,9 @@ impl Producer {
         r: TxnHeartbeatResponse,
         o: &mut Out<Node>,
     ) {
-        if !self.heartbeats(state)
-            || !heartbeating(state.tm)
-            || state.identity != Some(r.producer)
+        if !self.heartbeats()
+            || !heartbeating(state.manager.tm)
+            || state.manager.identity != Some(r.producer)
             || r.error == ErrorCode::None
             || r.error.is_retriable()
         {
@@ -112,8 +107,8 @@ impl Producer {
     /// heartbeat of this session is in flight, or the coordinator would answer without
     /// error, firing changes nothing, so it is early.
     pub(crate) fn heartbeat_wait(&self, state: &ProducerState) -> Wait {
-        match state.identity {
-            Some(producer) if heartbeating(state.tm) => Wait::Reply(Reply {
+        match state.manager.identity {
+            Some(producer) if heartbeating(state.manager.tm) => Wait::Reply(Reply {
                 peer: self.txn_coordinator,
                 answer: Answer::Heartbeat,
                 held: Some(Held::Heartbeat {
@@ -130,10 +125,10 @@ impl Producer {
     /// the producer owns the heartbeat, the application is stalled in a long
     /// `task.put()` (the session's own network client goes on through a stall).
     pub(crate) fn gone(&self, state: &ProducerState, duty: Duty) -> bool {
-        state.tm == TxnManagerState::FatalError
+        state.manager.tm == TxnManagerState::FatalError
             || (duty == Duty::Heartbeat
                 && self.design.heartbeat_owner == HeartbeatOwner::Producer
-                && state.share.as_ref().is_some_and(|sh| sh.stalled))
+                && state.role.share().is_some_and(|sh| sh.stalled))
     }
 }
 

@@ -9,8 +9,8 @@
 //! InitProducerId(keepPreparedTxn=true), which the seed says resume "may call under the
 //! covers" (docs/kafka-cases.md S17).
 
-use crate::clients::producer::{CurrentTxn, Producer, ProducerState};
-use crate::clients::transaction_session::SessionProducerState;
+use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::transaction_manager::{CurrentTxn, TransactionManager};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::session_knobs::ResumeMode;
 use crate::protocol::external_msg::Committable;
@@ -19,7 +19,6 @@ use crate::protocol::msg::OutputRecord;
 use crate::protocol::width::Epoch;
 use crate::world::node::Node;
 use stateright::actor::Out;
-use std::collections::BTreeMap;
 
 impl Producer {
     /// `new TransactionSession(configs).initialize()` for a writer that will prepare:
@@ -47,11 +46,21 @@ impl Producer {
             ResumeMode::Fence => {
                 self.init_transactions_2pc(incarnation, self.design.two_phase_commit, true, o)
             }
-            ResumeMode::Install => ProducerState {
+            ResumeMode::Install => self.installed(incarnation, committable),
+        }
+    }
+
+    /// The session `resume=install` creates: IN_TRANSACTION with the committable's
+    /// identity, which the producer on it has from the start.
+    fn installed(&self, incarnation: Epoch, committable: &Committable) -> ProducerState {
+        let mut role = self.role.initial_state();
+        if let Some(session) = role.session_mut() {
+            session.view = Some(committable.producer);
+        }
+        ProducerState {
+            manager: TransactionManager {
                 tm: TxnManagerState::InTransaction,
-                incarnation,
                 identity: Some(committable.producer),
-                next_input: 0,
                 attempts: 1,
                 txn: Some(CurrentTxn {
                     tag: committable.tag,
@@ -61,28 +70,25 @@ impl Producer {
                     writes_issued: true,
                     prepare: false,
                 }),
-                coordinator: None,
-                requests: BTreeMap::new(),
-                seqs: BTreeMap::new(),
-                done: false,
-                transitions: Vec::new(),
-                share: None,
                 prepared: Some(committable.producer),
-                session: self.session.then_some(SessionProducerState {
-                    view: Some(committable.producer),
-                }),
-                sink: None,
+                ..TransactionManager::new(incarnation)
             },
+            next_input: 0,
+            role,
         }
     }
 
     /// Whether the resumed session holds the transaction and may complete it: installed,
     /// or PREPARED_TRANSACTION after InitProducerId(keepPreparedTxn=true) was answered.
     pub(crate) fn holds_resumed(state: &ProducerState) -> bool {
-        state.coordinator.is_none()
-            && state.txn.as_ref().is_some_and(|t| t.decision.is_none())
+        state.manager.coordinator.is_none()
+            && state
+                .manager
+                .txn
+                .as_ref()
+                .is_some_and(|t| t.decision.is_none())
             && matches!(
-                state.tm,
+                state.manager.tm,
                 TxnManagerState::InTransaction | TxnManagerState::PreparedTransaction
             )
     }
@@ -97,13 +103,13 @@ impl Producer {
         commit: bool,
         o: &mut Out<Node>,
     ) {
-        match state.tm {
+        match state.manager.tm {
             TxnManagerState::PreparedTransaction => {
-                let expected = if commit { state.prepared } else { None };
+                let expected = if commit { state.manager.prepared } else { None };
                 self.complete_transaction(state, expected, o);
             }
             TxnManagerState::InTransaction => {
-                if let Some(txn) = state.txn.as_mut() {
+                if let Some(txn) = state.manager.txn.as_mut() {
                     txn.decision = Some(commit);
                 }
                 self.maybe_end(state, o);
@@ -118,7 +124,7 @@ impl Producer {
     /// prepared transaction is left for whoever completes it.
     pub(crate) fn close_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         let open = matches!(
-            state.tm,
+            state.manager.tm,
             TxnManagerState::InTransaction | TxnManagerState::AbortableError
         );
         if open {
@@ -130,7 +136,7 @@ impl Producer {
     /// allows PREPARED_TRANSACTION to ABORTING_TRANSACTION): EndTxn ABORT once its writes
     /// are answered.
     pub(crate) fn abort_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             if txn.decision.is_none() {
                 txn.decision = Some(false);
             }
@@ -144,13 +150,14 @@ impl Producer {
     /// (Kafka's `maybeAddPartition` throws "Cannot call send in state ..."); false when
     /// nothing was sent.
     pub(crate) fn send_on_session(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
-        if self.design.session_send_check && state.tm != TxnManagerState::InTransaction {
+        if self.design.session_send_check && state.manager.tm != TxnManagerState::InTransaction {
             return false;
         }
-        let (Some(txn), Some(leader)) = (state.txn.as_ref(), self.partitions.first()) else {
+        let (Some(txn), Some(leader)) = (state.manager.txn.as_ref(), self.partitions.first())
+        else {
             return false;
         };
-        if state.identity.is_none() {
+        if state.manager.identity.is_none() {
             return false;
         }
         let partition = PartitionIndex(0);

@@ -18,6 +18,7 @@
 //! TxnShareAcknowledge carries [`NOT_A_MEMBER`], it cannot renew acquisition locks, and the
 //! seed gives it no way to learn the member's acquisitions or their deadlines.
 
+use crate::clients::client_role::ClientRole;
 use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
@@ -119,7 +120,7 @@ impl TransactionalShareAcknowledger {
                 inputs: 0,
                 txns: config.txns,
                 request_retries: config.request_retries,
-                share: Some(ShareSource {
+                role: ClientRole::Acknowledger(ShareSource {
                     share_partition: None,
                     leader: config.share_partition,
                     share_partitions: 1,
@@ -127,8 +128,6 @@ impl TransactionalShareAcknowledger {
                     member: NOT_A_MEMBER,
                     stalls: 0,
                 }),
-                session: false,
-                sink: false,
             },
         }
     }
@@ -141,7 +140,9 @@ impl TransactionalShareAcknowledger {
     /// Whether a `commitAcknowledgements` call can start: initialised, and no transaction
     /// or coordinator request in progress.
     pub fn is_idle(state: &ProducerState) -> bool {
-        state.tm == TxnManagerState::Ready && state.txn.is_none() && state.coordinator.is_none()
+        state.manager.tm == TxnManagerState::Ready
+            && state.manager.txn.is_none()
+            && state.manager.coordinator.is_none()
     }
 
     /// Begins a transaction carrying `acks` (AddShareAcksToTxn, then TxnShareAcknowledge):
@@ -159,8 +160,10 @@ impl TransactionalShareAcknowledger {
         if !Self::is_idle(state) {
             return false;
         }
-        state.done = false;
-        state.share.get_or_insert_with(Default::default).acks = acks;
+        state.manager.done = false;
+        if let Some(share) = state.role.share_mut() {
+            share.acks = acks;
+        }
         self.producer.begin_txn(state, first, o);
         true
     }
@@ -177,7 +180,7 @@ impl TransactionalShareAcknowledger {
         if !self.begin_with(state, acks, o) {
             return;
         }
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.decision.get_or_insert(true);
         }
         self.producer.maybe_end(state, o);
@@ -187,11 +190,12 @@ impl TransactionalShareAcknowledger {
     /// requests are answered; nothing when no transaction is in progress or its EndTxn
     /// was already sent.
     pub fn abort_acknowledgements(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if state.tm != TxnManagerState::InTransaction && state.tm != TxnManagerState::AbortableError
+        if state.manager.tm != TxnManagerState::InTransaction
+            && state.manager.tm != TxnManagerState::AbortableError
         {
             return;
         }
-        if let Some(txn) = state.txn.as_mut() {
+        if let Some(txn) = state.manager.txn.as_mut() {
             txn.decision = Some(false);
         }
         self.producer.maybe_end(state, o);
@@ -237,12 +241,13 @@ impl TransactionalShareAcknowledger {
 
     /// Whether a transaction is prepared (PREPARED_TRANSACTION) and not yet completed.
     pub fn is_prepared(state: &ProducerState) -> bool {
-        state.tm == TxnManagerState::PreparedTransaction && state.coordinator.is_none()
+        state.manager.tm == TxnManagerState::PreparedTransaction
+            && state.manager.coordinator.is_none()
     }
 
     /// Whether the transaction in progress can only abort (a write failed).
     pub fn failed(state: &ProducerState) -> bool {
-        state.txn.as_ref().is_some_and(|t| t.failed)
+        state.manager.txn.as_ref().is_some_and(|t| t.failed)
     }
 
     /// Responses from the transaction coordinator and the share coordinator.

@@ -67,10 +67,10 @@ impl Producer {
     /// The poll thread handed the transaction's batch to the commit thread: it polls
     /// again at once, while the commit goes on.
     pub(crate) fn sink_poll_again(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let ended = state.sink.as_ref().is_none_or(|s| s.polls_ended);
-        let polling = state.requests.contains_key(&RequestKey::Share);
-        let held = state.sink.as_ref().is_some_and(|s| s.held.is_some());
-        if !ended && !polling && !held && state.attempts < self.txns {
+        let ended = state.role.sink().is_none_or(|s| s.polls_ended);
+        let polling = state.manager.requests.contains_key(&RequestKey::Share);
+        let held = state.role.sink().is_some_and(|s| s.held.is_some());
+        if !ended && !polling && !held && state.manager.attempts < self.txns {
             self.poll(state, o);
         }
     }
@@ -85,11 +85,11 @@ impl Producer {
     ) {
         let tag = Ghost::new(TxnTag {
             client: self.txn.0,
-            incarnation: state.incarnation,
-            attempt: state.attempts,
+            incarnation: state.manager.incarnation,
+            attempt: state.manager.attempts,
         });
-        state.attempts += 1;
-        if let Some(sink) = state.sink.as_mut() {
+        state.manager.attempts += 1;
+        if let Some(sink) = state.role.sink_mut() {
             sink.held = Some(HeldBatch {
                 record,
                 tag,
@@ -103,21 +103,19 @@ impl Producer {
     /// flight, with whatever identity the producer has from the session, which is still
     /// the committing transaction's until EndTxn is answered.
     pub(crate) fn sink_send_held(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if self.design.sink_commit_scope != SinkCommitScope::Session || state.txn.is_none() {
+        if self.design.sink_commit_scope != SinkCommitScope::Session || state.manager.txn.is_none()
+        {
             return;
         }
-        let Some(batch) = state.sink.as_ref().and_then(|s| s.held) else {
+        let Some(batch) = state.role.sink().and_then(|s| s.held) else {
             return;
         };
-        let in_flight = state
-            .requests
-            .keys()
-            .any(|k| matches!(k, RequestKey::Produce(_)));
+        let in_flight = state.manager.produce_in_flight();
         if batch.sent || in_flight || !self.may_send_writes(state) {
             return;
         }
         self.send_outputs(state, batch.record.offset, batch.tag, o);
-        if let Some(held) = state.sink.as_mut().and_then(|s| s.held.as_mut()) {
+        if let Some(held) = state.role.sink_mut().and_then(|s| s.held.as_mut()) {
             held.sent = true;
         }
     }
@@ -125,19 +123,19 @@ impl Producer {
     /// The session's transaction ended (or the session was initialised): begin the next
     /// one with the held batch, wait for the poll in flight, poll, or finish.
     pub(crate) fn sink_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if let Some(batch) = state.sink.as_mut().and_then(|s| s.held.take()) {
-            if let Some(sh) = state.share.as_mut() {
+        if let Some(batch) = state.role.sink_mut().and_then(|s| s.held.take()) {
+            if let Some(sh) = state.role.share_mut() {
                 sh.fetched = Some(batch.record);
             }
             self.begin_attempt(state, batch.record.offset, batch.tag, batch.sent, o);
             return;
         }
-        if state.requests.contains_key(&RequestKey::Share) {
+        if state.manager.requests.contains_key(&RequestKey::Share) {
             return;
         }
-        let ended = state.sink.as_ref().is_none_or(|s| s.polls_ended);
-        if ended || state.attempts >= self.txns {
-            state.done = true;
+        let ended = state.role.sink().is_none_or(|s| s.polls_ended);
+        if ended || state.manager.attempts >= self.txns {
+            state.manager.done = true;
             return;
         }
         self.poll(state, o);
@@ -146,9 +144,9 @@ impl Producer {
     /// A poll came back empty or timed out: the poll thread stops; the task is done once
     /// no transaction is open.
     pub(crate) fn sink_polls_ended(&self, state: &mut ProducerState) {
-        if let Some(sink) = state.sink.as_mut() {
+        if let Some(sink) = state.role.sink_mut() {
             sink.polls_ended = true;
         }
-        state.done = state.txn.is_none();
+        state.manager.done = state.manager.txn.is_none();
     }
 }

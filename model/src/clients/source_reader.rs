@@ -305,7 +305,7 @@ impl SourceReader {
                 delivery: a.delivery,
                 checkpoint: id,
             }));
-            let state = s.acknowledger.prepared;
+            let state = s.acknowledger.manager.prepared;
             o.save(NodeStorage::SourceReader(ReaderStorage {
                 incarnation: s.incarnation,
                 checkpoint: acks.clone(),
@@ -366,7 +366,7 @@ impl SourceReader {
     /// committed, or restored to commit again, so the lock expiring is early (the
     /// checkpoint is slow: a `timeouts` fault), unless its acknowledger failed for good.
     pub fn acquisition(&self, s: &SourceReaderState, record: AcquiredRecord) -> Holding {
-        if s.acknowledger.tm == TxnManagerState::FatalError {
+        if s.acknowledger.manager.tm == TxnManagerState::FatalError {
             return Holding::Dropped;
         }
         let holds = s
@@ -393,6 +393,6 @@ impl SourceReader {
     /// completes it.
     pub fn fails_over(&self, s: &SourceReaderState) -> bool {
         self.acknowledger.producer.design.acknowledger_commit == AcknowledgerCommit::TwoPhase
-            && s.acknowledger.tm == TxnManagerState::FatalError
+            && s.acknowledger.manager.tm == TxnManagerState::FatalError
     }
 }

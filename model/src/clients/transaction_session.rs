@@ -43,8 +43,9 @@
 //!   session has it; a batch built before carries the old epoch (docs/kafka-cases.md S16).
 
 use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::transaction_manager::TransactionManager;
 use crate::design::session_knobs::EpochHandoff;
-use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch, RequestKey};
+use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
@@ -61,41 +62,35 @@ pub struct SessionProducerState {
 pub(crate) const HANDOFF: &str = "handoff";
 
 impl Producer {
-    /// The identity a Produce carries: the producer's view on a session, the
-    /// `TransactionManager`'s own otherwise.
-    pub(crate) fn write_identity(&self, state: &ProducerState) -> ProducerIdAndEpoch {
-        match state.session.as_ref().and_then(|s| s.view) {
-            Some(view) => view,
-            None => self.identity(state),
-        }
-    }
-
     /// Whether the producer may send the transaction's batches now. With the atomic
     /// hand-off it first takes the session's identity, which it can only do with no batch
     /// of the old identity in flight; until then it holds its batches.
     pub(crate) fn may_send_writes(&self, state: &mut ProducerState) -> bool {
-        if state.session.is_none() || self.design.epoch_handoff == EpochHandoff::Async {
+        let Some(session) = state.role.session_mut() else {
+            return true;
+        };
+        if self.design.epoch_handoff == EpochHandoff::Async {
             return true;
         }
-        self.swap_identity(state);
-        state.session.as_ref().and_then(|s| s.view) == state.identity
+        session.swap_identity(&mut state.manager);
+        session.view == state.manager.identity
     }
 
     /// The session's identity changed (InitProducerId, or EndTxn under TV2). The first one
     /// is the producer's from the start (it is built on an initialised session); later
     /// ones reach it as the hand-off knob says.
     pub(crate) fn session_identity_changed(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        let Some(session) = state.session.as_mut() else {
+        let Some(session) = state.role.session_mut() else {
             return;
         };
         if session.view.is_none() {
-            session.view = state.identity;
-            state.seqs.clear();
+            session.view = state.manager.identity;
+            state.manager.seqs.clear();
             return;
         }
         match self.design.epoch_handoff {
-            EpochHandoff::Atomic => self.swap_identity(state),
-            EpochHandoff::Async if session.view != state.identity => {
+            EpochHandoff::Atomic => session.swap_identity(&mut state.manager),
+            EpochHandoff::Async if session.view != state.manager.identity => {
                 o.choose_random(HANDOFF, vec![ClientChoice::Handoff]);
             }
             EpochHandoff::Async => {}
@@ -106,10 +101,10 @@ impl Producer {
     /// resets its sequences.
     pub(crate) fn on_handoff(&self, state: &mut ProducerState, o: &mut Out<Node>) {
         o.choose_random(HANDOFF, Vec::new());
-        if let Some(session) = state.session.as_mut() {
-            if session.view != state.identity {
-                session.view = state.identity;
-                state.seqs.clear();
+        if let Some(session) = state.role.session_mut() {
+            if session.view != state.manager.identity {
+                session.view = state.manager.identity;
+                state.manager.seqs.clear();
             }
         }
     }
@@ -117,37 +112,24 @@ impl Producer {
     /// After a produce was answered: with the atomic hand-off, take the session's identity
     /// once no batch is in flight and send the batches that waited for it.
     pub(crate) fn session_after_write(&self, state: &mut ProducerState, o: &mut Out<Node>) {
-        if state.session.is_none() || self.design.epoch_handoff == EpochHandoff::Async {
+        if self.design.epoch_handoff == EpochHandoff::Async {
             return;
         }
-        let waiting = state.txn.as_ref().is_some_and(|t| !t.writes_issued)
+        let waiting = state.manager.txn.as_ref().is_some_and(|t| !t.writes_issued)
             && self.design.tv.bumps_epoch_per_txn();
         if waiting && self.may_send_writes(state) {
             self.issue_writes(state, o);
         }
     }
+}
 
-    /// Whether EndTxn waits for every write of the transaction: the session's knob on a
-    /// session, `flush_before_end_txn` in the `TransactionManager` of today.
-    pub(crate) fn flushes_before_end(&self, state: &ProducerState) -> bool {
-        if state.session.is_some() {
-            self.design.session_commit_flush
-        } else {
-            self.design.flush_before_end_txn
-        }
-    }
-
-    fn swap_identity(&self, state: &mut ProducerState) {
-        let in_flight = state
-            .requests
-            .keys()
-            .any(|k| matches!(k, RequestKey::Produce(_)));
-        let identity = state.identity;
-        if let Some(session) = state.session.as_mut() {
-            if !in_flight && session.view != identity {
-                session.view = identity;
-                state.seqs.clear();
-            }
+impl SessionProducerState {
+    /// The atomic hand-off: the producer takes the session's identity (and resets its
+    /// sequences) once no batch of the old one is in flight.
+    fn swap_identity(&mut self, manager: &mut TransactionManager) {
+        if !manager.produce_in_flight() && self.view != manager.identity {
+            self.view = manager.identity;
+            manager.seqs.clear();
         }
     }
 }

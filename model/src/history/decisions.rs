@@ -57,7 +57,7 @@ pub(crate) fn record_decisions(sys: &System, next: &mut SystemState) {
             // abort is a request, not that decision.
             continue;
         }
-        let session = (commit && p.session.is_some()).then(|| p.clone());
+        let session = next.node(id).session_client().filter(|_| commit).cloned();
         let name = sys.topology.name(id);
         next.ghost.update(|g| {
             g.decisions.insert(tag, commit);

@@ -4,7 +4,7 @@
 //! transaction. Only clients on a session record them, so other scenarios' ghost (and their
 //! digests) stay as they were.
 
-use crate::clients::producer::ProducerState;
+use crate::clients::transaction_manager::TransactionManager;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
@@ -45,7 +45,7 @@ impl SessionGhost {
     pub(crate) fn observe_commit(
         &mut self,
         name: &str,
-        client: &ProducerState,
+        client: &TransactionManager,
         tag: Ghost<TxnTag>,
         issued: (bool, bool),
     ) {

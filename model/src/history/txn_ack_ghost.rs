@@ -143,7 +143,7 @@ pub fn observe_decision(
             .collect();
         for id in &sys.topology.producers {
             if let Some(p) = next.node(*id).producer() {
-                if let (Some(txn), Some(identity)) = (&p.txn, p.identity) {
+                if let (Some(txn), Some(identity)) = (&p.manager.txn, p.manager.identity) {
                     if identity == staging {
                         tags.insert(txn.tag);
                     }

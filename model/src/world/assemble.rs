@@ -4,6 +4,7 @@
 //! leader, share coordinator, share consumers and Flink source readers), then the actors
 //! of `session-resume` (`resume_system`). `System` itself knows no actor kind.
 
+use crate::clients::client_role::ClientRole;
 use crate::clients::producer::Producer;
 use crate::clients::producer_share::ShareSource;
 use crate::clients::share_acknowledger::{AcknowledgerConfig, TransactionalShareAcknowledger};
@@ -73,13 +74,22 @@ fn producer(design: &Design, scenario: &Scenario, topology: &Topology, id: Id) -
         inputs: Offset::from(scenario.inputs),
         txns: scenario.txns,
         request_retries: scenario.request_retries,
-        // A scenario with both a producer and a share group runs KIP-1289's loop.
-        share: share_source(scenario, topology, id),
-        // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
-        session: scenario.session && topology.share_partition.is_some(),
-        // A sink task is a session client (KIP-1302 on KIP-1310).
-        sink: scenario.sink && scenario.session && topology.share_partition.is_some(),
+        role: client_role(scenario, topology, id),
     })
+}
+
+/// The role the scenario gives producer `id`.
+fn client_role(scenario: &Scenario, topology: &Topology, id: Id) -> ClientRole {
+    match share_source(scenario, topology, id) {
+        // Without a share group: the consumer-group loop.
+        None => ClientRole::GroupLoop,
+        // A sink task is a session client (KIP-1302 on KIP-1310).
+        Some(src) if scenario.session && scenario.sink => ClientRole::SinkTask(src),
+        // A session needs a share group to acknowledge to (KIP-1310 4.2, 4.6).
+        Some(src) if scenario.session => ClientRole::Session(src),
+        // A scenario with both a producer and a share group runs KIP-1289's loop.
+        Some(src) => ClientRole::ShareLoop(src),
+    }
 }
 
 /// Where producer `id` reads its inputs from, if the scenario has a share group.

@@ -252,7 +252,7 @@ fn leader_storage(storage: &Option<NodeStorage>) -> Option<&LeaderStorage> {
 
 /// The `TransactionManager` moves the last handler of a transactional client recorded.
 fn manager_moves(out: &mut Vec<Observation>, s: &mut ProducerState) {
-    push_nonempty(out, &mut s.transitions, Observation::ManagerMoves);
+    push_nonempty(out, &mut s.manager.transitions, Observation::ManagerMoves);
 }
 
 /// The waiting seam: what each actor declares about its timers, the requests it holds,

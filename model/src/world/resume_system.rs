@@ -1,6 +1,7 @@
 //! The actors of scenario `session-resume`, appended after the others so that every
 //! other scenario's actor ids stay where they were.
 
+use crate::clients::client_role::ClientRole;
 use crate::clients::committer::Committer;
 use crate::clients::external_participant::ExternalParticipant;
 use crate::clients::producer::Producer;
@@ -34,9 +35,7 @@ pub(crate) fn push_actors(
         inputs,
         txns,
         request_retries: scenario.request_retries,
-        share: None,
-        session: true,
-        sink: false,
+        role: ClientRole::TwoPhaseSession,
     };
     for _ in &topology.writers {
         actors.push(Node::ResumeWriter(ResumeWriter {

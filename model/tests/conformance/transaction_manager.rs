@@ -46,7 +46,7 @@ impl Client {
     }
 
     fn tm(&self) -> TxnManagerState {
-        self.producer().tm
+        self.producer().manager.tm
     }
 
     /// A broker `src` answers `msg` to the producer.
@@ -231,7 +231,7 @@ fn tv2_sends_no_add_partitions_and_takes_the_bumped_epoch() {
         ErrorCode::None,
         Some(pid_epoch(0, 1)),
     ));
-    assert_eq!(c.producer().identity, Some(pid_epoch(0, 1)));
+    assert_eq!(c.producer().manager.identity, Some(pid_epoch(0, 1)));
 }
 
 /// `testEndTxnNotSentIfIncompleteBatches`: the commit waits for the unanswered produce; EndTxn

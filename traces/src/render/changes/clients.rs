@@ -5,16 +5,18 @@
 use super::{changed, decision, flag, keyed, list, opt, short};
 use crate::render::label::{kafka_name, message};
 use sharetxn_model::clients::committer::CommitterState;
-use sharetxn_model::clients::producer::{CurrentTxn, Outstanding, ProducerState};
+use sharetxn_model::clients::producer::ProducerState;
 use sharetxn_model::clients::producer_share::ShareClientState;
 use sharetxn_model::clients::resume_writer::ResumeWriterState;
 use sharetxn_model::clients::share_acknowledger::HandedAck;
 use sharetxn_model::clients::share_consumer::ShareConsumerState;
 use sharetxn_model::clients::source_reader::SourceReaderState;
+use sharetxn_model::clients::transaction_manager::{CurrentTxn, Outstanding};
 
 /// The transactional client (`KafkaProducer` with its `TransactionManager`, Kafka 4.1):
 /// the manager's state first, then the identity, the transaction, the requests in flight.
-pub(super) fn producer(who: &str, a: &ProducerState, b: &ProducerState, out: &mut Vec<String>) {
+pub(super) fn producer(who: &str, x: &ProducerState, y: &ProducerState, out: &mut Vec<String>) {
+    let (a, b) = (&x.manager, &y.manager);
     let tm = |s: &sharetxn_model::coordinator::txn_state::TxnManagerState| kafka_name(&short(s));
     changed(out, who, "TransactionManager", &a.tm, &b.tm, tm);
     changed(
@@ -35,25 +37,25 @@ pub(super) fn producer(who: &str, a: &ProducerState, b: &ProducerState, out: &mu
         short,
     );
     transaction(who, a.txn.as_ref(), b.txn.as_ref(), out);
-    if let (Some(x), Some(y)) = (&a.share, &b.share) {
-        share_client(who, x, y, out);
+    if let (Some(p), Some(q)) = (x.role.share(), y.role.share()) {
+        share_client(who, p, q, out);
     }
-    let view = |s: &ProducerState| s.session.as_ref().and_then(|s| s.view);
-    changed(out, who, "session view", &view(a), &view(b), opt);
+    let view = |s: &ProducerState| s.role.session().and_then(|s| s.view);
+    changed(out, who, "session view", &view(x), &view(y), opt);
     let held = |s: &ProducerState| {
-        s.sink
-            .as_ref()
+        s.role
+            .sink()
             .and_then(|s| s.held.as_ref().map(|h| h.record.offset))
     };
-    changed(out, who, "sink task holds record", &held(a), &held(b), opt);
-    let ended = |s: &ProducerState| s.sink.as_ref().is_some_and(|s| s.polls_ended);
+    changed(out, who, "sink task holds record", &held(x), &held(y), opt);
+    let ended = |s: &ProducerState| s.role.sink().is_some_and(|s| s.polls_ended);
     flag(
         out,
         who,
         "sink task stops polling",
         "sink task polls again",
-        ended(a),
-        ended(b),
+        ended(x),
+        ended(y),
     );
     for (k, o) in &b.requests {
         request(who, a.requests.get(k), Some(o), out);
@@ -69,7 +71,7 @@ pub(super) fn producer(who: &str, a: &ProducerState, b: &ProducerState, out: &mu
         request(who, a.coordinator.as_ref(), b.coordinator.as_ref(), out);
     }
     keyed(out, who, "next sequence for", &a.seqs, &b.seqs, short);
-    changed(out, who, "next input", &a.next_input, &b.next_input, short);
+    changed(out, who, "next input", &x.next_input, &y.next_input, short);
     changed(out, who, "attempts", &a.attempts, &b.attempts, short);
     flag(out, who, "is done", "is not done", a.done, b.done);
 }
