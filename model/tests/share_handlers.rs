@@ -47,6 +47,7 @@ fn loaded_spl(sys: &System) -> NodeState {
                 ..ShareState::default()
             }),
             pending: Vec::new(),
+            refresh: false,
         }),
     );
     state
@@ -117,6 +118,7 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
                 Msg::ReadShareGroupState(ReadShareGroupStateRequest {
                     leader_epoch: 2,
                     pending: false,
+                    refresh: false,
                 }),
             ),
             Command::SetTimer(
@@ -264,6 +266,7 @@ fn share_coordinator_fences_an_older_leaders_write() {
         Msg::ReadShareGroupState(ReadShareGroupStateRequest {
             leader_epoch: 2,
             pending: false,
+            refresh: false,
         }),
     );
     let (_, commands) = deliver(

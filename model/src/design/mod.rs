@@ -75,7 +75,7 @@ design_knobs! {
         #[serde(default, skip_serializing_if = "is_default")]
         leader_resolution: LeaderResolution = LeaderResolution::None,
             shown Moved,
-            help "how the leader learns a staged ack's outcome, none|refresh|notify",
+            help "how the leader learns a staged ack's outcome, none|refresh|notify|refresh-guarded",
             reverted ["cache_agrees", "no_duplicate_processing"];
         /// KIP-1289: a new leader rebuilds TX_PENDING records from the pending acknowledgements
         /// the share coordinator holds, instead of loading them AVAILABLE. Seed: false.

@@ -184,6 +184,7 @@ impl ShareCoordinator {
                         } else {
                             Vec::new()
                         },
+                        refresh: req.refresh,
                     }),
                 );
             }

@@ -69,6 +69,7 @@ fn read(leader_epoch: Epoch) -> Msg {
     Msg::ReadShareGroupState(ReadShareGroupStateRequest {
         leader_epoch,
         pending: false,
+        refresh: false,
     })
 }
 
