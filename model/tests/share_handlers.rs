@@ -47,6 +47,7 @@ fn loaded_spl(sys: &System) -> NodeState {
                 ..ShareState::default()
             }),
             pending: Vec::new(),
+            refresh: false,
         }),
     );
     state
@@ -118,6 +119,7 @@ fn spl_start_bumps_its_leader_epoch_and_reads_the_share_state() {
                     leader_epoch: 2,
                     pending: false,
                     partition: 0,
+                    refresh: false,
                 }),
             ),
             Command::SetTimer(
@@ -267,6 +269,7 @@ fn share_coordinator_fences_an_older_leaders_write() {
             leader_epoch: 2,
             pending: false,
             partition: 0,
+            refresh: false,
         }),
     );
     let (_, commands) = deliver(

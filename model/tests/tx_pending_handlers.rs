@@ -44,6 +44,7 @@ fn acquired(sys: &System, pending: Vec<PendingAcks>) -> NodeState {
                 ..ShareState::default()
             }),
             pending,
+            refresh: false,
         }),
     );
     let fetch = Msg::ShareFetch(ShareFetchRequest {
@@ -283,6 +284,7 @@ fn refresh_takes_a_missing_commit_for_an_abort() {
                 ..ShareState::default()
             }),
             pending: Vec::new(),
+            refresh: false,
         }),
     );
     assert_eq!(record(&state), (RecordState::Available, 1));

@@ -75,7 +75,7 @@ design_knobs! {
         #[serde(default, skip_serializing_if = "is_default")]
         leader_resolution: LeaderResolution = LeaderResolution::None,
             shown Moved,
-            help "how the leader learns a staged ack's outcome, none|refresh|notify",
+            help "how the leader learns a staged ack's outcome, none|refresh|notify|refresh-guarded",
             reverted ["cache_agrees", "no_duplicate_processing"];
         /// KIP-1289 `notify`: the share coordinator keeps each transaction's outcome (the
         /// producer id and epoch its acknowledgements were staged with, and COMMIT or ABORT)

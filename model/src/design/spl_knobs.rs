@@ -57,14 +57,24 @@ pub enum LeaderResolution {
     /// The share coordinator tells the leader when a marker resolved the acks it staged,
     /// COMMIT or ABORT explicitly, and resends until the leader answers.
     Notify,
+    /// The draft's `SharePartitionTxnState` as of its public revision (apache/kafka#22357,
+    /// its `SharePartitionTxnStateTest`; docs/conformance.md DR-1 to DR-3): `refresh`
+    /// guarded. No read while a staging is unanswered (`stagingWrites`); the read asks for
+    /// the pending acknowledgements too, and an offset still pending there (persisted
+    /// TX_PENDING) or not persisted at all resolves nothing, only AVAILABLE is an abort;
+    /// only the records pending and durable when the read was sent, still staged by the
+    /// same producer id and epoch, are resolved (`pendingRecords()`); a failed read ends
+    /// the refresh and a later one reads again.
+    RefreshGuarded,
 }
 
 impl LeaderResolution {
     /// Every value, in `--set` order.
-    pub const ALL: [LeaderResolution; 3] = [
+    pub const ALL: [LeaderResolution; 4] = [
         LeaderResolution::None,
         LeaderResolution::Refresh,
         LeaderResolution::Notify,
+        LeaderResolution::RefreshGuarded,
     ];
 
     /// The `--set` spelling.
@@ -73,7 +83,23 @@ impl LeaderResolution {
             LeaderResolution::None => "none",
             LeaderResolution::Refresh => "refresh",
             LeaderResolution::Notify => "notify",
+            LeaderResolution::RefreshGuarded => "refresh-guarded",
         }
+    }
+
+    /// Whether a refresh's read is told apart from a load's (`refresh-guarded`: the
+    /// persister answers each read's own future; `refresh` takes any answer while its read
+    /// is in flight).
+    pub fn flags_refresh_reads(self) -> bool {
+        self == LeaderResolution::RefreshGuarded
+    }
+
+    /// Whether the leader re-reads the persisted state (`refresh` or `refresh-guarded`).
+    pub fn refreshes(self) -> bool {
+        matches!(
+            self,
+            LeaderResolution::Refresh | LeaderResolution::RefreshGuarded
+        )
     }
 }
 

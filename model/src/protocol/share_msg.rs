@@ -125,6 +125,11 @@ pub struct ReadShareGroupStateRequest {
     /// one but in `draft-itest`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub partition: u8,
+    /// KIP-1289 `refresh-guarded`: the read is a refresh's, echoed in the answer (the
+    /// model's stand-in for the persister completing each read's own future, so a late
+    /// answer to a load's resent read is not taken for the refresh's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub refresh: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -147,6 +152,9 @@ pub struct ReadShareGroupStateResponse {
     /// KIP-1289: the transactional acks pending at the share coordinator, when asked for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<crate::protocol::txn_share_msg::PendingAcks>,
+    /// KIP-1289 `refresh-guarded`: the request's `refresh`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub refresh: bool,
 }
 
 /// WriteShareGroupState request: a share-partition leader persists state changes.

@@ -262,6 +262,7 @@ impl ShareCoordinator {
                 error,
                 state: (error == ErrorCode::None).then(|| s.partition(req.partition).clone()),
                 pending,
+                refresh: req.refresh,
             }),
         );
     }

@@ -26,7 +26,7 @@ use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
-use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::*;
 use crate::protocol::share_state::{ShareState, StateBatch};
@@ -151,6 +151,11 @@ pub struct SharePartitionState {
     /// KIP-1289 `refresh`: a re-read of the persisted state is in flight.
     #[serde(default, skip_serializing_if = "is_false")]
     pub refreshing: bool,
+    /// KIP-1289 `refresh-guarded`: the records pending and durable when the read in flight
+    /// was sent, with the producer each was staged by (the draft's `pendingRecords()`);
+    /// only these may be resolved by its answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refresh_pending: Vec<(Offset, ProducerIdAndEpoch)>,
     /// Record moves the current handler made; drained by the `System` for
     /// `legal_transitions`, so stored states have none.
     #[serde(skip)]
@@ -195,23 +200,31 @@ impl SharePartition {
             writes: BTreeMap::new(),
             next_write: 0,
             refreshing: false,
+            refresh_pending: Vec::new(),
             transitions: Vec::new(),
             events: Vec::new(),
         }
     }
 
     fn read(&self, leader_epoch: Epoch, o: &mut Out<Node>) {
-        self.read_state(leader_epoch, self.design.rebuild_pending, o);
+        self.read_state(leader_epoch, self.design.rebuild_pending, false, o);
         o.set_timer(Timer::ReadStateTimeout, timeout());
     }
 
-    pub(crate) fn read_state(&self, leader_epoch: Epoch, pending: bool, o: &mut Out<Node>) {
+    pub(crate) fn read_state(
+        &self,
+        leader_epoch: Epoch,
+        pending: bool,
+        refresh: bool,
+        o: &mut Out<Node>,
+    ) {
         o.send(
             self.share_coordinator,
             Msg::ReadShareGroupState(ReadShareGroupStateRequest {
                 leader_epoch,
                 pending,
                 partition: self.index,
+                refresh,
             }),
         );
     }
@@ -231,7 +244,10 @@ impl SharePartition {
             Msg::TxnShareAcknowledgeResponse(r) => self.on_stage_response(s, r, o),
             Msg::TxnShareAcksResolved(r) => self.on_acks_resolved(s, src, r, o),
             Msg::ReadShareGroupStateResponse(r)
-                if r.leader_epoch == s.leader_epoch && s.loaded && s.refreshing =>
+                if r.leader_epoch == s.leader_epoch
+                    && s.loaded
+                    && s.refreshing
+                    && r.refresh == self.design.leader_resolution.flags_refresh_reads() =>
             {
                 self.on_refresh(s, r, o)
             }

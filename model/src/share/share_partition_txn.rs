@@ -26,7 +26,7 @@ use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::{
     Acknowledgement, AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse,
 };
-use crate::protocol::share_state::StateBatch;
+use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::txn_share_msg::*;
 use crate::protocol::width::Offset;
 use crate::share::share_coordinator_txn::PendingAcks;
@@ -298,6 +298,14 @@ impl SharePartition {
         {
             o.set_timer(Timer::TxnRefresh, immediate());
         }
+        if self.design.leader_resolution == LeaderResolution::RefreshGuarded
+            && !has_unstaged(s)
+            && has_durable_pending(s)
+        {
+            // `persistStaging` ends the `stagingWrites` guard on success or failure alike,
+            // and a refresh the guard skipped is due once no staging is in flight.
+            o.set_timer(Timer::TxnRefresh, immediate());
+        }
         if let Some(client) = client {
             answer(client, r.producer, r.error, o);
         }
@@ -366,8 +374,17 @@ impl SharePartition {
                 }
             }
             Timer::TxnRefresh if s.loaded && !s.refreshing && has_durable_pending(s) => {
+                let guarded = self.design.leader_resolution == LeaderResolution::RefreshGuarded;
+                if guarded {
+                    // The draft's `refresh()`: "a read before a stage becomes durable must
+                    // not mistake AVAILABLE for an abort", so no read while one is in flight.
+                    if has_unstaged(s) {
+                        return;
+                    }
+                    s.refresh_pending = durable_pending(s);
+                }
                 s.refreshing = true;
-                self.read_state(s.leader_epoch, false, o);
+                self.read_state(s.leader_epoch, guarded, guarded, o);
             }
             _ => {}
         }
@@ -382,10 +399,22 @@ impl SharePartition {
         r: ReadShareGroupStateResponse,
         o: &mut Out<Node>,
     ) {
+        let guarded = self.design.leader_resolution == LeaderResolution::RefreshGuarded;
         let Some(state) = r.state else {
+            if guarded {
+                // `completeRefresh` clears the refresh in flight on a failed read, and a
+                // later `refresh()` reads again.
+                s.refreshing = false;
+                s.refresh_pending.clear();
+                o.set_timer(Timer::TxnRefresh, immediate());
+            }
             return;
         };
         s.refreshing = false;
+        if guarded {
+            self.on_guarded_refresh(s, &state, &r.pending, o);
+            return;
+        }
         let durable: Vec<Offset> = s
             .records
             .iter()
@@ -400,6 +429,53 @@ impl SharePartition {
             .partition(|offset| state.is_terminal(*offset));
         self.resolve(s, &committed, true, o);
         self.resolve(s, &aborted, false, o);
+    }
+
+    /// `refresh-guarded`'s answer (the draft's `completeRefresh`): of the records pending
+    /// when the read was sent, those still staged by the same producer id and epoch
+    /// (`applyPersistedTxnState`) are resolved by `finalState`: below the start offset or
+    /// ACKNOWLEDGED/ARCHIVED is a commit, AVAILABLE an abort, and an offset the share
+    /// coordinator still holds pending (its form of a persisted TX_PENDING batch) nothing.
+    fn on_guarded_refresh(
+        &self,
+        s: &mut SharePartitionState,
+        state: &ShareState,
+        pending: &[PendingAcks],
+        o: &mut Out<Node>,
+    ) {
+        let mut committed = Vec::new();
+        let mut aborted = Vec::new();
+        for (offset, producer) in std::mem::take(&mut s.refresh_pending) {
+            let still_staged = s.records.get(&offset).is_some_and(|rec| {
+                rec.state == RecordState::TxPending
+                    && rec
+                        .staged
+                        .as_ref()
+                        .is_some_and(|st| st.producer == producer)
+            });
+            let held = pending
+                .iter()
+                .any(|p| p.batches.iter().any(|b| b.offset == offset));
+            if !still_staged || held {
+                continue;
+            }
+            // The model's share coordinator keeps a staging apart from the persisted
+            // batches and an abort drops it, leaving the offset as it was before: AVAILABLE
+            // or not persisted at all, which a load also reads as AVAILABLE.
+            if state.is_terminal(offset) {
+                committed.push(offset);
+            } else {
+                aborted.push(offset);
+            }
+        }
+        self.resolve(s, &committed, true, o);
+        self.resolve(s, &aborted, false, o);
+        if has_durable_pending(s) {
+            // A record the read left TX_PENDING (its transaction still open) is read again
+            // later: the draft's caller refreshes again (its trigger is not in the draft's
+            // test; the timer stands for any later one).
+            o.set_timer(Timer::TxnRefresh, immediate());
+        }
     }
 
     /// Applies an outcome to TX_PENDING records: COMMIT to the staged ack's target, ABORT
@@ -484,7 +560,7 @@ impl SharePartition {
                 });
             }
         }
-        if self.design.leader_resolution == LeaderResolution::Refresh && has_durable_pending(s) {
+        if self.design.leader_resolution.refreshes() && has_durable_pending(s) {
             o.set_timer(Timer::TxnRefresh, immediate());
         }
     }
@@ -519,6 +595,19 @@ fn has_durable_pending(s: &SharePartitionState) -> bool {
         r.state == RecordState::TxPending
             && r.staged.as_ref().is_some_and(|st| st.forward.is_none())
     })
+}
+
+/// The records TX_PENDING with a durable staging, with its producer (the draft's
+/// `pendingRecords()`).
+fn durable_pending(s: &SharePartitionState) -> Vec<(Offset, ProducerIdAndEpoch)> {
+    s.records
+        .iter()
+        .filter_map(|(offset, r)| {
+            let st = r.staged.as_ref()?;
+            (r.state == RecordState::TxPending && st.forward.is_none())
+                .then_some((*offset, st.producer))
+        })
+        .collect()
 }
 
 fn answer(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<Node>) {

@@ -71,6 +71,7 @@ fn read(leader_epoch: Epoch) -> Msg {
         leader_epoch,
         pending: false,
         partition: 0,
+        refresh: false,
     })
 }
 

@@ -61,6 +61,7 @@ pub(crate) fn loaded(sys: &System, persisted: ShareState) -> NodeState {
             ..persisted
         }),
         pending: Vec::new(),
+        refresh: false,
     });
     deliver(sys, sp, &state, sc, answer).0
 }
@@ -457,6 +458,7 @@ fn a_second_read_answer_after_the_load_changes_nothing() {
         error: ErrorCode::None,
         state: Some(persisted),
         pending: Vec::new(),
+        refresh: false,
     });
     let (after, cmds) = deliver(&sys, sp, &state, sc, again);
     assert!(cmds.is_empty(), "{cmds:?}");
@@ -476,6 +478,7 @@ fn a_read_answered_with_an_error_loads_nothing_and_is_sent_again() {
         error: ErrorCode::FencedLeaderEpoch,
         state: None,
         pending: Vec::new(),
+        refresh: false,
     });
     let (state, _) = deliver(&sys, sp, &state, sc, failed);
     assert!(!spl(&state).loaded);

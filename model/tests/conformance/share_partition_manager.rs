@@ -140,6 +140,7 @@ fn a_fetch_during_initialisation_is_answered_after_the_load() {
             ..ShareState::default()
         }),
         pending: Vec::new(),
+        refresh: false,
     });
     let (state, cmds) = deliver(&sys, sp, &state, sc, read);
     let answered = cmds.iter().any(|c| {

@@ -7,8 +7,9 @@
 //!
 //! The draft's test calls `SharePartitionTxnState` directly with mocked batches; the model's
 //! records are single offsets acquired by a ShareFetch, so each case first acquires them.
-//! Where the model's refresh answers otherwise than the draft's, the case is `#[ignore]`d
-//! and `docs/conformance.md` (DR-1 to DR-3) says why.
+//! Each case runs under `leader_resolution=refresh-guarded` (the draft's class as of its
+//! public revision); those where `refresh` answers otherwise (`docs/conformance.md`, DR-1
+//! to DR-3) run under `refresh` too and pin its different answer.
 
 use crate::common::{deliver, fire, sent, start, system};
 use sharetxn_model::design::spl_knobs::LeaderResolution;
@@ -47,6 +48,28 @@ fn draft(records: u8) -> System {
     );
     assert_eq!(sys.design.leader_resolution, LeaderResolution::Refresh);
     sys
+}
+
+/// The `draft` design with `leader_resolution=refresh-guarded` on ctp.
+fn guarded(records: u8) -> System {
+    let sys = system(
+        Design::draft(),
+        Scenario::ctp(),
+        &[
+            &format!("records={records}"),
+            "leader_resolution=refresh-guarded",
+        ],
+    );
+    assert_eq!(
+        sys.design.leader_resolution,
+        LeaderResolution::RefreshGuarded
+    );
+    sys
+}
+
+/// Both resolutions, for the cases where they agree with the draft alike.
+fn both(records: u8) -> [System; 2] {
+    [draft(records), guarded(records)]
 }
 
 /// The leader, the share coordinator and the client (member 0).
@@ -104,6 +127,60 @@ fn read_answer(persisted: ShareState) -> Msg {
             ..persisted
         }),
         pending: Vec::new(),
+        refresh: false,
+    })
+}
+
+/// The share coordinator's answer to a refresh's read: `persisted`, and for
+/// `refresh-guarded` (which asks for them) the acknowledgements still pending, each
+/// producer's offsets (the model's form of the draft's persisted TX_PENDING batches).
+fn refreshed(
+    sys: &System,
+    persisted: ShareState,
+    pending: &[(ProducerIdAndEpoch, &[Offset])],
+) -> Msg {
+    let guarded = sys.design.leader_resolution.flags_refresh_reads();
+    let pending = pending
+        .iter()
+        .map(|&(producer, offsets)| PendingAcks {
+            producer,
+            tag: Ghost::new(TxnTag {
+                client: 0,
+                incarnation: 0,
+                attempt: producer.pid.0,
+            }),
+            batches: offsets
+                .iter()
+                .map(|&offset| StateBatch {
+                    offset,
+                    state: Acknowledged,
+                    delivery_count: 1,
+                })
+                .collect(),
+            notify: None,
+        })
+        .collect();
+    Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+        leader_epoch: 1,
+        error: ErrorCode::None,
+        state: Some(ShareState {
+            leader_epoch: 1,
+            ..persisted
+        }),
+        pending: if guarded { pending } else { Vec::new() },
+        refresh: guarded,
+    })
+}
+
+/// A refresh's read failed (NOT_COORDINATOR in the draft's test; the model's share
+/// coordinator answers a read without state only FENCED_LEADER_EPOCH).
+fn read_failed(sys: &System) -> Msg {
+    Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+        leader_epoch: 1,
+        error: ErrorCode::FencedLeaderEpoch,
+        state: None,
+        pending: Vec::new(),
+        refresh: sys.design.leader_resolution.flags_refresh_reads(),
     })
 }
 
@@ -213,67 +290,73 @@ fn read_returns(sys: &System, state: &NodeState, msg: Msg) -> (NodeState, Vec<cr
     deliver(sys, sp, state, sc, msg)
 }
 
-/// `testCommitPreservesOtherAcquisitionsAndTransactions`, the part the model agrees with: a
-/// persisted ACKNOWLEDGED commits the record staged for it, and a record acquired but not
-/// staged stays ACQUIRED by its member.
+/// `testCommitPreservesOtherAcquisitionsAndTransactions`, the commit: a persisted
+/// ACKNOWLEDGED commits the record staged for it, and a record acquired but not staged
+/// stays ACQUIRED by its member.
 #[test]
 fn a_refreshed_commit_leaves_other_acquisitions_alone() {
-    let sys = draft(2);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, reads) = refresh(&sys, &state);
-    assert_eq!(reads, 1);
-    let (state, _) = read_returns(
-        &sys,
-        &state,
-        read_answer(persisted(0, &[(0, Acknowledged)])),
-    );
-    assert_eq!(
-        state_of(&state, 0),
-        None,
-        "ACKNOWLEDGED: the start offset moved past it"
-    );
-    let other = record(&state, 1).expect("offset 1");
-    assert_eq!((other.state, other.member), (Acquired, Some(MemberId(0))));
+    for sys in both(2) {
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, reads) = refresh(&sys, &state);
+        assert_eq!(reads, 1);
+        let answer = refreshed(&sys, persisted(0, &[(0, Acknowledged)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        assert_eq!(
+            state_of(&state, 0),
+            None,
+            "ACKNOWLEDGED: the start offset moved past it"
+        );
+        let other = record(&state, 1).expect("offset 1");
+        assert_eq!((other.state, other.member), (Acquired, Some(MemberId(0))));
+    }
 }
 
-/// `testCommitPreservesOtherAcquisitionsAndTransactions`, the rest, and the TX_PENDING half
-/// of `testPerOffsetStateAndPrunedTerminalBatch`: another transaction's staging, durable and
-/// persisted as TX_PENDING, stays TX_PENDING. The model's share coordinator keeps staged
-/// acknowledgements apart from the state a read returns, and its `refresh` takes every
-/// record not persisted terminal for aborted, so it releases the record
-/// (`docs/conformance.md`, DR-1).
+/// Another transaction's durable staging (TXN_B on offset 2) and transaction A's commit
+/// of offset 0, refreshed: the state after the read's answer.
+fn refresh_with_another_transaction(sys: &System) -> NodeState {
+    let state = staged(sys, &acquired(sys), TXN_A, &[0], AckType::Accept);
+    let state = staged(sys, &state, TXN_B, &[2], AckType::Accept);
+    let (state, _) = refresh(sys, &state);
+    let answer = refreshed(sys, persisted(0, &[(0, Acknowledged)]), &[(TXN_B, &[2])]);
+    read_returns(sys, &state, answer).0
+}
+
+/// `testCommitPreservesOtherAcquisitionsAndTransactions`, the other transaction (DR-1): its
+/// staging, durable and still pending at the share coordinator (the draft's persisted
+/// TX_PENDING batch), stays TX_PENDING.
 #[test]
-#[ignore = "disagrees: docs/conformance.md DR-1"]
 fn a_refresh_leaves_another_transactions_durable_staging_pending() {
-    let sys = draft(3);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let state = staged(&sys, &state, TXN_B, &[2], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let (state, _) = read_returns(
-        &sys,
-        &state,
-        read_answer(persisted(0, &[(0, Acknowledged)])),
-    );
+    let sys = guarded(3);
+    let state = refresh_with_another_transaction(&sys);
+    assert_eq!(state_of(&state, 0), None, "transaction A committed");
     assert_eq!(state_of(&state, 2), Some(TxPending));
+}
+
+/// DR-1 under `refresh`: its read does not ask for the pending acknowledgements and takes
+/// every record not persisted terminal for aborted, so it releases the other
+/// transaction's record (docs/kafka-cases.md S10).
+#[test]
+fn under_refresh_another_transactions_durable_staging_is_released() {
+    let sys = draft(3);
+    let state = refresh_with_another_transaction(&sys);
+    assert_eq!(state_of(&state, 2), Some(Available));
 }
 
 /// `testSynchronousStageFailureReleasesRefreshGuard`: a failed staging rolls the record back
 /// to ACQUIRED, and a later durable staging of it is refreshed with one read.
 #[test]
 fn a_failed_staging_rolls_back_and_a_later_one_is_refreshed() {
-    let sys = draft(1);
-    let state = stage(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let state = staging_answered(&sys, &state, TXN_A, ErrorCode::InvalidProducerEpoch);
-    assert_eq!(state_of(&state, 0), Some(Acquired));
-    let state = staged(&sys, &state, TXN_B, &[0], AckType::Accept);
-    let (state, reads) = refresh(&sys, &state);
-    assert_eq!(reads, 1);
-    let (state, _) = read_returns(
-        &sys,
-        &state,
-        read_answer(persisted(0, &[(0, Acknowledged)])),
-    );
-    assert_eq!(state_of(&state, 0), None, "committed");
+    for sys in both(1) {
+        let state = stage(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let state = staging_answered(&sys, &state, TXN_A, ErrorCode::InvalidProducerEpoch);
+        assert_eq!(state_of(&state, 0), Some(Acquired));
+        let state = staged(&sys, &state, TXN_B, &[0], AckType::Accept);
+        let (state, reads) = refresh(&sys, &state);
+        assert_eq!(reads, 1);
+        let answer = refreshed(&sys, persisted(0, &[(0, Acknowledged)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        assert_eq!(state_of(&state, 0), None, "committed");
+    }
 }
 
 /// `testResolvedDispositionDoesNotFollowLaterStateMutations`: an abort found by the refresh
@@ -281,69 +364,84 @@ fn a_failed_staging_rolls_back_and_a_later_one_is_refreshed() {
 /// acquired again before that write returns.
 #[test]
 fn an_abort_persists_the_release_it_decided() {
-    let sys = draft(1);
-    let (sp, _, p0) = ids(&sys);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Available)])));
-    let fetch = Msg::ShareFetch(ShareFetchRequest {
-        member: MemberId(0),
-        session_epoch: 1,
-        max_records: 1,
-        acks: Vec::new(),
-    });
-    let (state, _) = deliver(&sys, sp, &state, p0, fetch);
-    assert_eq!(state_of(&state, 0), Some(Acquired));
-    let release = StateBatch {
-        offset: 0,
-        state: Available,
-        delivery_count: 1,
-    };
-    assert!(spl(&state)
-        .writes
-        .values()
-        .any(|w| w.request.batches == vec![release]));
+    for sys in both(1) {
+        let (sp, _, p0) = ids(&sys);
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, _) = refresh(&sys, &state);
+        let answer = refreshed(&sys, persisted(0, &[(0, Available)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        let fetch = Msg::ShareFetch(ShareFetchRequest {
+            member: MemberId(0),
+            session_epoch: 1,
+            max_records: 1,
+            acks: Vec::new(),
+        });
+        let (state, _) = deliver(&sys, sp, &state, p0, fetch);
+        assert_eq!(state_of(&state, 0), Some(Acquired));
+        let release = StateBatch {
+            offset: 0,
+            state: Available,
+            delivery_count: 1,
+        };
+        assert!(spl(&state)
+            .writes
+            .values()
+            .any(|w| w.request.batches == vec![release]));
+    }
 }
 
 /// `testAbortAllowsRedelivery`: a persisted AVAILABLE is an abort: the record is AVAILABLE
 /// with no staged producer, and is delivered again.
 #[test]
 fn an_abort_found_by_refresh_allows_redelivery() {
-    let sys = draft(1);
-    let (sp, _, p0) = ids(&sys);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Available)])));
-    let r = record(&state, 0).expect("offset 0");
-    assert_eq!((r.state, r.staged.is_none()), (Available, true));
-    let fetch = Msg::ShareFetch(ShareFetchRequest {
-        member: MemberId(0),
-        session_epoch: 1,
-        max_records: 1,
-        acks: Vec::new(),
-    });
-    let (state, _) = deliver(&sys, sp, &state, p0, fetch);
-    let r = record(&state, 0).expect("offset 0");
-    assert_eq!((r.state, r.delivery_count), (Acquired, 2));
+    for sys in both(1) {
+        let (sp, _, p0) = ids(&sys);
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, _) = refresh(&sys, &state);
+        let answer = refreshed(&sys, persisted(0, &[(0, Available)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        let r = record(&state, 0).expect("offset 0");
+        assert_eq!((r.state, r.staged.is_none()), (Available, true));
+        let fetch = Msg::ShareFetch(ShareFetchRequest {
+            member: MemberId(0),
+            session_epoch: 1,
+            max_records: 1,
+            acks: Vec::new(),
+        });
+        let (state, _) = deliver(&sys, sp, &state, p0, fetch);
+        let r = record(&state, 0).expect("offset 0");
+        assert_eq!((r.state, r.delivery_count), (Acquired, 2));
+    }
 }
 
 /// `testRefreshDoesNotReadUnpersistedStaging`: while the staging is unanswered the refresh
 /// reads nothing; once it is durable the refresh reads and a persisted ACKNOWLEDGED commits.
 #[test]
 fn a_refresh_does_not_read_while_the_staging_is_unanswered() {
-    let sys = draft(1);
-    let state = stage(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, reads) = refresh(&sys, &state);
-    assert_eq!(reads, 0);
-    let state = staging_answered(&sys, &state, TXN_A, ErrorCode::None);
-    let (state, reads) = refresh(&sys, &state);
-    assert_eq!(reads, 1);
-    let (state, _) = read_returns(
-        &sys,
-        &state,
-        read_answer(persisted(0, &[(0, Acknowledged)])),
-    );
-    assert_eq!(state_of(&state, 0), None, "committed");
+    for sys in both(1) {
+        let state = stage(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, reads) = refresh(&sys, &state);
+        assert_eq!(reads, 0);
+        let state = staging_answered(&sys, &state, TXN_A, ErrorCode::None);
+        let (state, reads) = refresh(&sys, &state);
+        assert_eq!(reads, 1);
+        let answer = refreshed(&sys, persisted(0, &[(0, Acknowledged)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        assert_eq!(state_of(&state, 0), None, "committed");
+    }
+}
+
+/// The draft's `refresh()` guard in full (`stagingWrites != 0`: no read at all), with a
+/// durable staging beside an unanswered one: `refresh-guarded` reads nothing; `refresh`
+/// reads, and leaves only the unanswered one alone.
+#[test]
+fn a_refresh_does_not_read_while_another_staging_is_unanswered() {
+    for (sys, expected) in both(2).into_iter().zip([1, 0]) {
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let state = stage(&sys, &state, TXN_B, &[1], AckType::Accept);
+        let (_, reads) = refresh(&sys, &state);
+        assert_eq!(reads, expected, "{:?}", sys.design.leader_resolution);
+    }
 }
 
 /// `testDelayedReadCannotResolveNewTransaction`, in the form the model reaches: a staging
@@ -352,73 +450,91 @@ fn a_refresh_does_not_read_while_the_staging_is_unanswered() {
 /// record leaves that state only by its outcome, so the same record cannot be restaged.)
 #[test]
 fn a_read_leaves_a_staging_that_is_not_durable_alone() {
-    let sys = draft(2);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let state = stage(&sys, &state, TXN_B, &[1], AckType::Accept);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Available)])));
+    for sys in both(2) {
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, _) = refresh(&sys, &state);
+        let state = stage(&sys, &state, TXN_B, &[1], AckType::Accept);
+        let answer = refreshed(&sys, persisted(0, &[(0, Available)]), &[]);
+        let (state, _) = read_returns(&sys, &state, answer);
+        assert_eq!(
+            state_of(&state, 0),
+            Some(Available),
+            "transaction A aborted"
+        );
+        let r = record(&state, 1).expect("offset 1");
+        assert_eq!(r.state, TxPending);
+        assert_eq!(r.staged.as_ref().map(|s| s.producer), Some(TXN_B));
+    }
+}
+
+/// A staging made durable (TXN_B on offset 1) while a read sent for transaction A's is out,
+/// the read answered as the share coordinator saw it before that staging: the state after.
+fn delayed_read(sys: &System) -> NodeState {
+    let state = staged(sys, &acquired(sys), TXN_A, &[0], AckType::Accept);
+    let (state, _) = refresh(sys, &state);
+    let state = staged(sys, &state, TXN_B, &[1], AckType::Accept);
+    let answer = refreshed(sys, persisted(0, &[(0, Available)]), &[]);
+    read_returns(sys, &state, answer).0
+}
+
+/// `testDelayedReadCannotResolveNewTransaction`, durable (DR-2): a staging made durable
+/// after the read was sent is not in the draft's snapshot of pending records
+/// (`pendingRecords()`), so that read cannot resolve it.
+#[test]
+fn a_delayed_read_cannot_resolve_a_newer_durable_staging() {
+    let sys = guarded(2);
+    let state = delayed_read(&sys);
     assert_eq!(
         state_of(&state, 0),
         Some(Available),
         "transaction A aborted"
     );
-    let r = record(&state, 1).expect("offset 1");
-    assert_eq!(r.state, TxPending);
-    assert_eq!(r.staged.as_ref().map(|s| s.producer), Some(TXN_B));
+    assert_eq!(state_of(&state, 1), Some(TxPending));
 }
 
-/// `testDelayedReadCannotResolveNewTransaction`, durable: a staging made durable after the
-/// read was sent is not in the draft's snapshot of pending records, so that read cannot
-/// resolve it. The model's refresh takes its pending records when the answer arrives, and
-/// releases it (`docs/conformance.md`, DR-2).
+/// DR-2 under `refresh`: it takes its pending records when the answer arrives, and releases
+/// the newer staging on a read that predates it.
 #[test]
-#[ignore = "disagrees: docs/conformance.md DR-2"]
-fn a_delayed_read_cannot_resolve_a_newer_durable_staging() {
+fn under_refresh_a_delayed_read_releases_a_newer_durable_staging() {
     let sys = draft(2);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let state = staged(&sys, &state, TXN_B, &[1], AckType::Accept);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(0, &[(0, Available)])));
-    assert_eq!(state_of(&state, 1), Some(TxPending));
+    let state = delayed_read(&sys);
+    assert_eq!(state_of(&state, 1), Some(Available));
 }
 
 /// `testConcurrentRefreshSharesReadAndFailedReadCanRetry`, the shared read: a refresh while
 /// one read is out sends no second one, and a failed read leaves the record TX_PENDING.
 #[test]
 fn concurrent_refreshes_share_one_read() {
-    let sys = draft(1);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, first) = refresh(&sys, &state);
-    let (state, second) = refresh(&sys, &state);
-    assert_eq!((first, second), (1, 0));
-    let failed = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
-        leader_epoch: 1,
-        error: ErrorCode::FencedLeaderEpoch,
-        state: None,
-        pending: Vec::new(),
-    });
-    let (state, _) = read_returns(&sys, &state, failed);
-    assert_eq!(state_of(&state, 0), Some(TxPending));
+    for sys in both(1) {
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, first) = refresh(&sys, &state);
+        let (state, second) = refresh(&sys, &state);
+        assert_eq!((first, second), (1, 0));
+        let (state, _) = read_returns(&sys, &state, read_failed(&sys));
+        assert_eq!(state_of(&state, 0), Some(TxPending));
+    }
 }
 
-/// `testConcurrentRefreshSharesReadAndFailedReadCanRetry`, the retry: after a failed read a
-/// later refresh reads again. The model's leader keeps its read marked in flight after an
-/// answer without state, so it never reads again (`docs/conformance.md`, DR-3).
+/// A durable staging whose refresh's read failed; the reads a later refresh sends.
+fn refresh_after_a_failed_read(sys: &System) -> usize {
+    let state = staged(sys, &acquired(sys), TXN_A, &[0], AckType::Accept);
+    let (state, _) = refresh(sys, &state);
+    let (state, _) = read_returns(sys, &state, read_failed(sys));
+    refresh(sys, &state).1
+}
+
+/// `testConcurrentRefreshSharesReadAndFailedReadCanRetry`, the retry (DR-3): after a failed
+/// read a later refresh reads again.
 #[test]
-#[ignore = "disagrees: docs/conformance.md DR-3"]
 fn a_failed_read_can_be_retried() {
-    let sys = draft(1);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
-    let (state, _) = refresh(&sys, &state);
-    let failed = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
-        leader_epoch: 1,
-        error: ErrorCode::FencedLeaderEpoch,
-        state: None,
-        pending: Vec::new(),
-    });
-    let (state, _) = read_returns(&sys, &state, failed);
-    let (_, reads) = refresh(&sys, &state);
-    assert_eq!(reads, 1);
+    assert_eq!(refresh_after_a_failed_read(&guarded(1)), 1);
+}
+
+/// DR-3 under `refresh`: the leader keeps its read marked in flight after an answer without
+/// state, so it never reads again until it restarts.
+#[test]
+fn under_refresh_a_failed_read_is_never_retried() {
+    assert_eq!(refresh_after_a_failed_read(&draft(1)), 0);
 }
 
 /// `testFencedPartitionDoesNotApplyRead`: an answer for an earlier leader epoch (the leader
@@ -426,33 +542,67 @@ fn a_failed_read_can_be_retried() {
 /// TX_PENDING.
 #[test]
 fn a_fenced_leader_does_not_apply_the_read() {
-    let sys = draft(1);
+    for sys in both(1) {
+        let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+        let (state, _) = refresh(&sys, &state);
+        let stale = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+            leader_epoch: 0,
+            error: ErrorCode::None,
+            state: Some(persisted(0, &[(0, Acknowledged)])),
+            pending: Vec::new(),
+            refresh: sys.design.leader_resolution.flags_refresh_reads(),
+        });
+        let (state, _) = read_returns(&sys, &state, stale);
+        assert_eq!(state_of(&state, 0), Some(TxPending));
+    }
+}
+
+/// `refresh-guarded`: a late answer to a load's resent read (the load's
+/// `ReadStateTimeout`), which predates the staging, is not taken for the refresh's answer.
+#[test]
+fn a_late_answer_to_the_loads_read_is_not_the_refreshs() {
+    let sys = guarded(1);
     let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
     let (state, _) = refresh(&sys, &state);
-    let stale = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
-        leader_epoch: 0,
-        error: ErrorCode::None,
-        state: Some(persisted(0, &[(0, Acknowledged)])),
-        pending: Vec::new(),
-    });
-    let (state, _) = read_returns(&sys, &state, stale);
+    let (state, _) = read_returns(&sys, &state, read_answer(ShareState::default()));
     assert_eq!(state_of(&state, 0), Some(TxPending));
 }
 
-/// `testPerOffsetStateAndPrunedTerminalBatch`, the pruned half: a record below the persisted
-/// start offset is resolved as its staged acknowledgement's commit (REJECT: ARCHIVED), and
-/// an acquired record stays ACQUIRED. (Its TX_PENDING half is DR-1.)
+/// The record staged REJECT below the persisted start offset (offset 0), another
+/// transaction's on offset 1 still pending at the share coordinator, offset 2 acquired:
+/// the state after the read's answer.
+fn refresh_with_a_pruned_batch(sys: &System) -> NodeState {
+    let state = staged(sys, &acquired(sys), TXN_A, &[0], AckType::Reject);
+    let state = staged(sys, &state, TXN_B, &[1], AckType::Accept);
+    let (state, _) = refresh(sys, &state);
+    let answer = refreshed(sys, persisted(1, &[]), &[(TXN_B, &[1])]);
+    read_returns(sys, &state, answer).0
+}
+
+/// `testPerOffsetStateAndPrunedTerminalBatch`: a record below the persisted start offset is
+/// resolved as its staged acknowledgement's commit (REJECT: ARCHIVED), the TX_PENDING one
+/// stays TX_PENDING (DR-1), and an acquired record stays ACQUIRED.
 #[test]
 fn a_record_below_the_persisted_start_offset_is_committed() {
-    let sys = draft(3);
-    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Reject);
-    let (state, _) = refresh(&sys, &state);
-    let (state, _) = read_returns(&sys, &state, read_answer(persisted(1, &[])));
+    let sys = guarded(3);
+    let state = refresh_with_a_pruned_batch(&sys);
     assert_eq!(
         state_of(&state, 0),
         None,
         "ARCHIVED: the start offset moved past it"
     );
     assert!(spl(&state).start_offset >= 1);
+    assert_eq!(state_of(&state, 1), Some(TxPending));
+    assert_eq!(state_of(&state, 2), Some(Acquired));
+}
+
+/// `testPerOffsetStateAndPrunedTerminalBatch` under `refresh`: the pruned and the acquired
+/// record agree; the TX_PENDING one is released (DR-1).
+#[test]
+fn under_refresh_a_pruned_batch_releases_the_pending_offset() {
+    let sys = draft(3);
+    let state = refresh_with_a_pruned_batch(&sys);
+    assert_eq!(state_of(&state, 0), None, "ARCHIVED");
+    assert_eq!(state_of(&state, 1), Some(Available));
     assert_eq!(state_of(&state, 2), Some(Acquired));
 }
