@@ -33,13 +33,16 @@ fn the_corpus_covers_every_documented_violation() {
     assert_eq!(
         names,
         [
+            "at_least_once--proposed-ctp-one-outcome-per-producer",
             "cache_agrees--draft-ctp",
+            "cache_agrees--proposed-ctp-one-outcome-per-producer",
             "cache_agrees--seed-ctp",
             "external_agreement--seed-session-resume",
             "flush_before_commit--seed-session",
             "marker_match--seed-ctp",
             "no_aborted_read--consumer-offsets-tv1",
             "no_duplicate_processing--draft-ctp",
+            "no_duplicate_processing--proposed-ctp-unfenced-stage",
             "no_duplicate_processing--proposed-flink-acknowledger-no-2pc",
             "no_duplicate_processing--proposed-flink-acknowledger-notify",
             "no_duplicate_processing--seed-ctp",
