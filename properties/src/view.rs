@@ -173,10 +173,7 @@ pub fn share_partition_state_of<'a>(
     let leader = sys
         .topology
         .share_partition_leader(sys.scenario.share_partition_of(offset))?;
-    match state.node(leader) {
-        NodeState::SharePartition(s) => Some(s),
-        _ => None,
-    }
+    state.node(leader).share_partition()
 }
 
 /// The share-partition leader's state, if the scenario has a share group.

@@ -12,6 +12,7 @@ use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::design::Design;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::Msg;
+use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::world::scenario::Role;
 use crate::world::system::{Envelope, System};
 
@@ -79,60 +80,10 @@ impl WireFormat {
         };
         match msg {
             Msg::TxnShareAcknowledge(r) if from == Role::SharePartition => {
-                outside(
-                    true,
-                    self.txn_share_ack_to_leader,
-                    "TxnShareAcknowledge (leader staging)",
-                );
-                outside(
-                    r.member != MemberId::NONE,
-                    false,
-                    "TxnShareAcknowledge.MemberId (leader staging)",
-                );
-                outside(
-                    !r.deliveries.is_empty(),
-                    self.staging_deliveries,
-                    "TxnShareAcknowledge.DeliveryCount (leader staging)",
-                );
-                outside(r.notify, self.staging_notify, "TxnShareAcknowledge.Notify");
-                outside(
-                    r.leader_epoch.is_some(),
-                    self.staging_leader_epoch,
-                    "TxnShareAcknowledge.LeaderEpoch (leader staging)",
-                );
+                self.staging_excess(r, &mut outside);
             }
             Msg::TxnShareAcknowledge(r) => {
-                let at_leader = to == Role::SharePartition;
-                outside(
-                    at_leader,
-                    self.txn_share_ack_to_leader,
-                    "TxnShareAcknowledge to the share-partition leader",
-                );
-                outside(
-                    !at_leader,
-                    !self.txn_share_ack_to_leader,
-                    "TxnShareAcknowledge to the share coordinator",
-                );
-                outside(
-                    r.member != MemberId::NONE,
-                    self.txn_share_ack_member,
-                    "TxnShareAcknowledge.MemberId",
-                );
-                outside(
-                    !r.deliveries.is_empty(),
-                    self.txn_share_ack_deliveries,
-                    "TxnShareAcknowledge.DeliveryCount",
-                );
-                outside(
-                    r.notify,
-                    false,
-                    "TxnShareAcknowledge.Notify (from a client)",
-                );
-                outside(
-                    r.leader_epoch.is_some(),
-                    false,
-                    "TxnShareAcknowledge.LeaderEpoch (from a client)",
-                );
+                self.client_staging_excess(to == Role::SharePartition, r, &mut outside);
             }
             Msg::ReadShareGroupState(r) => {
                 outside(r.pending, self.read_pending, "ReadShareGroupState.Pending");
@@ -161,6 +112,74 @@ impl WireFormat {
             _ => {}
         }
         out
+    }
+
+    /// A share-partition leader's staging at the share coordinator.
+    fn staging_excess(
+        &self,
+        r: &TxnShareAcknowledgeRequest,
+        outside: &mut impl FnMut(bool, bool, &'static str),
+    ) {
+        outside(
+            true,
+            self.txn_share_ack_to_leader,
+            "TxnShareAcknowledge (leader staging)",
+        );
+        outside(
+            r.member != MemberId::NONE,
+            false,
+            "TxnShareAcknowledge.MemberId (leader staging)",
+        );
+        outside(
+            !r.deliveries.is_empty(),
+            self.staging_deliveries,
+            "TxnShareAcknowledge.DeliveryCount (leader staging)",
+        );
+        outside(r.notify, self.staging_notify, "TxnShareAcknowledge.Notify");
+        outside(
+            r.leader_epoch.is_some(),
+            self.staging_leader_epoch,
+            "TxnShareAcknowledge.LeaderEpoch (leader staging)",
+        );
+    }
+
+    /// A client's TxnShareAcknowledge, to the leader (`at_leader`) or the share coordinator.
+    fn client_staging_excess(
+        &self,
+        at_leader: bool,
+        r: &TxnShareAcknowledgeRequest,
+        outside: &mut impl FnMut(bool, bool, &'static str),
+    ) {
+        outside(
+            at_leader,
+            self.txn_share_ack_to_leader,
+            "TxnShareAcknowledge to the share-partition leader",
+        );
+        outside(
+            !at_leader,
+            !self.txn_share_ack_to_leader,
+            "TxnShareAcknowledge to the share coordinator",
+        );
+        outside(
+            r.member != MemberId::NONE,
+            self.txn_share_ack_member,
+            "TxnShareAcknowledge.MemberId",
+        );
+        outside(
+            !r.deliveries.is_empty(),
+            self.txn_share_ack_deliveries,
+            "TxnShareAcknowledge.DeliveryCount",
+        );
+        outside(
+            r.notify,
+            false,
+            "TxnShareAcknowledge.Notify (from a client)",
+        );
+        outside(
+            r.leader_epoch.is_some(),
+            false,
+            "TxnShareAcknowledge.LeaderEpoch (from a client)",
+        );
     }
 }
 
