@@ -139,8 +139,9 @@ fn the_opener_is_the_name_the_lint_looks_for() {
             .iter()
             .filter(|c| !c.text.starts_with("pub const fn"))
             .count(),
-        1,
-        "the wrapper's own unit test opens one ghost"
+        0,
+        "the wrapper's own file opens no ghost besides declaring the opener (its unit test \
+         compares ghosts instead)"
     );
 }
 
