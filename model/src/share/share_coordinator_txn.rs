@@ -29,7 +29,7 @@ use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::{ShareState, StateBatch};
 pub use crate::protocol::txn_share_msg::PendingAcks;
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
-use crate::protocol::width::Counter;
+use crate::protocol::width::{Counter, Epoch};
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
@@ -120,10 +120,15 @@ impl ShareCoordinator {
         o: &mut Out<Node>,
     ) {
         // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
-        // has since read the state (`ShareCoordinatorShard` fences WriteShareGroupState
+        // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
         // the same way). Checked again when a verification resumes the staging, since a
         // new leader may have read the state while it was parked.
-        if req.leader_epoch.is_some_and(|e| e < s.state.leader_epoch) {
+        let older = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
+        };
+        if req.leader_epoch.is_some_and(older) {
             reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
             return;
         }
