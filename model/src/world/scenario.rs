@@ -503,33 +503,21 @@ impl Scenario {
     /// leader epoch. A leader moving to another broker, as the test's `shutdownBroker`
     /// does, is issue 16's leader-move work. No fault by default: the test's first case.
     pub fn draft_itest() -> Scenario {
+        // `ctp`'s world with the test's topology, its seven transactions, explicit
+        // acknowledgement, and no fault.
         Scenario {
             name: "draft-itest".into(),
-            inputs: 1,
             txns: 7,
             partitions: 3,
             budget: FaultBudget {
-                drops: 0,
-                duplicates: 0,
                 crashes: 0,
-                timeouts: 0,
+                ..Scenario::ctp().budget
             },
             crashable: vec![Role::SharePartition],
-            request_retries: 0,
-            marker_retries: 1,
-            producers: 1,
             records: 2,
             share_partitions: 3,
-            consumers: 0,
-            delivery_limit: 5,
             ack_mode: AckMode::Explicit,
-            ack_types: vec![AckType::Accept],
-            stalls: 0,
-            max_records: 1,
-            readers: 0,
-            session: false,
-            sink: false,
-            resume: false,
+            ..Scenario::ctp()
         }
     }
 

@@ -12,6 +12,7 @@ use sharetxn_model::clients::share_acknowledger::HandedAck;
 use sharetxn_model::clients::share_consumer::ShareConsumerState;
 use sharetxn_model::clients::source_reader::SourceReaderState;
 use sharetxn_model::clients::transaction_manager::{CurrentTxn, Outstanding};
+use sharetxn_model::protocol::width::Counter;
 
 /// The transactional client (`KafkaProducer` with its `TransactionManager`, Kafka 4.1):
 /// the manager's state first, then the identity, the transaction, the requests in flight.
@@ -156,30 +157,25 @@ fn share_client(who: &str, a: &ShareClientState, b: &ShareClientState, out: &mut
         _ => {}
     }
     changed(out, who, "acks handed", &a.acks, &b.acks, |v| acks(v));
-    changed(
-        out,
+    session_and_stalls(
         who,
-        "share session epoch",
-        &a.session_epoch,
-        &b.session_epoch,
-        short,
-    );
-    flag(
+        (a.session_epoch, a.stalled, a.stalls_left),
+        (b.session_epoch, b.stalled, b.stalls_left),
         out,
-        who,
-        "stalls past its lock",
-        "resumes",
-        a.stalled,
-        b.stalled,
     );
-    changed(
-        out,
-        who,
-        "stalls left",
-        &a.stalls_left,
-        &b.stalls_left,
-        short,
-    );
+}
+
+/// What every share consumer kind has: the share session epoch, whether it stalls past its
+/// acquisition lock, and how many stalls it has left (each as `(epoch, stalled, left)`).
+fn session_and_stalls(
+    who: &str,
+    a: (Counter, bool, u8),
+    b: (Counter, bool, u8),
+    out: &mut Vec<String>,
+) {
+    changed(out, who, "share session epoch", &a.0, &b.0, short);
+    flag(out, who, "stalls past its lock", "resumes", a.1, b.1);
+    changed(out, who, "stalls left", &a.2, &b.2, short);
 }
 
 /// Acknowledgements: `0 ACCEPT`.
@@ -217,29 +213,11 @@ pub(super) fn share_consumer(
         &delivered(b),
         String::clone,
     );
-    changed(
-        out,
+    session_and_stalls(
         who,
-        "share session epoch",
-        &a.session_epoch,
-        &b.session_epoch,
-        short,
-    );
-    flag(
+        (a.session_epoch, a.stalled, a.stalls_left),
+        (b.session_epoch, b.stalled, b.stalls_left),
         out,
-        who,
-        "stalls past its lock",
-        "resumes",
-        a.stalled,
-        b.stalled,
-    );
-    changed(
-        out,
-        who,
-        "stalls left",
-        &a.stalls_left,
-        &b.stalls_left,
-        short,
     );
 }
 
