@@ -12,8 +12,8 @@ use crate::clients::producer_share::{ShareClientState, ShareSource, STALL};
 use crate::clients::share_sink_task::SinkTaskState;
 use crate::clients::transaction_session::SessionProducerState;
 use crate::protocol::msg::{AddOffsetsToTxnRequest, Msg, ProducerIdAndEpoch};
+use crate::protocol::output::Host;
 use crate::protocol::share_msg::AcquiredRecord;
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
 
@@ -180,7 +180,7 @@ impl RoleState {
 impl Producer {
     /// InitProducerId was answered: the consumer-group loops fetch their committed offset
     /// first; a share group keeps the position, so the share roles go straight on.
-    pub(crate) fn after_init(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn after_init<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         match self.role {
             ClientRole::GroupLoop | ClientRole::TwoPhaseSession => self.fetch_offset(state, o),
             _ => self.begin_next(state, o),
@@ -188,7 +188,7 @@ impl Producer {
     }
 
     /// The client is ready for its next transaction (initialised, or the last one ended).
-    pub(crate) fn begin_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn begin_next<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         match self.role {
             // Idle until the application calls `commitAcknowledgements` again.
             ClientRole::Acknowledger(_) => state.manager.done = true,
@@ -207,7 +207,7 @@ impl Producer {
 
     /// `beginTransaction()` moved to IN_TRANSACTION: a sink task's poll thread goes on once
     /// the batch is the commit thread's.
-    pub(crate) fn txn_begun(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn txn_begun<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if let ClientRole::SinkTask(_) = self.role {
             self.sink_poll_again(state, o);
         }
@@ -217,7 +217,7 @@ impl Producer {
     /// what was consumed goes into the transaction. The share roles add
     /// `__share_group_state` themselves under every transaction version (the seed defines
     /// no implicit add for it); the consumer-group loops send their offsets.
-    pub(crate) fn add_consumed(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn add_consumed<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         match self.role {
             ClientRole::GroupLoop | ClientRole::TwoPhaseSession => {
                 if self.design.tv.bumps_epoch_per_txn() {
@@ -261,7 +261,7 @@ impl Producer {
 
     /// A write was answered: a session producer may take the session's new identity and
     /// send what waited for it; a sink task may send the batch it holds.
-    pub(crate) fn write_answered(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn write_answered<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         match self.role {
             ClientRole::Session(_) | ClientRole::TwoPhaseSession => {
                 self.session_after_write(state, o)
@@ -276,11 +276,11 @@ impl Producer {
 
     /// EndTxn answered with producer id and epoch `id` (TV2 bumped it). On a session the
     /// sequences are the producer's: they reset when it takes the new identity.
-    pub(crate) fn took_identity(
+    pub(crate) fn took_identity<A: Host>(
         &self,
         state: &mut ProducerState,
         id: ProducerIdAndEpoch,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if Some(id) != state.manager.identity && !self.role.on_session() {
             state.manager.seqs.clear();
@@ -290,7 +290,7 @@ impl Producer {
     }
 
     /// The transaction ended: a share role lets go of what it acquired or was handed.
-    pub(crate) fn txn_ended(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn txn_ended<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if let Some(sh) = state.role.share_mut() {
             sh.fetched = None;
             sh.acks.clear();
@@ -301,11 +301,11 @@ impl Producer {
 
     /// A poll found `record`: it begins a transaction, or, on a sink task whose commit
     /// thread's transaction is open, the poll thread holds it for the next one.
-    pub(crate) fn polled(
+    pub(crate) fn polled<A: Host>(
         &self,
         state: &mut ProducerState,
         record: AcquiredRecord,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if let ClientRole::SinkTask(_) = self.role {
             if state.manager.txn.is_some() {

@@ -20,9 +20,9 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::external_msg::{Committable, ExternalOp, ExternalRequest};
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::output::Saves;
 use crate::protocol::wait::{Answer, Down, Reply, Wait};
 use crate::protocol::width::Epoch;
-use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -75,17 +75,17 @@ const DECIDE: &str = "decide";
 
 impl Committer {
     /// Start or recovery from the log.
-    pub fn on_start(
+    pub fn on_start<A: Saves<CommitterStorage>>(
         &self,
         storage: Option<&CommitterStorage>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> CommitterState {
         let log = CommitterStorage {
             incarnation: storage.map_or(0, |s| s.incarnation + 1),
             committable: storage.and_then(|s| s.committable.clone()),
             decision: storage.and_then(|s| s.decision),
         };
-        o.save(NodeStorage::Committer(log.clone()));
+        o.save(log.clone().into());
         let mut s = CommitterState {
             log,
             voted: false,
@@ -117,7 +117,11 @@ impl Committer {
     /// that). Flink's `KafkaSink` does the same on restore, aborting the lingering
     /// transactions of its transactional ids. Nothing is logged: a committable that still
     /// arrives starts phase 1 once this session ended, and finds the transaction gone.
-    pub(crate) fn presume_abort(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+    pub(crate) fn presume_abort<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        o: &mut Out<A>,
+    ) {
         s.presumed_abort = true;
         s.session = Some(self.session.init_transactions_2pc(
             s.log.incarnation,
@@ -130,7 +134,11 @@ impl Committer {
     /// The presumed abort's session: abort what InitProducerId kept, and once nothing is in
     /// flight any more, drop the session so that phase 1 resumes with a fresh one. Whether
     /// the recovery is still under way.
-    fn presumed_abort_pending(&self, s: &mut CommitterState, o: &mut Out<Node>) -> bool {
+    fn presumed_abort_pending<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        o: &mut Out<A>,
+    ) -> bool {
         if !s.presumed_abort {
             return false;
         }
@@ -158,12 +166,18 @@ impl Committer {
     }
 
     /// The writer's committable, the participant's answers, and the session's responses.
-    pub fn on_msg(&self, s: &mut CommitterState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         match msg {
             Msg::Committable(c) => {
                 if s.log.committable.is_none() && s.log.decision.is_none() {
                     s.log.committable = Some(c);
-                    o.save(NodeStorage::Committer(s.log.clone()));
+                    o.save(s.log.clone().into());
                     // Phase 1's other leg: the database prepares once the Kafka leg has.
                     self.ask(s, ExternalOp::Prepare, o);
                 }
@@ -190,7 +204,12 @@ impl Committer {
 
     /// The participant's request timed out: ask again (it is idempotent); the session's
     /// own timeouts go to it.
-    pub fn on_timeout(&self, s: &mut CommitterState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         if timer == Timer::RequestTimeout(RequestKey::External) {
             if let Some(op) = s.external {
                 self.ask(s, op, o);
@@ -202,7 +221,12 @@ impl Committer {
     }
 
     /// The application's decision, once both legs are prepared.
-    pub fn on_choice(&self, s: &mut CommitterState, choice: ClientChoice, o: &mut Out<Node>) {
+    pub fn on_choice<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        choice: ClientChoice,
+        o: &mut Out<A>,
+    ) {
         let commit = match choice {
             ClientChoice::Commit => true,
             ClientChoice::Abort => false,
@@ -222,14 +246,24 @@ impl Committer {
     }
 
     /// Records the decision durably, then acts on it.
-    fn decide(&self, s: &mut CommitterState, commit: bool, o: &mut Out<Node>) {
+    fn decide<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        commit: bool,
+        o: &mut Out<A>,
+    ) {
         o.choose_random(DECIDE, Vec::new());
         s.log.decision = Some(commit);
-        o.save(NodeStorage::Committer(s.log.clone()));
+        o.save(s.log.clone().into());
         self.phase_two(s, commit, o);
     }
 
-    fn ask(&self, s: &mut CommitterState, op: ExternalOp, o: &mut Out<Node>) {
+    fn ask<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        op: ExternalOp,
+        o: &mut Out<A>,
+    ) {
         s.external = Some(op);
         o.send(self.external, Msg::ExternalRequest(ExternalRequest { op }));
         o.set_timer(Timer::RequestTimeout(RequestKey::External), no_delay());
@@ -237,7 +271,12 @@ impl Committer {
 
     /// Phase 2: the decision to the participant, and the Kafka leg resumed (unless it was
     /// resumed before the decision) and completed.
-    fn phase_two(&self, s: &mut CommitterState, commit: bool, o: &mut Out<Node>) {
+    fn phase_two<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        commit: bool,
+        o: &mut Out<A>,
+    ) {
         let op = if commit {
             ExternalOp::Commit
         } else {
@@ -249,7 +288,7 @@ impl Committer {
     }
 
     /// `TransactionSession.resume(txnId, producerId, epoch)` with the writer's committable.
-    fn resume(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+    fn resume<A: Saves<CommitterStorage>>(&self, s: &mut CommitterState, o: &mut Out<A>) {
         if s.session.is_some() {
             return;
         }
@@ -261,7 +300,7 @@ impl Committer {
     /// Resumes early when the design says so, offers the decision once it may be taken
     /// (or takes abort when the resumed transaction is gone), and completes the resumed
     /// session once it holds the transaction.
-    fn next(&self, s: &mut CommitterState, o: &mut Out<Node>) {
+    fn next<A: Saves<CommitterStorage>>(&self, s: &mut CommitterState, o: &mut Out<A>) {
         if self.presumed_abort_pending(s, o) {
             return;
         }

@@ -6,7 +6,7 @@
 
 use crate::protocol::external_msg::{ExternalOp, ExternalRequest, ExternalResponse};
 use crate::protocol::msg::Msg;
-use crate::world::node::{Node, NodeStorage};
+use crate::protocol::output::Saves;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -30,7 +30,13 @@ impl ExternalParticipant {
     }
 
     /// Prepare, commit or abort, each made durable before it is answered.
-    pub fn on_msg(&self, s: &mut ExternalState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<ExternalState>>(
+        &self,
+        s: &mut ExternalState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         let Msg::ExternalRequest(ExternalRequest { op }) = msg else {
             return;
         };
@@ -42,7 +48,7 @@ impl ExternalParticipant {
                 }
             }
         }
-        o.save(NodeStorage::ExternalParticipant(s.clone()));
+        o.save(s.clone().into());
         let decided = if op == ExternalOp::Prepare {
             None
         } else {

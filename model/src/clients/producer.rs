@@ -21,9 +21,9 @@ use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::output::{Host, Saves};
 use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::protocol::width::{Epoch, Offset};
-use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -64,27 +64,39 @@ pub struct Producer {
     pub role: ClientRole,
 }
 
+/// What a producer saves: its incarnation number, which start of the process this is (a
+/// modelling device; a client keeps nothing else across a crash).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProducerStorage {
+    /// Which start of the process.
+    pub incarnation: Epoch,
+}
+
 impl Producer {
     /// Starts an incarnation: `initTransactions()`.
-    pub fn on_start(&self, incarnation: Option<Epoch>, o: &mut Out<Node>) -> ProducerState {
+    pub fn on_start<A: Saves<ProducerStorage>>(
+        &self,
+        incarnation: Option<Epoch>,
+        o: &mut Out<A>,
+    ) -> ProducerState {
         let incarnation = incarnation.map_or(0, |i| i + 1);
-        o.save(NodeStorage::Producer { incarnation });
+        o.save(ProducerStorage { incarnation }.into());
         self.start(incarnation, o)
     }
 
     /// `initTransactions()` for incarnation `incarnation`, whoever keeps the number (the
     /// producer's own storage, or the process that embeds this `TransactionManager`).
-    pub(crate) fn start(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
+    pub(crate) fn start<A: Host>(&self, incarnation: Epoch, o: &mut Out<A>) -> ProducerState {
         self.start_with(incarnation, InitProducerIdRequest::plain(self.txn), o)
     }
 
     /// `initTransactions()` with the InitProducerId `init` (KIP-939's `Enable2Pc` and
     /// `KeepPreparedTxn` set by the caller).
-    pub(crate) fn start_with(
+    pub(crate) fn start_with<A: Host>(
         &self,
         incarnation: Epoch,
         init: InitProducerIdRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ProducerState {
         let mut state = ProducerState {
             manager: TransactionManager::new(incarnation),
@@ -96,7 +108,7 @@ impl Producer {
     }
 
     /// Handles responses.
-    pub fn on_msg(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Host>(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<A>) {
         if state.manager.tm == TxnManagerState::FatalError {
             return;
         }
@@ -154,7 +166,7 @@ impl Producer {
     }
 
     /// A request timed out: resend it, or give up on it.
-    pub fn on_timeout(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Host>(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<A>) {
         if timer == Timer::TxnHeartbeat {
             self.on_heartbeat_timer(state, o);
             return;
@@ -176,7 +188,12 @@ impl Producer {
     }
 
     /// The application's decision: commit or abort.
-    pub fn on_choice(&self, state: &mut ProducerState, choice: ClientChoice, o: &mut Out<Node>) {
+    pub fn on_choice<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        choice: ClientChoice,
+        o: &mut Out<A>,
+    ) {
         if choice == ClientChoice::Stall {
             self.on_stall(state, o);
             return;
@@ -200,7 +217,7 @@ impl Producer {
         self.maybe_end(state, o);
     }
 
-    pub(crate) fn fetch_offset(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn fetch_offset<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         self.send_request(
             state,
             RequestKey::OffsetFetch,
@@ -212,11 +229,11 @@ impl Producer {
         );
     }
 
-    fn on_offset_fetch(
+    fn on_offset_fetch<A: Host>(
         &self,
         state: &mut ProducerState,
         r: OffsetFetchResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let Some(req) = state.manager.requests.get(&RequestKey::OffsetFetch) else {
             return;
@@ -235,7 +252,7 @@ impl Producer {
 
     /// The consumer-group loop's next transaction: the next input record, if any is left
     /// and the attempt bound allows.
-    pub(crate) fn next_input(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn next_input<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if state.next_input >= self.inputs || state.manager.attempts >= self.txns {
             state.manager.done = true;
             return;
@@ -244,14 +261,18 @@ impl Producer {
     }
 
     /// TV0/1: the partitions were added; the writes go out, then what was consumed.
-    pub(crate) fn after_partitions_added(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn after_partitions_added<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        o: &mut Out<A>,
+    ) {
         if !state.manager.txn.as_ref().is_some_and(|t| t.writes_issued) {
             self.issue_writes(state, o);
         }
         self.add_consumed(state, o);
     }
 
-    pub(crate) fn send_offset_commit(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn send_offset_commit<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let id = state.manager.identity();
         let txn = state.manager.txn.as_ref().expect("in a transaction");
         let req = TxnOffsetCommitRequest {

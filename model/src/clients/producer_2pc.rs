@@ -8,17 +8,17 @@ use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{InitProducerIdRequest, ProducerIdAndEpoch};
-use crate::world::node::Node;
+use crate::protocol::output::Host;
 use stateright::actor::Out;
 
 impl Producer {
     /// `initTransactions(keepPreparedTxn)` for a client with 2PC enabled or not.
-    pub(crate) fn init_transactions_2pc(
+    pub(crate) fn init_transactions_2pc<A: Host>(
         &self,
         incarnation: crate::protocol::width::Epoch,
         enable_2pc: bool,
         keep_prepared_txn: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ProducerState {
         let init = InitProducerIdRequest {
             txn: self.txn,
@@ -32,7 +32,7 @@ impl Producer {
     /// to PREPARED_TRANSACTION holding the `PreparedTxnState` (the current pair). A client
     /// step only: no request goes to the coordinator. Ignored outside IN_TRANSACTION (the
     /// Java call would throw).
-    pub(crate) fn prepare_transaction(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn prepare_transaction<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if state.manager.tm != TxnManagerState::InTransaction {
             return;
         }
@@ -68,11 +68,11 @@ impl Producer {
     /// `expected` is the pair it holds, else abort it (the caller's record says this
     /// transaction was not the one it prepared). Ignored unless PREPARED_TRANSACTION: with
     /// no prepared transaction there is nothing to complete.
-    pub(crate) fn complete_transaction(
+    pub(crate) fn complete_transaction<A: Host>(
         &self,
         state: &mut ProducerState,
         expected: Option<ProducerIdAndEpoch>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if state.manager.tm != TxnManagerState::PreparedTransaction {
             return;

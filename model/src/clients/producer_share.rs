@@ -19,12 +19,12 @@ use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::*;
+use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
 use crate::protocol::txn_share_msg::*;
 use crate::protocol::wait::Holding;
 use crate::protocol::width::Counter;
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -103,7 +103,7 @@ pub(crate) const STALL: &str = "stall";
 
 impl Producer {
     /// `consumer.poll()`: one ShareFetch for one record.
-    pub(crate) fn poll(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn poll<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let Some((src, share_partition)) = self
             .role
             .share_source()
@@ -135,7 +135,11 @@ impl Producer {
     /// The poll found nothing at the share partition it asked (an empty answer, or the
     /// request timeout of a parked fetch): with several share partitions the next one is
     /// polled, and the loop ends only once each came back empty in a row.
-    pub(crate) fn poll_found_nothing(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
+    pub(crate) fn poll_found_nothing<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        o: &mut Out<A>,
+    ) -> bool {
         let n = self.role.share_source().map_or(1, |s| s.share_partitions);
         let Some(sh) = state.role.share_mut().filter(|_| n > 1) else {
             return false;
@@ -169,12 +173,12 @@ impl Producer {
 
     /// The poll's answer: a record begins a transaction; a session error reopens the
     /// session (epoch 0) and polls again.
-    pub(crate) fn on_share_fetch_response(
+    pub(crate) fn on_share_fetch_response<A: Host>(
         &self,
         state: &mut ProducerState,
         from: Id,
         r: ShareFetchResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         // Session epochs are per leader, so an answer is matched by its sender too.
         let matches = matches!(
@@ -203,11 +207,11 @@ impl Producer {
     }
 
     /// The record `record` a poll acquired begins the client's next transaction.
-    pub(crate) fn begin_polled(
+    pub(crate) fn begin_polled<A: Host>(
         &self,
         state: &mut ProducerState,
         record: AcquiredRecord,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if let Some(sh) = state.role.share_mut() {
             sh.fetched = Some(record);
@@ -221,7 +225,7 @@ impl Producer {
 
     /// The application stalls past the lock of the record it holds: the lock's expiry is
     /// due, and the client carries on with its transaction afterwards.
-    pub(crate) fn on_stall(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn on_stall<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let Some(sh) = state.role.share_mut() else {
             return;
         };
@@ -234,7 +238,7 @@ impl Producer {
     }
 
     /// `sendShareAcksToTransaction`, first half: AddShareAcksToTxn.
-    pub(crate) fn send_add_share_acks(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn send_add_share_acks<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let id = state.manager.identity();
         self.send_coordinator(
             state,
@@ -248,7 +252,7 @@ impl Producer {
 
     /// `sendShareAcksToTransaction`, second half: TxnShareAcknowledge (ACCEPT) for the
     /// acquired record, or the acknowledgements the standalone acknowledger was handed.
-    pub(crate) fn send_txn_share_ack(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn send_txn_share_ack<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let (Some(src), Some(sh)) = (self.role.share_source(), state.role.share()) else {
             return;
         };

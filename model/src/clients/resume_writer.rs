@@ -16,7 +16,7 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::external_msg::Committable;
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
-use crate::world::node::Node;
+use crate::protocol::output::Host;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -56,7 +56,7 @@ const FATE: &str = "writer";
 
 impl ResumeWriter {
     /// `session.initialize()`.
-    pub fn on_start(&self, o: &mut Out<Node>) -> ResumeWriterState {
+    pub fn on_start<A: Host>(&self, o: &mut Out<A>) -> ResumeWriterState {
         ResumeWriterState {
             session: self.session.initialize_2pc_session(0, o),
             handed: false,
@@ -65,19 +65,24 @@ impl ResumeWriter {
     }
 
     /// Responses go to the session and the producer.
-    pub fn on_msg(&self, s: &mut ResumeWriterState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Host>(&self, s: &mut ResumeWriterState, src: Id, msg: Msg, o: &mut Out<A>) {
         self.session.on_msg(&mut s.session, src, msg, o);
         self.next(s, o);
     }
 
     /// Request timeouts go to the session and the producer.
-    pub fn on_timeout(&self, s: &mut ResumeWriterState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Host>(&self, s: &mut ResumeWriterState, timer: Timer, o: &mut Out<A>) {
         self.session.on_timeout(&mut s.session, timer, o);
         self.next(s, o);
     }
 
     /// The writer dies, or wakes as a zombie.
-    pub fn on_choice(&self, s: &mut ResumeWriterState, choice: ClientChoice, o: &mut Out<Node>) {
+    pub fn on_choice<A: Host>(
+        &self,
+        s: &mut ResumeWriterState,
+        choice: ClientChoice,
+        o: &mut Out<A>,
+    ) {
         if s.fate != WriterFate::Working || !s.handed {
             return;
         }
@@ -103,7 +108,7 @@ impl ResumeWriter {
 
     /// The loop: begin (the producer's own), then prepare instead of a commit choice, then
     /// hand the prepared state over.
-    fn next(&self, s: &mut ResumeWriterState, o: &mut Out<Node>) {
+    fn next<A: Host>(&self, s: &mut ResumeWriterState, o: &mut Out<A>) {
         let unprepared = s.session.manager.tm == TxnManagerState::InTransaction
             && s.session.manager.txn.as_ref().is_some_and(|t| !t.prepare);
         if unprepared {

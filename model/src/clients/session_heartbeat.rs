@@ -30,9 +30,9 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::output::Host;
 use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
 use crate::protocol::wait::{Answer, Down, Duty, Held, Reply, Wait};
-use crate::world::node::Node;
 use stateright::actor::Out;
 use std::time::Duration;
 
@@ -48,7 +48,7 @@ fn heartbeating(tm: TxnManagerState) -> bool {
 
 impl Producer {
     /// `beginTransaction()`: the session starts heartbeating for the transaction.
-    pub(crate) fn start_heartbeat(&self, o: &mut Out<Node>) {
+    pub(crate) fn start_heartbeat<A: Host>(&self, o: &mut Out<A>) {
         if self.heartbeats() {
             o.set_timer(Timer::TxnHeartbeat, interval());
         }
@@ -56,7 +56,7 @@ impl Producer {
 
     /// The transaction leaves the open states (EndTxn sent, prepared, or a fatal error):
     /// no more heartbeats for it.
-    pub(crate) fn stop_heartbeat(&self, o: &mut Out<Node>) {
+    pub(crate) fn stop_heartbeat<A: Host>(&self, o: &mut Out<A>) {
         if self.heartbeats() {
             o.cancel_timer(Timer::TxnHeartbeat);
         }
@@ -64,7 +64,7 @@ impl Producer {
 
     /// The heartbeat interval elapsed: one TxnHeartbeat with the session's pair, and the
     /// next one armed, while the transaction is open.
-    pub(crate) fn on_heartbeat_timer(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn on_heartbeat_timer<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if !self.heartbeats() || !heartbeating(state.manager.tm) {
             return;
         }
@@ -83,11 +83,11 @@ impl Producer {
     /// coordinator aborted the transaction, and the session fails fatally instead of
     /// committing it. An answer for an earlier pair, or after the transaction left the
     /// open states, is stale.
-    pub(crate) fn on_heartbeat_response(
+    pub(crate) fn on_heartbeat_response<A: Host>(
         &self,
         state: &mut ProducerState,
         r: TxnHeartbeatResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !self.heartbeats()
             || !heartbeating(state.manager.tm)

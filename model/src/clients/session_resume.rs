@@ -16,17 +16,17 @@ use crate::design::session_knobs::ResumeMode;
 use crate::protocol::external_msg::Committable;
 use crate::protocol::ids::PartitionIndex;
 use crate::protocol::msg::OutputRecord;
+use crate::protocol::output::Host;
 use crate::protocol::width::Epoch;
-use crate::world::node::Node;
 use stateright::actor::Out;
 
 impl Producer {
     /// `new TransactionSession(configs).initialize()` for a writer that will prepare:
     /// InitProducerId with `Enable2Pc` as the design grants it.
-    pub(crate) fn initialize_2pc_session(
+    pub(crate) fn initialize_2pc_session<A: Host>(
         &self,
         incarnation: Epoch,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ProducerState {
         self.init_transactions_2pc(incarnation, self.design.two_phase_commit, false, o)
     }
@@ -36,11 +36,11 @@ impl Producer {
     /// with that identity and sends nothing; with `resume=fence` it sends
     /// InitProducerId(keepPreparedTxn=true) and is PREPARED_TRANSACTION once answered
     /// ([`Producer::resume_prepared`]).
-    pub(crate) fn resume_session(
+    pub(crate) fn resume_session<A: Host>(
         &self,
         incarnation: Epoch,
         committable: &Committable,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ProducerState {
         match self.design.resume {
             ResumeMode::Fence => {
@@ -97,11 +97,11 @@ impl Producer {
     /// `commitTransaction()` / `abortTransaction()` on an installed session (IN_TRANSACTION),
     /// `completeTransaction(preparedTxnState)` on a prepared one (commit iff the state is
     /// the kept pair; an abort passes no state).
-    pub(crate) fn complete_resumed(
+    pub(crate) fn complete_resumed<A: Host>(
         &self,
         state: &mut ProducerState,
         commit: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         match state.manager.tm {
             TxnManagerState::PreparedTransaction => {
@@ -122,7 +122,7 @@ impl Producer {
     /// ("Aborting incomplete transaction due to shutdown"), once its writes are answered.
     /// `hasOngoingTransaction()` is IN_TRANSACTION, completing or ABORTABLE_ERROR: a
     /// prepared transaction is left for whoever completes it.
-    pub(crate) fn close_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn close_session<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let open = matches!(
             state.manager.tm,
             TxnManagerState::InTransaction | TxnManagerState::AbortableError
@@ -135,7 +135,7 @@ impl Producer {
     /// `abortTransaction()` on a session that holds a transaction, prepared or not (Kafka
     /// allows PREPARED_TRANSACTION to ABORTING_TRANSACTION): EndTxn ABORT once its writes
     /// are answered.
-    pub(crate) fn abort_session(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn abort_session<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if let Some(txn) = state.manager.txn.as_mut() {
             if txn.decision.is_none() {
                 txn.decision = Some(false);
@@ -149,7 +149,11 @@ impl Producer {
     /// `session_send_check` the producer refuses it unless the session is IN_TRANSACTION
     /// (Kafka's `maybeAddPartition` throws "Cannot call send in state ..."); false when
     /// nothing was sent.
-    pub(crate) fn send_on_session(&self, state: &mut ProducerState, o: &mut Out<Node>) -> bool {
+    pub(crate) fn send_on_session<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        o: &mut Out<A>,
+    ) -> bool {
         if self.design.session_send_check && state.manager.tm != TxnManagerState::InTransaction {
             return false;
         }

@@ -26,10 +26,10 @@ use crate::design::Design;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{Msg, Timer};
+use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::{Acknowledgement, DeliveryTag};
 use crate::protocol::width::{Epoch, Offset};
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::fmt;
@@ -133,7 +133,7 @@ impl TransactionalShareAcknowledger {
     }
 
     /// `initTransactions()`: InitProducerId for the process's `incarnation`.
-    pub fn init_transactions(&self, incarnation: Epoch, o: &mut Out<Node>) -> ProducerState {
+    pub fn init_transactions<A: Host>(&self, incarnation: Epoch, o: &mut Out<A>) -> ProducerState {
         self.producer.start(incarnation, o)
     }
 
@@ -148,11 +148,11 @@ impl TransactionalShareAcknowledger {
     /// Begins a transaction carrying `acks` (AddShareAcksToTxn, then TxnShareAcknowledge):
     /// false, and nothing done, unless idle with something to acknowledge (the Java calls
     /// would throw or have nothing to send).
-    fn begin_with(
+    fn begin_with<A: Host>(
         &self,
         state: &mut ProducerState,
         acks: Vec<HandedAck>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> bool {
         let Some(first) = acks.first().map(|a| a.offset) else {
             return false;
@@ -171,11 +171,11 @@ impl TransactionalShareAcknowledger {
     /// `commitAcknowledgements(acks, groupId)`: begin, AddShareAcksToTxn, then
     /// TxnShareAcknowledge with `acks`, then EndTxn COMMIT once it is answered. Ignored
     /// unless idle (the Java call would throw) or when there is nothing to acknowledge.
-    pub fn commit_acknowledgements(
+    pub fn commit_acknowledgements<A: Host>(
         &self,
         state: &mut ProducerState,
         acks: Vec<HandedAck>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !self.begin_with(state, acks, o) {
             return;
@@ -189,7 +189,7 @@ impl TransactionalShareAcknowledger {
     /// `abortAcknowledgements()`: EndTxn ABORT for the transaction in progress, once its
     /// requests are answered; nothing when no transaction is in progress or its EndTxn
     /// was already sent.
-    pub fn abort_acknowledgements(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub fn abort_acknowledgements<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if state.manager.tm != TxnManagerState::InTransaction
             && state.manager.tm != TxnManagerState::AbortableError
         {
@@ -203,10 +203,10 @@ impl TransactionalShareAcknowledger {
 
     /// `initTransactions(keepPreparedTxn=true)` with 2PC enabled as the design allows:
     /// a transaction a previous incarnation prepared is kept for `complete_transaction`.
-    pub fn init_transactions_keep_prepared(
+    pub fn init_transactions_keep_prepared<A: Host>(
         &self,
         incarnation: crate::protocol::width::Epoch,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ProducerState {
         let two_phase = self.producer.design.two_phase_commit;
         self.producer
@@ -216,11 +216,11 @@ impl TransactionalShareAcknowledger {
     /// Flink `snapshotState` for the two-phase acknowledger: begin, AddShareAcksToTxn,
     /// TxnShareAcknowledge with `acks`, then `prepareTransaction()` once they are answered.
     /// Ignored unless idle or when there is nothing to acknowledge.
-    pub fn stage_and_prepare(
+    pub fn stage_and_prepare<A: Host>(
         &self,
         state: &mut ProducerState,
         acks: Vec<HandedAck>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !self.begin_with(state, acks, o) {
             return;
@@ -230,11 +230,11 @@ impl TransactionalShareAcknowledger {
 
     /// `completeTransaction(preparedTxnState)`: commit the prepared transaction iff it is
     /// the one `expected` names, else abort it.
-    pub fn complete_transaction(
+    pub fn complete_transaction<A: Host>(
         &self,
         state: &mut ProducerState,
         expected: Option<crate::protocol::msg::ProducerIdAndEpoch>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         self.producer.complete_transaction(state, expected, o);
     }
@@ -251,12 +251,12 @@ impl TransactionalShareAcknowledger {
     }
 
     /// Responses from the transaction coordinator and the share coordinator.
-    pub fn on_msg(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Host>(&self, state: &mut ProducerState, src: Id, msg: Msg, o: &mut Out<A>) {
         self.producer.on_msg(state, src, msg, o);
     }
 
     /// Request timeouts: resend, or give up as the producer does.
-    pub fn on_timeout(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Host>(&self, state: &mut ProducerState, timer: Timer, o: &mut Out<A>) {
         self.producer.on_timeout(state, timer, o);
     }
 }

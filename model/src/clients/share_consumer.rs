@@ -24,11 +24,11 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
+use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
 use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
 use crate::protocol::width::{Counter, Offset};
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -81,7 +81,7 @@ const POLL: &str = "poll";
 
 impl ShareConsumer {
     /// Starts: opens a share session with its first ShareFetch.
-    pub fn on_start(&self, o: &mut Out<Node>) -> ShareConsumerState {
+    pub fn on_start<A: Host>(&self, o: &mut Out<A>) -> ShareConsumerState {
         let mut s = ShareConsumerState {
             session_epoch: 0,
             in_flight: None,
@@ -94,7 +94,7 @@ impl ShareConsumer {
     }
 
     /// Handles ShareFetch and ShareAcknowledge responses to the request in flight.
-    pub fn on_msg(&self, s: &mut ShareConsumerState, _src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Host>(&self, s: &mut ShareConsumerState, _src: Id, msg: Msg, o: &mut Out<A>) {
         let Some(acquired) = self.receive(s, msg, o) else {
             return;
         };
@@ -110,11 +110,11 @@ impl ShareConsumer {
     /// The answer to the ShareFetch in flight: the records it acquired. `None` when `msg`
     /// answers no request in flight, or when the session is gone (the leader restarted, or
     /// a repeated request used up the epoch), in which case a new session is opened.
-    pub(crate) fn receive(
+    pub(crate) fn receive<A: Host>(
         &self,
         s: &mut ShareConsumerState,
         msg: Msg,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Option<Vec<AcquiredRecord>> {
         let Msg::ShareFetchResponse(r) = msg else {
             return None;
@@ -135,7 +135,7 @@ impl ShareConsumer {
     }
 
     /// The request timed out: a new session, without what the old one held.
-    pub fn on_timeout(&self, s: &mut ShareConsumerState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Host>(&self, s: &mut ShareConsumerState, timer: Timer, o: &mut Out<A>) {
         if timer == Timer::RequestTimeout(RequestKey::Share) && s.in_flight.is_some() {
             s.in_flight = None;
             self.reset(s, o);
@@ -143,7 +143,12 @@ impl ShareConsumer {
     }
 
     /// The application's choices.
-    pub fn on_choice(&self, s: &mut ShareConsumerState, choice: ClientChoice, o: &mut Out<Node>) {
+    pub fn on_choice<A: Host>(
+        &self,
+        s: &mut ShareConsumerState,
+        choice: ClientChoice,
+        o: &mut Out<A>,
+    ) {
         match choice {
             ClientChoice::Stall => {
                 s.stalls_left = s.stalls_left.saturating_sub(1);
@@ -174,7 +179,7 @@ impl ShareConsumer {
         }
     }
 
-    fn reset(&self, s: &mut ShareConsumerState, o: &mut Out<Node>) {
+    fn reset<A: Host>(&self, s: &mut ShareConsumerState, o: &mut Out<A>) {
         for d in &s.delivered {
             o.choose_random(ack_key(d.offset), Vec::new());
         }
@@ -187,7 +192,7 @@ impl ShareConsumer {
     }
 
     /// What the application may do with what it holds.
-    fn offer(&self, s: &mut ShareConsumerState, o: &mut Out<Node>) {
+    fn offer<A: Host>(&self, s: &mut ShareConsumerState, o: &mut Out<A>) {
         if s.delivered.is_empty() {
             self.poll(s, o);
             return;
@@ -224,7 +229,7 @@ impl ShareConsumer {
     }
 
     /// The next ShareFetch, carrying every acknowledgement the application made.
-    pub(crate) fn poll(&self, s: &mut ShareConsumerState, o: &mut Out<Node>) {
+    pub(crate) fn poll<A: Host>(&self, s: &mut ShareConsumerState, o: &mut Out<A>) {
         let acks = std::mem::take(&mut s.delivered)
             .into_iter()
             .filter_map(|d| {

@@ -33,8 +33,8 @@ use crate::design::sink_knobs::SinkCommitScope;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::RequestKey;
+use crate::protocol::output::Host;
 use crate::protocol::share_msg::AcquiredRecord;
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
 
@@ -66,7 +66,7 @@ pub struct HeldBatch {
 impl Producer {
     /// The poll thread handed the transaction's batch to the commit thread: it polls
     /// again at once, while the commit goes on.
-    pub(crate) fn sink_poll_again(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn sink_poll_again<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let ended = state.role.sink().is_none_or(|s| s.polls_ended);
         let polling = state.manager.requests.contains_key(&RequestKey::Share);
         let held = state.role.sink().is_some_and(|s| s.held.is_some());
@@ -77,11 +77,11 @@ impl Producer {
 
     /// The poll thread got `record` while the commit thread's transaction is open: it puts
     /// the batch and, as the scope says, sends it now or holds it for the next transaction.
-    pub(crate) fn sink_hold(
+    pub(crate) fn sink_hold<A: Host>(
         &self,
         state: &mut ProducerState,
         record: AcquiredRecord,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let tag = Ghost::new(TxnTag {
             client: self.txn.0,
@@ -102,7 +102,7 @@ impl Producer {
     /// The seed's scope: the held batch goes out as soon as its partition has no batch in
     /// flight, with whatever identity the producer has from the session, which is still
     /// the committing transaction's until EndTxn is answered.
-    pub(crate) fn sink_send_held(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn sink_send_held<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if self.design.sink_commit_scope != SinkCommitScope::Session || state.manager.txn.is_none()
         {
             return;
@@ -122,7 +122,7 @@ impl Producer {
 
     /// The session's transaction ended (or the session was initialised): begin the next
     /// one with the held batch, wait for the poll in flight, poll, or finish.
-    pub(crate) fn sink_next(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn sink_next<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if let Some(batch) = state.role.sink_mut().and_then(|s| s.held.take()) {
             if let Some(sh) = state.role.share_mut() {
                 sh.fetched = Some(batch.record);

@@ -32,11 +32,11 @@ use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::kip939::AcknowledgerCommit;
 use crate::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, RequestKey, Timer};
+use crate::protocol::output::Saves;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::{AcquiredRecord, DeliveryTag};
 use crate::protocol::wait::{Holding, Wait};
 use crate::protocol::width::{Epoch, Offset};
-use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::fmt;
@@ -128,19 +128,22 @@ const CHECKPOINT: &str = "checkpoint";
 impl SourceReader {
     /// `open()`: restores the last completed checkpoint, initialises the acknowledger and
     /// opens the consumer's share session.
-    pub fn on_start(
+    pub fn on_start<A: Saves<ReaderStorage>>(
         &self,
         storage: Option<&ReaderStorage>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> SourceReaderState {
         let incarnation = storage.map_or(0, |s| s.incarnation + 1);
         let checkpoint = storage.map(|s| s.checkpoint.clone()).unwrap_or_default();
         let prepared = storage.and_then(|s| s.prepared);
-        o.save(NodeStorage::SourceReader(ReaderStorage {
-            incarnation,
-            checkpoint: checkpoint.clone(),
-            prepared,
-        }));
+        o.save(
+            ReaderStorage {
+                incarnation,
+                checkpoint: checkpoint.clone(),
+                prepared,
+            }
+            .into(),
+        );
         let two_phase = self.two_phase();
         let consumer = self.consumer.on_start(o);
         let acknowledger = if two_phase {
@@ -168,7 +171,13 @@ impl SourceReader {
     }
 
     /// Fetch answers go to the consumer; everything else to the acknowledger.
-    pub fn on_msg(&self, s: &mut SourceReaderState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<ReaderStorage>>(
+        &self,
+        s: &mut SourceReaderState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         if let Msg::ShareFetchResponse(_) = msg {
             if let Some(acquired) = self.consumer.receive(&mut s.consumer, msg, o) {
                 self.emit(s, &acquired);
@@ -181,7 +190,12 @@ impl SourceReader {
 
     /// The consumer's request timeout opens a new session; the others are the
     /// acknowledger's.
-    pub fn on_timeout(&self, s: &mut SourceReaderState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<ReaderStorage>>(
+        &self,
+        s: &mut SourceReaderState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         if timer == Timer::RequestTimeout(RequestKey::Share) {
             self.consumer.on_timeout(&mut s.consumer, timer, o);
         } else {
@@ -191,7 +205,12 @@ impl SourceReader {
     }
 
     /// A checkpoint completes: `snapshotState`, then `notifyCheckpointComplete`.
-    pub fn on_choice(&self, s: &mut SourceReaderState, choice: ClientChoice, o: &mut Out<Node>) {
+    pub fn on_choice<A: Saves<ReaderStorage>>(
+        &self,
+        s: &mut SourceReaderState,
+        choice: ClientChoice,
+        o: &mut Out<A>,
+    ) {
         if choice != ClientChoice::Checkpoint || !self.may_checkpoint(s) {
             return;
         }
@@ -214,11 +233,14 @@ impl SourceReader {
             delivery: a.delivery,
             checkpoint: id,
         }));
-        o.save(NodeStorage::SourceReader(ReaderStorage {
-            incarnation: s.incarnation,
-            checkpoint: acks.clone(),
-            prepared: None,
-        }));
+        o.save(
+            ReaderStorage {
+                incarnation: s.incarnation,
+                checkpoint: acks.clone(),
+                prepared: None,
+            }
+            .into(),
+        );
         s.committing = acks.clone();
         self.acknowledger
             .commit_acknowledgements(&mut s.acknowledger, acks, o);
@@ -248,7 +270,7 @@ impl SourceReader {
 
     /// What the reader does after any event: abort a failed commit, end a finished one,
     /// commit restored acknowledgements once it can, poll again, offer the checkpoint.
-    fn next(&self, s: &mut SourceReaderState, o: &mut Out<Node>) {
+    fn next<A: Saves<ReaderStorage>>(&self, s: &mut SourceReaderState, o: &mut Out<A>) {
         let ack = &self.acknowledger;
         if TransactionalShareAcknowledger::failed(&s.acknowledger) {
             ack.abort_acknowledgements(&mut s.acknowledger, o);
@@ -290,7 +312,7 @@ impl SourceReader {
     /// (nothing covers those records, which come back); after a restart the transaction
     /// that `initTransactions(keepPreparedTxn=true)` found is completed against the
     /// restored checkpoint's state (committed iff that checkpoint prepared it).
-    fn next_two_phase(&self, s: &mut SourceReaderState, o: &mut Out<Node>) {
+    fn next_two_phase<A: Saves<ReaderStorage>>(&self, s: &mut SourceReaderState, o: &mut Out<A>) {
         let ack = &self.acknowledger;
         let prepared = TransactionalShareAcknowledger::is_prepared(&s.acknowledger);
         if prepared && !s.snapshotting.is_empty() {
@@ -306,11 +328,14 @@ impl SourceReader {
                 checkpoint: id,
             }));
             let state = s.acknowledger.manager.prepared;
-            o.save(NodeStorage::SourceReader(ReaderStorage {
-                incarnation: s.incarnation,
-                checkpoint: acks.clone(),
-                prepared: state,
-            }));
+            o.save(
+                ReaderStorage {
+                    incarnation: s.incarnation,
+                    checkpoint: acks.clone(),
+                    prepared: state,
+                }
+                .into(),
+            );
             s.committing = acks;
             ack.complete_transaction(&mut s.acknowledger, state, o);
         } else if prepared {
@@ -330,7 +355,7 @@ impl SourceReader {
         }
     }
 
-    fn poll_again(&self, s: &mut SourceReaderState, o: &mut Out<Node>) {
+    fn poll_again<A: Saves<ReaderStorage>>(&self, s: &mut SourceReaderState, o: &mut Out<A>) {
         if s.pending.is_empty()
             && s.consumer.in_flight.is_none()
             && s.checkpoints < self.checkpoints

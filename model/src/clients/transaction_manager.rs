@@ -26,8 +26,8 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::output::Host;
 use crate::protocol::width::{Counter, Epoch, Offset};
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -171,7 +171,7 @@ impl TransactionManager {
 
 /// The `TransactionManager`'s operations, with the client's configuration.
 impl Producer {
-    pub(crate) fn fatal(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn fatal<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         state.manager.set_tm(TxnManagerState::FatalError);
         self.stop_heartbeat(o);
         if state.manager.coordinator.take().is_some() {
@@ -182,7 +182,12 @@ impl Producer {
         }
     }
 
-    pub(crate) fn send_coordinator(&self, state: &mut ProducerState, msg: Msg, o: &mut Out<Node>) {
+    pub(crate) fn send_coordinator<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         o.send(self.txn_coordinator, msg.clone());
         o.set_timer(Timer::RequestTimeout(RequestKey::Coordinator), timeout());
         state.manager.coordinator = Some(Outstanding {
@@ -192,13 +197,13 @@ impl Producer {
         });
     }
 
-    pub(crate) fn send_request(
+    pub(crate) fn send_request<A: Host>(
         &self,
         state: &mut ProducerState,
         key: RequestKey,
         dst: Id,
         msg: Msg,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         o.send(dst, msg.clone());
         o.set_timer(Timer::RequestTimeout(key), timeout());
@@ -212,22 +217,22 @@ impl Producer {
         );
     }
 
-    pub(crate) fn resend_coordinator(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn resend_coordinator<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if let Some(req) = &state.manager.coordinator {
             o.send(req.dst, req.msg.clone());
         }
     }
 
-    pub(crate) fn resolve_coordinator(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn resolve_coordinator<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         state.manager.coordinator = None;
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Coordinator));
     }
 
-    pub(crate) fn on_init_producer_id(
+    pub(crate) fn on_init_producer_id<A: Host>(
         &self,
         state: &mut ProducerState,
         r: InitProducerIdResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         match (r.error, r.producer) {
             (ErrorCode::None, Some(id)) => {
@@ -248,7 +253,12 @@ impl Producer {
     }
 
     /// `beginTransaction()` and the writes of the transaction processing `input`.
-    pub(crate) fn begin_txn(&self, state: &mut ProducerState, input: Offset, o: &mut Out<Node>) {
+    pub(crate) fn begin_txn<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        input: Offset,
+        o: &mut Out<A>,
+    ) {
         let tag = Ghost::new(TxnTag {
             client: self.txn.0,
             incarnation: state.manager.incarnation,
@@ -260,13 +270,13 @@ impl Producer {
 
     /// `beginTransaction()` for attempt `tag`, whose output went out already when
     /// `writes_issued` (a Connect sink task's batch sent before its transaction began).
-    pub(crate) fn begin_attempt(
+    pub(crate) fn begin_attempt<A: Host>(
         &self,
         state: &mut ProducerState,
         input: Offset,
         tag: Ghost<TxnTag>,
         writes_issued: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         state.manager.set_tm(TxnManagerState::InTransaction);
         state.manager.txn = Some(CurrentTxn {
@@ -306,12 +316,12 @@ impl Producer {
         }
     }
 
-    pub(crate) fn on_added(
+    pub(crate) fn on_added<A: Host>(
         &self,
         state: &mut ProducerState,
         error: ErrorCode,
-        o: &mut Out<Node>,
-        next: impl FnOnce(&Self, &mut ProducerState, &mut Out<Node>),
+        o: &mut Out<A>,
+        next: impl FnOnce(&Self, &mut ProducerState, &mut Out<A>),
     ) {
         match error {
             ErrorCode::None => {
@@ -323,7 +333,7 @@ impl Producer {
         }
     }
 
-    pub(crate) fn issue_writes(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn issue_writes<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if !self.may_send_writes(state) {
             // The producer holds its batches until it has the session's identity.
             return;
@@ -336,13 +346,13 @@ impl Producer {
 
     /// Sends one Produce of `record` to `partition`'s `leader` with the writer's identity
     /// and the partition's next sequence: the one place a sequence is taken.
-    pub(crate) fn send_produce(
+    pub(crate) fn send_produce<A: Host>(
         &self,
         state: &mut ProducerState,
         partition: PartitionIndex,
         leader: Id,
         record: OutputRecord,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let producer = self.write_identity(state);
         let seq = state.manager.seqs.entry(partition).or_insert(0);
@@ -365,12 +375,12 @@ impl Producer {
 
     /// `producer.send` of the output derived from `input` to every output partition, for
     /// attempt `tag`, with the identity the producer has.
-    pub(crate) fn send_outputs(
+    pub(crate) fn send_outputs<A: Host>(
         &self,
         state: &mut ProducerState,
         input: Offset,
         tag: Ghost<TxnTag>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let record = OutputRecord { input, tag };
         let only = self.output_partition(state);
@@ -382,12 +392,12 @@ impl Producer {
         }
     }
 
-    pub(crate) fn on_write_response(
+    pub(crate) fn on_write_response<A: Host>(
         &self,
         state: &mut ProducerState,
         key: RequestKey,
         error: ErrorCode,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         match error {
             ErrorCode::None | ErrorCode::DuplicateSequenceNumber => {
@@ -415,7 +425,7 @@ impl Producer {
 
     /// Sends EndTxn when the transaction may end: the application decided (or a write
     /// failed) and, with `flush_before_end_txn`, no write is unanswered.
-    pub(crate) fn maybe_end(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn maybe_end<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let Some(txn) = state.manager.txn.as_ref() else {
             return;
         };
@@ -464,11 +474,11 @@ impl Producer {
         );
     }
 
-    pub(crate) fn on_end_txn(
+    pub(crate) fn on_end_txn<A: Host>(
         &self,
         state: &mut ProducerState,
         r: EndTxnResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let Some(Outstanding {
             msg: Msg::EndTxn(req),
@@ -502,11 +512,11 @@ impl Producer {
     }
 
     /// A request other than the share consumer's timed out: resend it, or give up on it.
-    pub(crate) fn on_request_timeout(
+    pub(crate) fn on_request_timeout<A: Host>(
         &self,
         state: &mut ProducerState,
         key: RequestKey,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let slot = match key {
             RequestKey::Coordinator => state.manager.coordinator.as_mut(),

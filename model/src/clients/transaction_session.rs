@@ -46,7 +46,7 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::transaction_manager::TransactionManager;
 use crate::design::session_knobs::EpochHandoff;
 use crate::protocol::msg::{ClientChoice, ProducerIdAndEpoch};
-use crate::world::node::Node;
+use crate::protocol::output::Host;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Out;
 
@@ -79,7 +79,11 @@ impl Producer {
     /// The session's identity changed (InitProducerId, or EndTxn under TV2). The first one
     /// is the producer's from the start (it is built on an initialised session); later
     /// ones reach it as the hand-off knob says.
-    pub(crate) fn session_identity_changed(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn session_identity_changed<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        o: &mut Out<A>,
+    ) {
         let Some(session) = state.role.session_mut() else {
             return;
         };
@@ -99,7 +103,7 @@ impl Producer {
 
     /// The asynchronous hand-off happens: the producer reads the session's identity and
     /// resets its sequences.
-    pub(crate) fn on_handoff(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn on_handoff<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         o.choose_random(HANDOFF, Vec::new());
         if let Some(session) = state.role.session_mut() {
             if session.view != state.manager.identity {
@@ -111,7 +115,7 @@ impl Producer {
 
     /// After a produce was answered: with the atomic hand-off, take the session's identity
     /// once no batch is in flight and send the batches that waited for it.
-    pub(crate) fn session_after_write(&self, state: &mut ProducerState, o: &mut Out<Node>) {
+    pub(crate) fn session_after_write<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         if self.design.epoch_handoff == EpochHandoff::Async {
             return;
         }

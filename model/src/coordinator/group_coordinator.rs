@@ -18,9 +18,9 @@ use crate::partition::partition_log::{AppendCheck, PartitionLog, Payload, Record
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::output::Saves;
 use crate::protocol::wait::{Held, Wait};
 use crate::protocol::width::Offset;
-use crate::world::node::{Node, NodeStorage};
 use stateright::actor::{Id, Out};
 
 /// The group coordinator's state.
@@ -54,18 +54,24 @@ pub fn has_pending_offsets(log: &PartitionLog) -> bool {
 
 impl GroupCoordinator {
     /// Loads the coordinator from its log.
-    pub fn on_start(
+    pub fn on_start<A: Saves<LeaderStorage>>(
         &self,
         storage: Option<&LeaderStorage>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> GroupCoordinatorState {
         let (state, storage) = LeaderState::load(&storage.cloned());
-        o.save(NodeStorage::Leader(storage));
+        o.save(storage.into());
         state
     }
 
     /// Handles TxnOffsetCommit, OffsetFetch, verification answers and markers.
-    pub fn on_msg(&self, state: &mut GroupCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<LeaderStorage>>(
+        &self,
+        state: &mut GroupCoordinatorState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         match msg {
             Msg::TxnOffsetCommit(req) => self.commit(state, src, req, false, o),
             Msg::OffsetFetch(req) => {
@@ -95,7 +101,7 @@ impl GroupCoordinator {
             Msg::WriteTxnMarkers(req) => {
                 let error = state.log.write_marker(&req);
                 if error == ErrorCode::None {
-                    o.save(NodeStorage::Leader(state.storage()));
+                    o.save(state.storage().into());
                     void_guard(&mut state.verifying, req.producer.pid);
                     if !has_pending_offsets(&state.log) {
                         let offset = committed_offset(&state.log);
@@ -117,7 +123,12 @@ impl GroupCoordinator {
     }
 
     /// The inter-broker request timeout of the verification of `pid` ran out.
-    pub fn on_timeout(&self, state: &mut GroupCoordinatorState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<LeaderStorage>>(
+        &self,
+        state: &mut GroupCoordinatorState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         if let Timer::VerificationTimeout(pid) = timer {
             self.verifier().time_out(&mut state.verifying, pid, o);
         }
@@ -132,13 +143,13 @@ impl GroupCoordinator {
         }
     }
 
-    fn commit(
+    fn commit<A: Saves<LeaderStorage>>(
         &self,
         state: &mut GroupCoordinatorState,
         src: Id,
         req: TxnOffsetCommitRequest,
         verified: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let check = state.log.check_append(
             req.producer,
@@ -157,7 +168,7 @@ impl GroupCoordinator {
                         tag: req.tag,
                     },
                 );
-                o.save(NodeStorage::Leader(state.storage()));
+                o.save(state.storage().into());
                 reply(o, src, &req, ErrorCode::None);
             }
             AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
@@ -171,7 +182,12 @@ impl GroupCoordinator {
     }
 }
 
-fn reply(o: &mut Out<Node>, dst: Id, req: &TxnOffsetCommitRequest, error: ErrorCode) {
+fn reply<A: Saves<LeaderStorage>>(
+    o: &mut Out<A>,
+    dst: Id,
+    req: &TxnOffsetCommitRequest,
+    error: ErrorCode,
+) {
     o.send(dst, req.response(error));
 }
 

@@ -16,15 +16,15 @@
 //! PREPARE_* transactions have their markers re-sent, ONGOING ones wait for the client or
 //! the timeout (`TransactionStateManager.loadTransactionsForTxnTopicPartition`).
 
+use crate::coordinator::metadata_cache::MetadataCache;
 use crate::coordinator::txn_state::TransactionState;
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::output::{Host, Saves};
 use crate::protocol::txn_share_msg::{AddShareAcksToTxnRequest, AddShareAcksToTxnResponse};
 use crate::protocol::wait::{self, Answer, Down, Duty, Held, Wait};
-use crate::world::node::{Node, NodeStorage};
-use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Command, Id, Out};
 use std::collections::{BTreeMap, BTreeSet};
@@ -112,8 +112,9 @@ pub struct TxnCoordinatorState {
 pub struct TxnCoordinator {
     /// The design (transaction version).
     pub design: Design,
-    /// Where the participants are.
-    pub topology: Topology,
+    /// Where the participants are: the leaders it sends markers to and the clients
+    /// that own its transactional ids.
+    pub topology: MetadataCache,
     /// Marker resends after a timeout.
     pub marker_retries: u8,
 }
@@ -130,7 +131,11 @@ pub(crate) type InitReply = (
 
 impl TxnCoordinator {
     /// Loads the coordinator from its log (first start or failover).
-    pub fn on_start(&self, storage: Option<&TxnLog>, o: &mut Out<Node>) -> TxnCoordinatorState {
+    pub fn on_start<A: Saves<TxnLog>>(
+        &self,
+        storage: Option<&TxnLog>,
+        o: &mut Out<A>,
+    ) -> TxnCoordinatorState {
         let (coordinator_epoch, next_pid, txns) = match storage {
             Some(log) => (
                 CoordinatorEpoch(log.coordinator_epoch.0 + 1),
@@ -163,12 +168,15 @@ impl TxnCoordinator {
         state
     }
 
-    pub(crate) fn save(&self, state: &TxnCoordinatorState, o: &mut Out<Node>) {
-        o.save(NodeStorage::TxnCoordinator(TxnLog {
-            coordinator_epoch: state.coordinator_epoch,
-            next_pid: state.next_pid,
-            txns: state.txns.clone(),
-        }));
+    pub(crate) fn save<A: Saves<TxnLog>>(&self, state: &TxnCoordinatorState, o: &mut Out<A>) {
+        o.save(
+            TxnLog {
+                coordinator_epoch: state.coordinator_epoch,
+                next_pid: state.next_pid,
+                txns: state.txns.clone(),
+            }
+            .into(),
+        );
     }
 
     /// Handles a request or a marker response.
@@ -179,8 +187,14 @@ impl TxnCoordinator {
     /// instead and answers it when the transaction completes: the same answers, without
     /// the busy loops that would multiply the state space. A waiting request dies with
     /// the coordinator, as an unanswered one does.
-    pub fn on_msg(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
-        let mut out = Out::new();
+    pub fn on_msg<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
+        let mut out = Out::<A>::new();
         self.handle(state, src, msg.clone(), &mut out);
         let waits = out.iter().any(|c| {
             matches!(c, Command::Send(dst, m) if *dst == src
@@ -204,13 +218,19 @@ impl TxnCoordinator {
         }
     }
 
-    fn wake_parked(&self, state: &mut TxnCoordinatorState, o: &mut Out<Node>) {
+    fn wake_parked<A: Saves<TxnLog>>(&self, state: &mut TxnCoordinatorState, o: &mut Out<A>) {
         for (src, msg) in std::mem::take(&mut state.parked) {
             self.on_msg(state, src, msg, o);
         }
     }
 
-    fn handle(&self, state: &mut TxnCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    fn handle<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         match msg {
             Msg::InitProducerId(req) => self.handle_init_producer_id(state, src, req, o),
             Msg::TxnHeartbeat(req) => {
@@ -229,12 +249,12 @@ impl TxnCoordinator {
     }
 
     /// `TransactionCoordinator.handleInitProducerId`, answered to `src`.
-    fn handle_init_producer_id(
+    fn handle_init_producer_id<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         src: Id,
         req: InitProducerIdRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let (error, producer, ongoing) = self.init_producer_id(state, &req, o);
         o.send(
@@ -251,12 +271,12 @@ impl TxnCoordinator {
     /// `TransactionCoordinator.handleAddPartitionsToTransaction` for a client or a
     /// partition leader's implicit add (KIP-890), `handleVerifyPartitionsInTransaction`
     /// for a leader's verification; answered to `src`.
-    fn handle_add_partitions_to_transaction(
+    fn handle_add_partitions_to_transaction<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         src: Id,
         req: AddPartitionsToTxnRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let error = match req.mode {
             AddPartitionsMode::VerifyOnly { .. } => self.verify(state, &req),
@@ -278,12 +298,12 @@ impl TxnCoordinator {
 
     /// `KafkaApis.handleAddOffsetsToTxnRequest`: adds the group's `__consumer_offsets`
     /// partition; answered to `src`.
-    fn handle_add_offsets_to_txn(
+    fn handle_add_offsets_to_txn<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         src: Id,
         req: AddOffsetsToTxnRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let partition = [TopicPartition::ConsumerOffsets];
         let error = self.add_partitions(state, req.txn, req.producer, &partition, o);
@@ -299,12 +319,12 @@ impl TxnCoordinator {
 
     /// KIP-1289: as AddOffsetsToTxn, for the share group's state partition; answered to
     /// `src`.
-    fn handle_add_share_acks_to_txn(
+    fn handle_add_share_acks_to_txn<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         src: Id,
         req: AddShareAcksToTxnRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let partition = [TopicPartition::ShareGroupState];
         let error = self.add_partitions(state, req.txn, req.producer, &partition, o);
@@ -319,12 +339,12 @@ impl TxnCoordinator {
     }
 
     /// `TransactionCoordinator.handleEndTransaction`, answered to `src`.
-    fn handle_end_transaction(
+    fn handle_end_transaction<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         src: Id,
         req: EndTxnRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let (error, producer) = self.end_txn(state, &req, o);
         o.send(
@@ -340,7 +360,12 @@ impl TxnCoordinator {
     }
 
     /// Handles the transaction timeout and marker resends.
-    pub fn on_timeout(&self, state: &mut TxnCoordinatorState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         match timer {
             Timer::TxnTimeout(txn) => {
                 let Some(meta) = state.txns.get(&txn) else {
@@ -387,11 +412,11 @@ impl TxnCoordinator {
         meta.state = to;
     }
 
-    fn init_producer_id(
+    fn init_producer_id<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         req: &InitProducerIdRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> InitReply {
         let txn = req.txn;
         if req.enable_2pc && !self.design.two_phase_commit {
@@ -408,12 +433,12 @@ impl TxnCoordinator {
 
     /// InitProducerId as Kafka answers it without `KeepPreparedTxn`; a granted pair records
     /// whether the client enabled 2PC (Kafka's `txnTimeoutMs`, set by every InitProducerId).
-    fn init_producer_id_v5(
+    fn init_producer_id_v5<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
         two_phase: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Reply {
         let Some(meta) = state.txns.get(&txn) else {
             let pid = state.next_pid;
@@ -498,13 +523,13 @@ impl TxnCoordinator {
         }
     }
 
-    fn add_partitions(
+    fn add_partitions<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
         producer: ProducerIdAndEpoch,
         partitions: &[TopicPartition],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ErrorCode {
         let Some(meta) = state.txns.get_mut(&txn) else {
             return ErrorCode::InvalidProducerIdMapping;
@@ -533,11 +558,11 @@ impl TxnCoordinator {
     /// `TransactionCoordinator.endTransaction` (Kafka 4.0): validates the producer, answers
     /// a retried EndTxn (TV2), fences a stale epoch, checks the state allows the end, then
     /// moves to PREPARE_COMMIT or PREPARE_ABORT and writes the markers.
-    fn end_txn(
+    fn end_txn<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         req: &EndTxnRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Reply {
         let Some(meta) = state.txns.get(&req.txn) else {
             return (ErrorCode::InvalidProducerIdMapping, None);
@@ -663,12 +688,12 @@ impl TxnCoordinator {
     /// an aborted empty transaction has no partitions), then the state moves to `prepare`,
     /// the timeout is cancelled, the log appended and the markers sent. TV2 answers the
     /// bumped pair.
-    fn prepare_abort_or_commit(
+    fn prepare_abort_or_commit<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         req: &EndTxnRequest,
         prepare: TransactionState,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Reply {
         let bumps = self.design.tv.bumps_epoch_per_txn();
         let meta = state.txns.get_mut(&req.txn).expect("present");
@@ -687,11 +712,11 @@ impl TxnCoordinator {
         (ErrorCode::None, granted)
     }
 
-    pub(crate) fn fence_and_abort(
+    pub(crate) fn fence_and_abort<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let meta = state.txns.get_mut(&txn).expect("present");
         Self::transition(
@@ -707,12 +732,12 @@ impl TxnCoordinator {
         self.send_markers(state, txn, false, o);
     }
 
-    fn send_markers(
+    fn send_markers<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
         commit: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let meta = &state.txns[&txn];
         let pending = PendingMarkers {
@@ -734,12 +759,12 @@ impl TxnCoordinator {
         state.markers.insert(txn, pending);
     }
 
-    fn send_marker(
+    fn send_marker<A: Saves<TxnLog>>(
         &self,
         coordinator_epoch: CoordinatorEpoch,
         pending: &PendingMarkers,
         tp: TopicPartition,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         o.send(
             self.topology.leader_of(tp),
@@ -753,11 +778,11 @@ impl TxnCoordinator {
         );
     }
 
-    fn on_marker_response(
+    fn on_marker_response<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         resp: WriteTxnMarkersResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if resp.coordinator_epoch != state.coordinator_epoch {
             return; // an answer to an earlier leader of this partition
@@ -791,7 +816,12 @@ impl TxnCoordinator {
         }
     }
 
-    fn complete(&self, state: &mut TxnCoordinatorState, txn: TransactionalId, o: &mut Out<Node>) {
+    fn complete<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        o: &mut Out<A>,
+    ) {
         let meta = state.txns.get_mut(&txn).expect("present");
         let to = match meta.state {
             TransactionState::PrepareCommit => TransactionState::CompleteCommit,
@@ -805,18 +835,12 @@ impl TxnCoordinator {
     }
 }
 
-trait AppendCommand {
-    fn append_command(
-        &mut self,
-        c: Command<Msg, Timer, crate::protocol::msg::ClientChoice, NodeStorage>,
-    );
+trait AppendCommand<A: Host> {
+    fn append_command(&mut self, c: Command<Msg, Timer, ClientChoice, A::Storage>);
 }
 
-impl AppendCommand for Out<Node> {
-    fn append_command(
-        &mut self,
-        c: Command<Msg, Timer, crate::protocol::msg::ClientChoice, NodeStorage>,
-    ) {
+impl<A: Host> AppendCommand<A> for Out<A> {
+    fn append_command(&mut self, c: Command<Msg, Timer, ClientChoice, A::Storage>) {
         match c {
             Command::Send(dst, m) => self.send(dst, m),
             Command::SetTimer(t, d) => self.set_timer(t, d),
@@ -827,7 +851,7 @@ impl AppendCommand for Out<Node> {
     }
 }
 
-fn replay_into(o: &mut Out<Node>, out: Out<Node>) {
+fn replay_into<A: Host>(o: &mut Out<A>, out: Out<A>) {
     for c in out {
         o.append_command(c);
     }

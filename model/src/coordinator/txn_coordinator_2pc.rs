@@ -25,14 +25,14 @@
 //! `KeepPreparedTxn` and `completeTransaction`) or an operator ends it.
 
 use crate::coordinator::txn_coordinator::{
-    timeout, InitReply, TransactionMetadata, TxnCoordinator, TxnCoordinatorState,
+    timeout, InitReply, TransactionMetadata, TxnCoordinator, TxnCoordinatorState, TxnLog,
 };
 use crate::coordinator::txn_state::TransactionState;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::{InitProducerIdRequest, Timer};
+use crate::protocol::output::Saves;
 use crate::protocol::txn_heartbeat_msg::{TxnHeartbeatRequest, TxnHeartbeatResponse};
-use crate::world::node::Node;
 use stateright::actor::Out;
 
 impl TxnCoordinator {
@@ -42,11 +42,11 @@ impl TxnCoordinator {
     /// it was begun with. `None` when the request is not that case, and InitProducerId
     /// proceeds as before KIP-939 (so without an ongoing transaction, or with
     /// `KeepPreparedTxn=false`, the ongoing transaction is fenced and aborted).
-    pub(crate) fn keep_prepared(
+    pub(crate) fn keep_prepared<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         req: &InitProducerIdRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Option<InitReply> {
         if !req.keep_prepared_txn {
             return None;
@@ -74,11 +74,11 @@ impl TxnCoordinator {
 
     /// The timers an ONGOING transaction runs: the transaction timeout unless it is 2PC,
     /// and, with KIP-1309, the heartbeat deadline.
-    pub(crate) fn arm_ongoing_timers(
+    pub(crate) fn arm_ongoing_timers<A: Saves<TxnLog>>(
         &self,
         meta: &TransactionMetadata,
         txn: TransactionalId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !meta.two_phase {
             o.set_timer(Timer::TxnTimeout(txn), timeout());
@@ -87,14 +87,23 @@ impl TxnCoordinator {
     }
 
     /// The timers of a transaction that is no longer ONGOING.
-    pub(crate) fn cancel_ongoing_timers(&self, txn: TransactionalId, o: &mut Out<Node>) {
+    pub(crate) fn cancel_ongoing_timers<A: Saves<TxnLog>>(
+        &self,
+        txn: TransactionalId,
+        o: &mut Out<A>,
+    ) {
         o.cancel_timer(Timer::TxnTimeout(txn));
         if self.design.txn_heartbeat {
             o.cancel_timer(Timer::TxnHeartbeatExpiry(txn));
         }
     }
 
-    fn arm_heartbeat(&self, meta: &TransactionMetadata, txn: TransactionalId, o: &mut Out<Node>) {
+    fn arm_heartbeat<A: Saves<TxnLog>>(
+        &self,
+        meta: &TransactionMetadata,
+        txn: TransactionalId,
+        o: &mut Out<A>,
+    ) {
         if self.design.txn_heartbeat && !meta.two_phase {
             o.set_timer(Timer::TxnHeartbeatExpiry(txn), timeout());
         }
@@ -104,11 +113,11 @@ impl TxnCoordinator {
     /// Fencing errors as for AddPartitionsToTxn; a heartbeat outside a transaction keeps
     /// nothing alive and is answered without effect. Without the knob the coordinator does
     /// not know the RPC.
-    pub(crate) fn txn_heartbeat(
+    pub(crate) fn txn_heartbeat<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         req: &TxnHeartbeatRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> TxnHeartbeatResponse {
         let error = if !self.design.txn_heartbeat {
             ErrorCode::UnsupportedVersion
@@ -133,11 +142,11 @@ impl TxnCoordinator {
 
     /// The owner stopped heartbeating: fence and abort, as the transaction timeout does
     /// (a 2PC transaction never arms this timer).
-    pub(crate) fn on_heartbeat_expiry(
+    pub(crate) fn on_heartbeat_expiry<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let Some(meta) = state.txns.get(&txn) else {
             return;

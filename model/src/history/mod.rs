@@ -6,7 +6,6 @@
 //! recorded by a rule in the module of the properties that read it.
 
 pub mod decisions;
-pub mod deliveries;
 pub mod resume_ghost;
 pub mod session_ghost;
 pub mod share_ghost;

@@ -12,8 +12,8 @@ use crate::partition::partition_log::{AppendCheck, Payload};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::*;
 use crate::protocol::msg::*;
+use crate::protocol::output::Saves;
 use crate::protocol::wait::Wait;
-use crate::world::node::{Node, NodeStorage};
 use stateright::actor::{Id, Out};
 
 /// A data partition's state.
@@ -32,18 +32,24 @@ pub struct DataPartition {
 
 impl DataPartition {
     /// Loads the partition from its log.
-    pub fn on_start(
+    pub fn on_start<A: Saves<LeaderStorage>>(
         &self,
         storage: Option<&LeaderStorage>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> DataPartitionState {
         let (state, storage) = LeaderState::load(&storage.cloned());
-        o.save(NodeStorage::Leader(storage));
+        o.save(storage.into());
         state
     }
 
     /// Handles Produce, verification answers and markers.
-    pub fn on_msg(&self, state: &mut DataPartitionState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<LeaderStorage>>(
+        &self,
+        state: &mut DataPartitionState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         match msg {
             Msg::Produce(req) => self.produce(state, src, req, false, o),
             Msg::AddPartitionsToTxnResponse(resp) => {
@@ -54,7 +60,7 @@ impl DataPartition {
             Msg::WriteTxnMarkers(req) => {
                 let error = state.log.write_marker(&req);
                 if error == ErrorCode::None {
-                    o.save(NodeStorage::Leader(state.storage()));
+                    o.save(state.storage().into());
                     // The marker ends whatever was open: a verification in progress for
                     // this producer no longer guards a valid append (the ABA race).
                     void_guard(&mut state.verifying, req.producer.pid);
@@ -66,7 +72,12 @@ impl DataPartition {
     }
 
     /// The inter-broker request timeout of the verification of `pid` ran out.
-    pub fn on_timeout(&self, state: &mut DataPartitionState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<LeaderStorage>>(
+        &self,
+        state: &mut DataPartitionState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         if let Timer::VerificationTimeout(pid) = timer {
             self.verifier().time_out(&mut state.verifying, pid, o);
         }
@@ -81,13 +92,13 @@ impl DataPartition {
         }
     }
 
-    fn produce(
+    fn produce<A: Saves<LeaderStorage>>(
         &self,
         state: &mut DataPartitionState,
         src: Id,
         req: ProduceRequest,
         verified: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let check = state.log.check_append(
             req.producer,
@@ -101,7 +112,7 @@ impl DataPartition {
                 state
                     .log
                     .append(req.producer, Some(req.seq), Payload::Output(req.record));
-                o.save(NodeStorage::Leader(state.storage()));
+                o.save(state.storage().into());
                 reply(o, src, &req, ErrorCode::None);
             }
             AppendCheck::Duplicate => reply(o, src, &req, ErrorCode::None),
@@ -115,7 +126,7 @@ impl DataPartition {
     }
 }
 
-fn reply(o: &mut Out<Node>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
+fn reply<A: Saves<LeaderStorage>>(o: &mut Out<A>, dst: Id, req: &ProduceRequest, error: ErrorCode) {
     o.send(dst, req.response(error));
 }
 

@@ -18,9 +18,9 @@ use crate::protocol::msg::{
     ProduceResponse, ProducerIdAndEpoch, Timer, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
     VerificationGuard,
 };
+use crate::protocol::output::Host;
 use crate::protocol::txn_share_msg::{TxnShareAcknowledgeRequest, TxnShareAcknowledgeResponse};
 use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -76,13 +76,13 @@ impl Verifier {
     /// a retry of the write being verified, which joins that verification. A displaced
     /// older write is answered NETWORK_EXCEPTION, as `addTxnData` answers the entry a
     /// same-epoch retry replaces.
-    pub fn park<R: VerifiedWrite>(
+    pub fn park<A: Host, R: VerifiedWrite>(
         &self,
         verifying: &mut Verifying<R>,
         guard: VerificationGuard,
         src: Id,
         request: R,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let producer = request.producer();
         let joins = verifying
@@ -120,11 +120,11 @@ impl Verifier {
     /// The coordinator answered a verification. Returns the parked write to append when
     /// it was verified and its guard still holds; otherwise answers it (or ignores an
     /// answer to a verification no longer current).
-    pub fn resume<R: VerifiedWrite>(
+    pub fn resume<A: Host, R: VerifiedWrite>(
         &self,
         verifying: &mut Verifying<R>,
         resp: &AddPartitionsToTxnResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Option<Parked<R>> {
         let guard = match resp.mode {
             AddPartitionsMode::VerifyOnly { guard } | AddPartitionsMode::BrokerAdd { guard } => {
@@ -157,11 +157,11 @@ impl Verifier {
     /// The verification of `pid` went unanswered for the inter-broker request timeout:
     /// the waiting write is answered NETWORK_EXCEPTION and the entry dropped, so a retry
     /// verifies afresh.
-    pub fn time_out<R: VerifiedWrite>(
+    pub fn time_out<A: Host, R: VerifiedWrite>(
         &self,
         verifying: &mut Verifying<R>,
         pid: ProducerId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if let Some(parked) = verifying.remove(&pid) {
             o.send(

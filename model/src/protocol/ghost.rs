@@ -4,12 +4,15 @@
 //! but not look inside: the field is private and there is no `Deref`, so a handler that
 //! reads a ghost's contents does not compile (`model/tests/ghost_guard`), and the one way
 //! in, [`Ghost::open`], is for the history and the other crates only (the same test fails
-//! on a call of it from any other module of this crate).
+//! on a call of it from any other module of this crate). The one question the world's own
+//! rules ask of a ghost, whether an acknowledgement was made for a given delivery, is
+//! answered here and visible in `protocol` only, where [`crate::protocol::wait`] asks it.
 //!
 //! It is invisible in every output: `Debug` prints what the value prints and serde sees the
 //! value itself, so traces, digests, renderings and state fingerprints are what they were
 //! before the wrapper.
 
+use crate::protocol::share_msg::DeliveryTag;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -72,6 +75,16 @@ impl<T> Ghost<T> {
     /// sim, cli) may call it; the `ghost_guard` test fails on any other caller.
     pub const fn open(&self) -> &T {
         &self.0
+    }
+}
+
+impl Ghost<DeliveryTag> {
+    /// Whether the acknowledgement this tag rides on was made for the delivery numbered
+    /// `delivery_count`. An `AcknowledgementBatch` carries offsets and types only (KIP-932),
+    /// so no handler may ask: only the acquisition-lock wait does, for the closed world's
+    /// judgement of whether a lock firing now is early.
+    pub(in crate::protocol) fn is_for_delivery(&self, delivery_count: u8) -> bool {
+        self.0.delivery_count == delivery_count
     }
 }
 

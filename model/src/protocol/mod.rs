@@ -8,6 +8,7 @@ pub mod external_msg;
 pub mod ghost;
 pub mod ids;
 pub mod msg;
+pub mod output;
 pub mod record_state;
 pub mod share_msg;
 pub mod share_state;

@@ -227,16 +227,14 @@ pub fn carries_verification(
 /// Whether `msg` delivers `record` or acknowledges that delivery. Which delivery an
 /// acknowledgement was made for is ghost (the wire's `AcknowledgementBatch` carries only
 /// offsets and types, KIP-932): whether a lock firing now is early is the closed world's
-/// judgement over the whole run, so it asks the history (judged by the offset alone, a
-/// reader's checkpoint restored from an earlier delivery would hold the lock of the
-/// record's next delivery to the same member).
+/// judgement over the whole run, so it reads the acknowledgement's ghost tag
+/// ([`crate::protocol::ghost`]; judged by the offset alone, a reader's checkpoint restored
+/// from an earlier delivery would hold the lock of the record's next delivery to the same
+/// member).
 pub fn acknowledges(msg: &Msg, record: AcquiredRecord) -> bool {
     let acks_it = |acks: &[Acknowledgement]| {
-        crate::history::deliveries::acknowledges_delivery(
-            acks,
-            record.offset,
-            record.delivery_count,
-        )
+        acks.iter()
+            .any(|a| a.offset == record.offset && a.tag.is_for_delivery(record.delivery_count))
     };
     match msg {
         Msg::ShareFetchResponse(r) => r.acquired.contains(&record),

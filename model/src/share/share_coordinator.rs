@@ -19,11 +19,11 @@ use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
+use crate::protocol::output::Saves;
 use crate::protocol::share_msg::*;
 use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::width::{Epoch, Offset};
 use crate::share::share_coordinator_txn::{ParkedStaging, PendingAcks, ReplayMode, Resolution};
-use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -160,16 +160,16 @@ impl ShareCoordinatorState {
 
 impl ShareCoordinator {
     /// Loads the coordinator: replays its log, or writes the initial snapshot.
-    pub fn on_start(
+    pub fn on_start<A: Saves<Vec<ShareRecord>>>(
         &self,
         log: Option<&Vec<ShareRecord>>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> ShareCoordinatorState {
         let log = match log {
             Some(l) => l.clone(),
             None => {
                 let log = vec![ShareRecord::Snapshot(ShareState::default())];
-                o.save(NodeStorage::ShareCoordinator(log.clone()));
+                o.save(log.clone().into());
                 log
             }
         };
@@ -192,20 +192,26 @@ impl ShareCoordinator {
         s
     }
 
-    pub(crate) fn append(
+    pub(crate) fn append<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         record: ShareRecord,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         record.apply(s, self.design.sc_start_offset_from_write);
         self.replay_txn(&record, s, ReplayMode::Live);
         s.log.push(record);
-        o.save(NodeStorage::ShareCoordinator(s.log.clone()));
+        o.save(s.log.clone().into());
     }
 
     /// Handles ReadShareGroupState and WriteShareGroupState.
-    pub fn on_msg(&self, s: &mut ShareCoordinatorState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Saves<Vec<ShareRecord>>>(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        msg: Msg,
+        o: &mut Out<A>,
+    ) {
         match msg {
             Msg::ReadShareGroupState(req) => self.on_read(s, src, req, o),
             Msg::WriteShareGroupState(req) => self.on_write(s, src, req, o),
@@ -219,12 +225,12 @@ impl ShareCoordinator {
 
     /// ReadShareGroupState: a leader loads its share partition's state; a newer leader
     /// epoch is stored, which fences the older leaders' writes.
-    fn on_read(
+    fn on_read<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         src: Id,
         req: ReadShareGroupStateRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let stored = s.partition(req.partition).leader_epoch;
         let error = if stored > req.leader_epoch {
@@ -268,12 +274,12 @@ impl ShareCoordinator {
     }
 
     /// WriteShareGroupState: fenced by the leader epoch and the state epoch, then merged.
-    fn on_write(
+    fn on_write<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         src: Id,
         req: WriteShareGroupStateRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let persisted = s.partition(req.partition);
         let error = if persisted.leader_epoch > req.leader_epoch {

@@ -12,12 +12,12 @@
 use crate::partition::parked_write::{verification_wait, verifications_from};
 use crate::protocol::ids::{ProducerEpoch, ProducerId};
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
+use crate::protocol::output::Saves;
 use crate::protocol::txn_share_msg::{TxnShareAcksResolvedRequest, TxnShareAcksResolvedResponse};
 use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::protocol::width::Offset;
-use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState};
+use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
 use crate::share::share_coordinator_txn::PendingAcks;
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -64,11 +64,11 @@ impl ShareCoordinator {
     }
 
     /// After a live marker: send every outcome queued for `pid`.
-    pub(crate) fn notify_leader(
+    pub(crate) fn notify_leader<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &ShareCoordinatorState,
         pid: ProducerId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let queued = s
             .outbox
@@ -85,7 +85,11 @@ impl ShareCoordinator {
     }
 
     /// Sends every unanswered outcome again (after a restart, or when the retry fires).
-    pub(crate) fn resend_outcomes(&self, s: &ShareCoordinatorState, o: &mut Out<Node>) {
+    pub(crate) fn resend_outcomes<A: Saves<Vec<ShareRecord>>>(
+        &self,
+        s: &ShareCoordinatorState,
+        o: &mut Out<A>,
+    ) {
         for r in s.outbox.values() {
             o.send(r.leader, Msg::TxnShareAcksResolved(r.request.clone()));
         }
@@ -95,11 +99,11 @@ impl ShareCoordinator {
     }
 
     /// The leader answered: the outcome is delivered.
-    pub(crate) fn on_outcome_answered(
+    pub(crate) fn on_outcome_answered<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         r: TxnShareAcksResolvedResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         match &r.answered {
             Some((commit, offsets)) => {
@@ -128,7 +132,12 @@ impl ShareCoordinator {
     }
 
     /// Timers: the outcome resend and a staging's verification timeout.
-    pub fn on_timeout(&self, s: &mut ShareCoordinatorState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Saves<Vec<ShareRecord>>>(
+        &self,
+        s: &mut ShareCoordinatorState,
+        timer: Timer,
+        o: &mut Out<A>,
+    ) {
         match timer {
             Timer::ResolvedRetry => self.resend_outcomes(s, o),
             Timer::VerificationTimeout(pid) => self.on_verification_timeout(s, pid, o),

@@ -25,13 +25,13 @@ use crate::protocol::ids::{ProducerId, TopicPartition};
 use crate::protocol::msg::{
     AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
+use crate::protocol::output::Saves;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::{ShareState, StateBatch};
 pub use crate::protocol::txn_share_msg::PendingAcks;
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::{Counter, Epoch};
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -111,13 +111,13 @@ impl ShareCoordinator {
     /// TxnShareAcknowledge: stage the acks as a pending record of the transaction, after
     /// verifying it with the transaction coordinator when the producer has no transaction
     /// open here yet (`stage_verification`).
-    pub fn on_txn_share_acknowledge(
+    pub fn on_txn_share_acknowledge<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         src: Id,
         req: TxnShareAcknowledgeRequest,
         verified: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
         // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
@@ -169,11 +169,11 @@ impl ShareCoordinator {
     }
 
     /// The transaction coordinator's answer to a staging's verification.
-    pub fn on_verified(
+    pub fn on_verified<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         resp: AddPartitionsToTxnResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if let Some(parked) = self.verifier().resume(&mut s.verifying, &resp, o) {
             self.on_txn_share_acknowledge(s, parked.src, parked.request, true, o);
@@ -181,11 +181,11 @@ impl ShareCoordinator {
     }
 
     /// The inter-broker request timeout of a staging's verification ran out.
-    pub fn on_verification_timeout(
+    pub fn on_verification_timeout<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         pid: ProducerId,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         self.verifier().time_out(&mut s.verifying, pid, o);
     }
@@ -232,12 +232,12 @@ impl ShareCoordinator {
     }
 
     /// WriteTxnMarkers for `__share_group_state`, answered like a partition leader.
-    pub fn on_txn_marker(
+    pub fn on_txn_marker<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
         src: Id,
         req: WriteTxnMarkersRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let log_epoch = s.producer_epochs.get(&req.producer.pid).copied();
         let (resolvable, too_new) = self.resolvable(s, req.producer);
@@ -315,6 +315,11 @@ impl ShareCoordinator {
     }
 }
 
-fn reply(o: &mut Out<Node>, dst: Id, req: &TxnShareAcknowledgeRequest, error: ErrorCode) {
+fn reply<A: Saves<Vec<ShareRecord>>>(
+    o: &mut Out<A>,
+    dst: Id,
+    req: &TxnShareAcknowledgeRequest,
+    error: ErrorCode,
+) {
     o.send(dst, req.response(error));
 }

@@ -27,13 +27,13 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
+use crate::protocol::output::{Host, Saves};
 use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::*;
 use crate::protocol::share_state::{ShareState, StateBatch};
 use crate::protocol::width::{Counter, Epoch, Offset};
 use crate::share::share_coordinator_txn::PendingAcks;
 use crate::share::share_partition_txn::Staged;
-use crate::world::node::{Node, NodeStorage};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -183,11 +183,23 @@ pub struct SharePartition {
     pub delivery_limit: u8,
 }
 
+/// What the share-partition leader saves: its leader epoch, the partition's metadata
+/// (durable in Kafka's controller, bumped at each failover).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharePartitionStorage {
+    /// The last leader epoch.
+    pub leader_epoch: Epoch,
+}
+
 impl SharePartition {
     /// Becomes leader: bumps the leader epoch and reads the share state.
-    pub fn on_start(&self, leader_epoch: Option<Epoch>, o: &mut Out<Node>) -> SharePartitionState {
+    pub fn on_start<A: Saves<SharePartitionStorage>>(
+        &self,
+        leader_epoch: Option<Epoch>,
+        o: &mut Out<A>,
+    ) -> SharePartitionState {
         let leader_epoch = leader_epoch.map_or(1, |e| e + 1);
-        o.save(NodeStorage::SharePartition { leader_epoch });
+        o.save(SharePartitionStorage { leader_epoch }.into());
         self.read(leader_epoch, o);
         SharePartitionState {
             leader_epoch,
@@ -206,17 +218,17 @@ impl SharePartition {
         }
     }
 
-    fn read(&self, leader_epoch: Epoch, o: &mut Out<Node>) {
+    fn read<A: Host>(&self, leader_epoch: Epoch, o: &mut Out<A>) {
         self.read_state(leader_epoch, self.design.rebuild_pending, false, o);
         o.set_timer(Timer::ReadStateTimeout, timeout());
     }
 
-    pub(crate) fn read_state(
+    pub(crate) fn read_state<A: Host>(
         &self,
         leader_epoch: Epoch,
         pending: bool,
         refresh: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         o.send(
             self.share_coordinator,
@@ -230,7 +242,7 @@ impl SharePartition {
     }
 
     /// Handles consumer requests and the share coordinator's answers.
-    pub fn on_msg(&self, s: &mut SharePartitionState, src: Id, msg: Msg, o: &mut Out<Node>) {
+    pub fn on_msg<A: Host>(&self, s: &mut SharePartitionState, src: Id, msg: Msg, o: &mut Out<A>) {
         match msg {
             Msg::ShareFetch(_)
             | Msg::ShareAcknowledge(_)
@@ -270,7 +282,7 @@ impl SharePartition {
     }
 
     /// Timers: acquisition locks, and the persister's resends.
-    pub fn on_timeout(&self, s: &mut SharePartitionState, timer: Timer, o: &mut Out<Node>) {
+    pub fn on_timeout<A: Host>(&self, s: &mut SharePartitionState, timer: Timer, o: &mut Out<A>) {
         match timer {
             Timer::AcquisitionLock(offset) => self.on_lock_expired(s, offset, o),
             Timer::PersisterTimeout(write) => {
@@ -290,12 +302,12 @@ impl SharePartition {
 
     /// Builds the in-flight records from the persisted state (`maybeInitialize`): no member,
     /// so nothing ACQUIRED; an AVAILABLE record at the delivery limit is ARCHIVED.
-    fn load(
+    fn load<A: Host>(
         &self,
         s: &mut SharePartitionState,
         state: &ShareState,
         pending: &[PendingAcks],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         s.loaded = true;
         // A share partition's state starts at offset 0; the model's offsets of `SP1` and
@@ -354,12 +366,12 @@ impl SharePartition {
         }
     }
 
-    fn on_share_fetch(
+    fn on_share_fetch<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         req: ShareFetchRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let error = self.session(s, req.member, req.session_epoch);
         if error != ErrorCode::None {
@@ -379,12 +391,12 @@ impl SharePartition {
         }
     }
 
-    fn on_share_acknowledge(
+    fn on_share_acknowledge<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         req: ShareAcknowledgeRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         // Acknowledgements need an open session: epoch 0 would open one.
         let error = if req.session_epoch == 0 {
@@ -407,13 +419,13 @@ impl SharePartition {
 
     /// Validates and applies acknowledgements. Returns their error when they are done now,
     /// or `None` when a write was issued and `reply` is answered when it returns.
-    fn acknowledge(
+    fn acknowledge<A: Host>(
         &self,
         s: &mut SharePartitionState,
         member: MemberId,
         acks: &[Acknowledgement],
         reply: Reply,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Option<ErrorCode> {
         // Acknowledgements below the start offset are skipped silently.
         let acks: Vec<&Acknowledgement> =
@@ -468,12 +480,12 @@ impl SharePartition {
         None
     }
 
-    pub(crate) fn write(
+    pub(crate) fn write<A: Host>(
         &self,
         s: &mut SharePartitionState,
         batches: Vec<StateBatch>,
         reply: Option<Reply>,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let write = s.next_write;
         s.next_write = s.next_write.wrapping_add(1);
@@ -493,11 +505,11 @@ impl SharePartition {
         s.writes.insert(write, PendingWrite { request, reply });
     }
 
-    fn on_write_response(
+    fn on_write_response<A: Host>(
         &self,
         s: &mut SharePartitionState,
         r: WriteShareGroupStateResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let Some(pending) = s.writes.remove(&r.write) else {
             return;
@@ -555,7 +567,12 @@ impl SharePartition {
         self.wake(s, o);
     }
 
-    fn on_lock_expired(&self, s: &mut SharePartitionState, offset: Offset, o: &mut Out<Node>) {
+    fn on_lock_expired<A: Host>(
+        &self,
+        s: &mut SharePartitionState,
+        offset: Offset,
+        o: &mut Out<A>,
+    ) {
         let Some(rec) = s.records.get_mut(&offset) else {
             return;
         };
@@ -588,13 +605,13 @@ impl SharePartition {
     }
 
     /// The fetch part of a ShareFetch: acquire, or wait for records.
-    fn fetch(
+    fn fetch<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         req: ShareFetchRequest,
         ack_error: ErrorCode,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let acquired = self.acquire(s, req.member, req.max_records, o);
         if acquired.is_empty() {
@@ -607,12 +624,12 @@ impl SharePartition {
         }
     }
 
-    fn acquire(
+    fn acquire<A: Host>(
         &self,
         s: &mut SharePartitionState,
         member: MemberId,
         max_records: u8,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) -> Vec<AcquiredRecord> {
         let mut acquired = Vec::new();
         for (offset, rec) in s.records.iter_mut() {
@@ -644,7 +661,7 @@ impl SharePartition {
     }
 
     /// Answers parked fetches while records are available (`DelayedShareFetch`).
-    pub(crate) fn wake(&self, s: &mut SharePartitionState, o: &mut Out<Node>) {
+    pub(crate) fn wake<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
         let mut still = Vec::new();
         for (src, req, ack_error) in std::mem::take(&mut s.parked) {
             let acquired = self.acquire(s, req.member, req.max_records, o);

@@ -22,6 +22,7 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
+use crate::protocol::output::Host;
 use crate::protocol::record_state::{released, AckType, RecordState};
 use crate::protocol::share_msg::{
     Acknowledgement, AcquiredRecord, DeliveryTag, ReadShareGroupStateResponse,
@@ -33,7 +34,6 @@ use crate::share::share_coordinator_txn::PendingAcks;
 use crate::share::share_partition::{
     InFlightRecord, ShareEvent, SharePartition, SharePartitionState,
 };
-use crate::world::node::Node;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::time::Duration;
@@ -57,12 +57,12 @@ pub struct Staged {
 
 impl SharePartition {
     /// TxnShareAcknowledge at the leader: validate, move to TX_PENDING, stage at the SC.
-    pub(crate) fn on_txn_share_acknowledge(
+    pub(crate) fn on_txn_share_acknowledge<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         req: TxnShareAcknowledgeRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !self.design.stage_at_leader {
             return;
@@ -105,12 +105,12 @@ impl SharePartition {
 
     /// A resent staging: answered at once if the first one is durable, else its answer
     /// goes to `src` when the share coordinator's arrives.
-    fn on_restaged(
+    fn on_restaged<A: Host>(
         s: &mut SharePartitionState,
         src: Id,
         req: &TxnShareAcknowledgeRequest,
         acks: &[Acknowledgement],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let durable = acks.iter().all(|a| {
             s.records[&a.offset]
@@ -150,13 +150,13 @@ impl SharePartition {
     /// Moves each acknowledged record ACQUIRED -> TX_PENDING (its lock cancelled) and
     /// stages the acknowledgements at the share coordinator, with the leader's own
     /// delivery counts.
-    fn stage_acks(
+    fn stage_acks<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         req: &TxnShareAcknowledgeRequest,
         acks: &[Acknowledgement],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let forward = self.staging_request(s, req, acks);
         for a in acks {
@@ -239,11 +239,11 @@ impl SharePartition {
 
     /// The share coordinator answered a staging: durable, sent again (a retriable error), or
     /// rolled back.
-    pub(crate) fn on_stage_response(
+    pub(crate) fn on_stage_response<A: Host>(
         &self,
         s: &mut SharePartitionState,
         r: TxnShareAcknowledgeResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let offsets: Vec<Offset> = s
             .records
@@ -312,12 +312,12 @@ impl SharePartition {
     }
 
     /// `notify`: the share coordinator's explicit outcome.
-    pub(crate) fn on_acks_resolved(
+    pub(crate) fn on_acks_resolved<A: Host>(
         &self,
         s: &mut SharePartitionState,
         src: Id,
         r: TxnShareAcksResolvedRequest,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let offsets: Vec<Offset> = r
             .offsets
@@ -347,11 +347,11 @@ impl SharePartition {
     }
 
     /// Timers of the transactional path: the staging resend and `refresh()`.
-    pub(crate) fn on_txn_timeout(
+    pub(crate) fn on_txn_timeout<A: Host>(
         &self,
         s: &mut SharePartitionState,
         timer: Timer,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         match timer {
             Timer::StageRetry => {
@@ -393,11 +393,11 @@ impl SharePartition {
     /// `refresh()`'s answer: persisted ACKNOWLEDGED/ARCHIVED is taken as a commit, anything
     /// else as an abort. Records whose staging is not yet durable are left alone (the
     /// draft's `stagingWrites` guard).
-    pub(crate) fn on_refresh(
+    pub(crate) fn on_refresh<A: Host>(
         &self,
         s: &mut SharePartitionState,
         r: ReadShareGroupStateResponse,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let guarded = self.design.leader_resolution == LeaderResolution::RefreshGuarded;
         let Some(state) = r.state else {
@@ -436,12 +436,12 @@ impl SharePartition {
     /// (`applyPersistedTxnState`) are resolved by `finalState`: below the start offset or
     /// ACKNOWLEDGED/ARCHIVED is a commit, AVAILABLE an abort, and an offset the share
     /// coordinator still holds pending (its form of a persisted TX_PENDING batch) nothing.
-    fn on_guarded_refresh(
+    fn on_guarded_refresh<A: Host>(
         &self,
         s: &mut SharePartitionState,
         state: &ShareState,
         pending: &[PendingAcks],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let mut committed = Vec::new();
         let mut aborted = Vec::new();
@@ -480,12 +480,12 @@ impl SharePartition {
 
     /// Applies an outcome to TX_PENDING records: COMMIT to the staged ack's target, ABORT
     /// to released (persisted, as a lock expiry is).
-    fn resolve(
+    fn resolve<A: Host>(
         &self,
         s: &mut SharePartitionState,
         offsets: &[Offset],
         commit: bool,
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         let mut releases = Vec::new();
         for offset in offsets {
@@ -529,11 +529,11 @@ impl SharePartition {
 
     /// `rebuild_pending` at load: records with acknowledgements pending at the share
     /// coordinator are TX_PENDING (durable), not AVAILABLE.
-    pub(crate) fn rebuild_pending(
+    pub(crate) fn rebuild_pending<A: Host>(
         &self,
         s: &mut SharePartitionState,
         pending: &[PendingAcks],
-        o: &mut Out<Node>,
+        o: &mut Out<A>,
     ) {
         if !self.design.rebuild_pending {
             return;
@@ -610,7 +610,7 @@ fn durable_pending(s: &SharePartitionState) -> Vec<(Offset, ProducerIdAndEpoch)>
         .collect()
 }
 
-fn answer(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<Node>) {
+fn answer<A: Host>(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<A>) {
     o.send(
         client,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error }),

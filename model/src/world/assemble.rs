@@ -44,7 +44,7 @@ fn coordinators(design: &Design, scenario: &Scenario, topology: &Topology) -> Ve
     vec![
         Node::TxnCoordinator(TxnCoordinator {
             design: design.clone(),
-            topology: topology.clone(),
+            topology: topology.metadata_cache(),
             marker_retries: scenario.marker_retries,
         }),
         Node::GroupCoordinator(GroupCoordinator {

@@ -3,6 +3,7 @@
 //! to which scenario (`scope`), the `--set` keys over both (`settings`), when a timer is
 //! due, and each design's wire format (`wire`).
 
+pub mod accessors;
 pub mod assemble;
 pub mod effects;
 pub mod network;

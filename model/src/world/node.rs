@@ -3,7 +3,7 @@
 
 use crate::clients::committer::{Committer, CommitterState, CommitterStorage};
 use crate::clients::external_participant::{ExternalParticipant, ExternalState};
-use crate::clients::producer::{Producer, ProducerState};
+use crate::clients::producer::{Producer, ProducerState, ProducerStorage};
 use crate::clients::resume_writer::{ResumeWriter, ResumeWriterState};
 use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::clients::source_reader::{ReaderStorage, SourceReader, SourceReaderState};
@@ -16,7 +16,7 @@ use crate::protocol::share_msg::AcquiredRecord;
 use crate::protocol::wait::{Duty, Held, Holding, Wait};
 use crate::protocol::width::Epoch;
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
-use crate::share::share_partition::{SharePartition, SharePartitionState};
+use crate::share::share_partition::{SharePartition, SharePartitionState, SharePartitionStorage};
 use crate::world::observation::{push_nonempty, Observation};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Actor, Id, Out};
@@ -81,6 +81,29 @@ pub enum NodeStorage {
     Committer(CommitterStorage),
     /// The external participant's log.
     ExternalParticipant(ExternalState),
+}
+
+/// Each actor saves its own storage type (`Saves<S>` in its handlers' bounds); the world
+/// keeps them all in one [`NodeStorage`].
+macro_rules! wraps {
+    ($($from:ty => |$s:ident| $to:expr),* $(,)?) => {
+        $(impl From<$from> for NodeStorage {
+            fn from($s: $from) -> NodeStorage {
+                $to
+            }
+        })*
+    };
+}
+
+wraps! {
+    TxnLog => |log| NodeStorage::TxnCoordinator(log),
+    LeaderStorage => |leader| NodeStorage::Leader(leader),
+    ProducerStorage => |s| NodeStorage::Producer { incarnation: s.incarnation },
+    SharePartitionStorage => |s| NodeStorage::SharePartition { leader_epoch: s.leader_epoch },
+    Vec<ShareRecord> => |log| NodeStorage::ShareCoordinator(log),
+    ReaderStorage => |checkpoint| NodeStorage::SourceReader(checkpoint),
+    CommitterStorage => |log| NodeStorage::Committer(log),
+    ExternalState => |log| NodeStorage::ExternalParticipant(log),
 }
 
 impl NodeState {

@@ -1,6 +1,7 @@
 //! Which actor is which: the fixed layout of a scenario's actors and their short names.
 
-use crate::protocol::ids::{MemberId, PartitionIndex, TopicPartition, TransactionalId};
+use crate::coordinator::metadata_cache::{partition_leader, MetadataCache};
+use crate::protocol::ids::{MemberId, TopicPartition, TransactionalId};
 use crate::world::scenario::{Role, Scenario};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
@@ -131,12 +132,21 @@ impl Topology {
 
     /// The leader of a transaction partition.
     pub fn leader_of(&self, tp: TopicPartition) -> Id {
-        match tp {
-            TopicPartition::Output(PartitionIndex(i)) => self.partitions[usize::from(i)],
-            TopicPartition::ConsumerOffsets => self.group_coordinator,
-            TopicPartition::ShareGroupState => self
-                .share_coordinator
-                .expect("__share_group_state is only added when the scenario has a share group"),
+        partition_leader(
+            tp,
+            &self.partitions,
+            self.group_coordinator,
+            self.share_coordinator,
+        )
+    }
+
+    /// The transaction coordinator's copy of the cluster's metadata.
+    pub fn metadata_cache(&self) -> MetadataCache {
+        MetadataCache {
+            partitions: self.partitions.clone(),
+            group_coordinator: self.group_coordinator,
+            share_coordinator: self.share_coordinator,
+            txn_clients: self.txn_clients().collect(),
         }
     }
 
