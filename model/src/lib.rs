@@ -57,4 +57,11 @@ pub mod world;
 
 pub use design::Design;
 pub use world::scenario::Scenario;
-pub use world::system::{Action, Envelope, System, SystemState};
+pub use world::system::{Action, Envelope};
+
+/// The closed world over the run's [`history::History`] (the world is generic over its
+/// history, [`world::record::Record`]; every engine uses this one).
+pub type System = world::system::System<history::History>;
+
+/// A state of the closed world over the run's [`history::History`].
+pub type SystemState = world::state::SystemState<history::History>;

@@ -14,7 +14,7 @@ use sharetxn_model::protocol::record_state::AckType;
 use sharetxn_model::protocol::share_msg::{Acknowledgement, DeliveryTag};
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
-use sharetxn_model::world::system::{Action, SystemState};
+use sharetxn_model::{Action, SystemState};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Command, Id, Out};
 

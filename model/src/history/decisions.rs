@@ -4,7 +4,8 @@
 
 use crate::protocol::ids::TopicPartition;
 use crate::protocol::msg::Msg;
-use crate::world::system::{Envelope, System, SystemState};
+use crate::world::system::Envelope;
+use crate::{System, SystemState};
 
 /// A message sent: a transactional write is recorded under its attempt, and a fencing
 /// error answered to a transactional client is a zombie fenced.

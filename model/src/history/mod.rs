@@ -21,7 +21,9 @@ use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TopicPartition, TxnTag};
 use crate::protocol::msg::Timer;
 use crate::world::observation::Observation;
-use crate::world::system::{Action, Envelope, System, SystemState};
+use crate::world::record::{Record, StepFacts};
+use crate::world::system::{Action, Envelope};
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -63,18 +65,6 @@ impl History {
             self.illegal_transition = Some(what);
         }
     }
-}
-
-/// What the world saw in one step, beyond the states before and after it.
-#[derive(Debug, Default)]
-pub struct StepFacts {
-    /// What the handler that ran recorded (drained from its state).
-    pub observations: Vec<Observation>,
-    /// The messages the step sent, in order (not yet in the network).
-    pub sent: Vec<Envelope>,
-    /// For a timer firing: it was due (what it waited for could no longer arrive), not
-    /// early (a fault).
-    pub due: bool,
 }
 
 /// Records step `action` from `before` to `next` in `next`'s history, in the order the
@@ -132,6 +122,22 @@ pub fn record(
     }
     decisions::record_decisions(sys, next);
     resume_ghost::observe(sys, next);
+}
+
+impl Record for History {
+    fn record(
+        sys: &System,
+        before: &SystemState,
+        action: &Action,
+        facts: &StepFacts,
+        next: &mut SystemState,
+    ) {
+        record(sys, before, action, facts, next);
+    }
+
+    fn record_sent(sys: &System, next: &mut SystemState, sent: &[Envelope]) {
+        record_sent(sys, next, sent);
+    }
 }
 
 /// The messages an actor sent, in order (also each actor's start in the initial state).

@@ -6,7 +6,8 @@
 
 use crate::coordinator::txn_state::TransactionState;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch};
-use crate::world::system::{System, SystemState, TXN_ID};
+use crate::world::system::TXN_ID;
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 

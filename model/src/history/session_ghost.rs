@@ -9,7 +9,7 @@ use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::Msg;
-use crate::world::system::{System, SystemState};
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 
 /// What the sessions' commit decisions found.

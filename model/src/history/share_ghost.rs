@@ -12,7 +12,7 @@ use crate::protocol::share_msg::DeliveryTag;
 use crate::protocol::width::{Epoch, Offset};
 use crate::share::share_partition::ShareEvent;
 use crate::world::node::NodeState;
-use crate::world::system::{System, SystemState};
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 use std::collections::BTreeMap;

@@ -9,7 +9,7 @@ use crate::coordinator::txn_state::TransactionState;
 use crate::history::share_ghost::check_share_state;
 use crate::world::node::NodeState;
 use crate::world::observation::Observation;
-use crate::world::system::{System, SystemState};
+use crate::{System, SystemState};
 use stateright::actor::Id;
 
 /// The first move in `observation` that its transition table does not allow, described.

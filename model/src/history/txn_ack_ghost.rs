@@ -11,7 +11,7 @@ use crate::protocol::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::Offset;
 use crate::world::node::NodeState;
-use crate::world::system::{System, SystemState};
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 use std::collections::{BTreeMap, BTreeSet};

@@ -10,7 +10,7 @@ use crate::protocol::ids::TxnTag;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::width::Offset;
 use crate::world::node::NodeState;
-use crate::world::system::{System, SystemState};
+use crate::{System, SystemState};
 use stateright::actor::Id;
 
 /// One staged, unresolved acknowledgement of one record.

@@ -9,6 +9,7 @@ pub mod effects;
 pub mod network;
 pub mod node;
 pub mod observation;
+pub mod record;
 pub mod resume_system;
 pub mod scenario;
 pub mod scope;

@@ -2,12 +2,12 @@
 //! the whole state ([`SystemState`]). `crate::world::system` is the transition function over
 //! them.
 
-use crate::history::History;
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::world::effects::StepEffects;
 use crate::world::network::Network;
 use crate::world::node::Node;
 use crate::world::node::{NodeState, NodeStorage};
+use crate::world::record::Record;
 use crate::world::scenario::FaultBudget;
 use crate::world::shared::Shared;
 use crate::world::topology::Topology;
@@ -66,7 +66,8 @@ pub enum Action {
 
 /// The whole state of the closed world.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct SystemState {
+#[serde(bound = "H: Record")]
+pub struct SystemState<H> {
     /// Each actor's state (stale while it is down).
     pub nodes: Vec<Shared<NodeState>>,
     /// Each actor's durable storage (shared between states until it changes).
@@ -82,13 +83,13 @@ pub struct SystemState {
     /// The fault budget left.
     pub budget: FaultBudget,
     /// The run's history for the properties (shared between states until it changes).
-    pub ghost: Shared<History>,
+    pub ghost: Shared<H>,
 }
 
-impl SystemState {
+impl<H: Record> SystemState<H> {
     /// `n` actors before any has started: all up, nothing stored, armed or in flight, the
     /// whole fault budget left.
-    pub fn before_start(n: usize, budget: FaultBudget) -> SystemState {
+    pub fn before_start(n: usize, budget: FaultBudget) -> SystemState<H> {
         SystemState {
             nodes: Vec::with_capacity(n),
             storage: vec![None; n],
@@ -97,7 +98,7 @@ impl SystemState {
             choices: vec![Shared::new(BTreeMap::new()); n],
             network: Network::default(),
             budget,
-            ghost: Shared::new(History::default()),
+            ghost: Shared::new(H::default()),
         }
     }
 
@@ -117,7 +118,7 @@ impl SystemState {
     }
 }
 
-impl Default for SystemState {
+impl<H: Record> Default for SystemState<H> {
     fn default() -> Self {
         SystemState {
             nodes: Vec::new(),
@@ -132,7 +133,7 @@ impl Default for SystemState {
                 crashes: 0,
                 timeouts: 0,
             },
-            ghost: Shared::new(History::default()),
+            ghost: Shared::new(H::default()),
         }
     }
 }
@@ -155,7 +156,7 @@ impl Action {
     }
 }
 
-impl SystemState {
+impl<H: Record> SystemState<H> {
     /// Carries out a handler's commands for actor `id`: sends go to `sent` (the world
     /// records them, then puts them in flight), timers, choices and saves change the state,
     /// which keeps sharing what did not change.

@@ -8,11 +8,11 @@
 //! (`crate::world::node`), and one call a step records the history.
 
 use crate::design::Design;
-use crate::history::StepFacts;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
 use crate::world::effects::StepEffects;
 use crate::world::node::{Node, NodeState};
+use crate::world::record::{Record, StepFacts};
 use crate::world::scenario::Scenario;
 use crate::world::shared::Shared;
 pub use crate::world::state::{Action, Envelope, SystemState};
@@ -21,10 +21,11 @@ use stateright::actor::{Actor, Id, Out};
 use stateright::Model;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::marker::PhantomData;
 
 /// The closed world for one design and scenario.
 #[derive(Clone, Debug)]
-pub struct System {
+pub struct System<H> {
     /// The protocol design.
     pub design: Design,
     /// The workload and its bounds.
@@ -33,14 +34,16 @@ pub struct System {
     pub topology: Topology,
     /// The actors, indexed by `Id`.
     pub actors: Vec<Node>,
+    /// The history each state keeps (see [`Record`]).
+    history: PhantomData<fn() -> H>,
 }
 
 /// The transactional id of the scenario's first (in most scenarios only) client.
 pub const TXN_ID: TransactionalId = TransactionalId(0);
 
-impl System {
+impl<H: Record> System<H> {
     /// Builds the closed world for a design and a scenario.
-    pub fn new(design: Design, scenario: Scenario) -> System {
+    pub fn new(design: Design, scenario: Scenario) -> System<H> {
         let topology = Topology::for_scenario(&scenario);
         let actors = crate::world::assemble::actors(&design, &scenario, &topology);
         System {
@@ -48,11 +51,12 @@ impl System {
             scenario,
             topology,
             actors,
+            history: PhantomData,
         }
     }
 
     /// The initial state: every actor started from empty storage.
-    pub fn init_state(&self) -> SystemState {
+    pub fn init_state(&self) -> SystemState<H> {
         let mut state = SystemState::before_start(self.actors.len(), self.scenario.budget);
         for (i, actor) in self.actors.iter().enumerate() {
             let id = Id::from(i);
@@ -61,7 +65,7 @@ impl System {
             state.nodes.push(Shared::new(node));
             let mut sent = Vec::new();
             state.apply_commands(id, out, None, &mut sent);
-            crate::history::record_sent(self, &mut state, &sent);
+            H::record_sent(self, &mut state, &sent);
             self.debug_check_wire(&sent);
             state.network.send_all(sent);
         }
@@ -70,14 +74,14 @@ impl System {
 
     /// Every action enabled in `state`, in a deterministic order: progress first, then
     /// faults.
-    pub fn enabled(&self, state: &SystemState, actions: &mut Vec<Action>) {
+    pub fn enabled(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
         self.enabled_progress(state, actions);
         self.enabled_faults(state, actions);
     }
 
     /// The actions a fair run must eventually take while they stay enabled: deliveries,
     /// timeouts that are due (what they wait for was lost), client choices, restarts.
-    pub fn enabled_progress(&self, state: &SystemState, actions: &mut Vec<Action>) {
+    pub fn enabled_progress(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
         for env in state.network.deliverable() {
             if state.is_up(env.dst) {
                 actions.push(Action::Deliver(env));
@@ -117,7 +121,7 @@ impl System {
 
     /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
     /// run may stop taking them at any time, so liveness is judged without them.
-    pub fn enabled_faults(&self, state: &SystemState, actions: &mut Vec<Action>) {
+    pub fn enabled_faults(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
         if state.budget.drops > 0 || state.budget.duplicates > 0 {
             let deliverable = state.network.deliverable();
             if state.budget.drops > 0 {
@@ -156,7 +160,7 @@ impl System {
 
     /// Quiescence: no progress action is enabled, so nothing but a fault could still
     /// happen. Liveness properties are judged here.
-    pub fn is_quiescent(&self, state: &SystemState) -> bool {
+    pub fn is_quiescent(&self, state: &SystemState<H>) -> bool {
         // Judged in every state by the liveness properties, so it stops at the first
         // progress action instead of listing them all (the same set `enabled_progress`
         // lists; a test keeps the two in agreement).
@@ -174,18 +178,18 @@ impl System {
     /// Whether a timer firing now is due rather than early: what it waits for can no
     /// longer arrive (it was lost, or the other side crashed or gave up). An early firing
     /// is a fault (the `timeouts` budget): the outcome of what it waited for is unknown.
-    pub fn timer_is_due(&self, state: &SystemState, id: Id, timer: &Timer) -> bool {
+    pub fn timer_is_due(&self, state: &SystemState<H>, id: Id, timer: &Timer) -> bool {
         crate::world::timing::is_due(self, state, id, timer)
     }
 
     /// Whether actor `id`, up, is restarted now by its own supervisor (its declared
     /// failover policy): the crash is the application's reaction, not a fault.
-    pub fn fails_over(&self, state: &SystemState, id: Id) -> bool {
+    pub fn fails_over(&self, state: &SystemState<H>, id: Id) -> bool {
         state.is_up(id) && self.actors[usize::from(id)].fails_over(state.node(id))
     }
 
     /// Whether `action` is enabled in `state`.
-    pub fn is_enabled(&self, state: &SystemState, action: &Action) -> bool {
+    pub fn is_enabled(&self, state: &SystemState<H>, action: &Action) -> bool {
         match action {
             Action::Deliver(env) => state.network.is_deliverable(env) && state.is_up(env.dst),
             Action::Drop(env) => state.budget.drops > 0 && state.network.is_deliverable(env),
@@ -217,7 +221,7 @@ impl System {
     }
 
     /// Executes `action` (which must be enabled) and returns the next state.
-    pub fn step(&self, state: &SystemState, action: &Action) -> SystemState {
+    pub fn step(&self, state: &SystemState<H>, action: &Action) -> SystemState<H> {
         self.step_inner(state, action, None)
     }
 
@@ -225,9 +229,9 @@ impl System {
     /// scheduler that gives each a real deadline (the simulator).
     pub fn step_with_effects(
         &self,
-        state: &SystemState,
+        state: &SystemState<H>,
         action: &Action,
-    ) -> (SystemState, StepEffects) {
+    ) -> (SystemState<H>, StepEffects) {
         let mut effects = StepEffects::default();
         let next = self.step_inner(state, action, Some(&mut effects));
         (next, effects)
@@ -235,10 +239,10 @@ impl System {
 
     fn step_inner(
         &self,
-        state: &SystemState,
+        state: &SystemState<H>,
         action: &Action,
         effects: Option<&mut StepEffects>,
-    ) -> SystemState {
+    ) -> SystemState<H> {
         let mut next = state.clone();
         let mut facts = StepFacts::default();
         match action {
@@ -271,7 +275,7 @@ impl System {
                 });
             }
         }
-        crate::history::record(self, state, action, &facts, &mut next);
+        H::record(self, state, action, &facts, &mut next);
         self.debug_check_wire(&facts.sent);
         next.network.send_all(facts.sent);
         next
@@ -280,8 +284,8 @@ impl System {
     /// Fires `timer` of `id`: early (a fault) unless due.
     fn fire(
         &self,
-        state: &SystemState,
-        next: &mut SystemState,
+        state: &SystemState<H>,
+        next: &mut SystemState<H>,
         facts: &mut StepFacts,
         id: Id,
         timer: &Timer,
@@ -310,7 +314,7 @@ impl System {
     }
 
     /// `id` crashes: its volatile state, timers and pending choices are lost.
-    fn crash(&self, state: &SystemState, next: &mut SystemState, id: Id) {
+    fn crash(&self, state: &SystemState<H>, next: &mut SystemState<H>, id: Id) {
         let i = usize::from(id);
         // A task failover after a fatal error is the job's reaction, not a fault.
         if !self.fails_over(state, id) {
@@ -325,7 +329,7 @@ impl System {
     /// `id` restarts from its durable storage.
     fn restart(
         &self,
-        next: &mut SystemState,
+        next: &mut SystemState<H>,
         facts: &mut StepFacts,
         id: Id,
         effects: Option<&mut StepEffects>,
@@ -343,7 +347,7 @@ impl System {
 
     fn run_handler(
         &self,
-        next: &mut SystemState,
+        next: &mut SystemState<H>,
         facts: &mut StepFacts,
         id: Id,
         effects: Option<&mut StepEffects>,
@@ -377,19 +381,19 @@ impl System {
     }
 }
 
-impl Model for System {
-    type State = SystemState;
+impl<H: Record> Model for System<H> {
+    type State = SystemState<H>;
     type Action = Action;
 
-    fn init_states(&self) -> Vec<SystemState> {
+    fn init_states(&self) -> Vec<SystemState<H>> {
         vec![self.init_state()]
     }
 
-    fn actions(&self, state: &SystemState, actions: &mut Vec<Action>) {
+    fn actions(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
         self.enabled(state, actions);
     }
 
-    fn next_state(&self, state: &SystemState, action: Action) -> Option<SystemState> {
+    fn next_state(&self, state: &SystemState<H>, action: Action) -> Option<SystemState<H>> {
         Some(self.step(state, &action))
     }
 

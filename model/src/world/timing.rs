@@ -14,20 +14,21 @@ use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::share_msg::AcquiredRecord;
 use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
 use crate::world::node::Node;
+use crate::world::record::Record;
 use crate::world::system::{System, SystemState};
 use stateright::actor::Id;
 
 /// Whether `timer` of actor `id` is due in `state`.
-pub fn is_due(sys: &System, state: &SystemState, id: Id, timer: &Timer) -> bool {
+pub fn is_due<H: Record>(sys: &System<H>, state: &SystemState<H>, id: Id, timer: &Timer) -> bool {
     is_lost(sys, state, id, &actor(sys, id).wait(state.node(id), timer))
 }
 
-fn actor(sys: &System, id: Id) -> &Node {
+fn actor<H: Record>(sys: &System<H>, id: Id) -> &Node {
     &sys.actors[usize::from(id)]
 }
 
 /// Whether what `waiter` waits for can no longer arrive.
-fn is_lost(sys: &System, state: &SystemState, waiter: Id, wait: &Wait) -> bool {
+fn is_lost<H: Record>(sys: &System<H>, state: &SystemState<H>, waiter: Id, wait: &Wait) -> bool {
     match wait {
         Wait::Always => true,
         Wait::Never => false,
@@ -45,7 +46,12 @@ fn is_lost(sys: &System, state: &SystemState, waiter: Id, wait: &Wait) -> bool {
 /// An answer from `reply.peer` can no longer arrive: none of the exchange is in flight
 /// (as far as the peer being down lets it arrive), and the peer holds nothing of it,
 /// parked, loading or in a verification of its own that can still be answered.
-fn reply_is_lost(sys: &System, state: &SystemState, waiter: Id, reply: &Reply) -> bool {
+fn reply_is_lost<H: Record>(
+    sys: &System<H>,
+    state: &SystemState<H>,
+    waiter: Id,
+    reply: &Reply,
+) -> bool {
     let peer = reply.peer;
     let sent = |from: Id, to: Id| {
         state
@@ -81,9 +87,9 @@ fn reply_is_lost(sys: &System, state: &SystemState, waiter: Id, reply: &Reply) -
 /// `spl`. A share consumer or a reader answers for its own member; KIP-1289's
 /// consume-transform-produce clients hold the record from the poll that acquired it until
 /// their transaction ends, and any of them holding it keeps the lock from being due.
-fn acquisition_is_lost(
-    sys: &System,
-    state: &SystemState,
+fn acquisition_is_lost<H: Record>(
+    sys: &System<H>,
+    state: &SystemState<H>,
     spl: Id,
     member: MemberId,
     record: AcquiredRecord,
@@ -116,9 +122,9 @@ fn acquisition_is_lost(
 /// each retry of the NETWORK_EXCEPTION that answers the timeout would queue one more copy
 /// behind it, and the leader's verifications in flight would grow without bound for as
 /// long as the coordinator stays down.
-pub(crate) fn unsend_timed_out_verification(
-    sys: &System,
-    state: &mut SystemState,
+pub(crate) fn unsend_timed_out_verification<H: Record>(
+    sys: &System<H>,
+    state: &mut SystemState<H>,
     leader: Id,
     pid: ProducerId,
 ) {

@@ -13,6 +13,7 @@ use crate::design::Design;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::Msg;
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
+use crate::world::record::Record;
 use crate::world::scenario::Role;
 use crate::world::system::{Envelope, System};
 
@@ -183,7 +184,7 @@ impl WireFormat {
     }
 }
 
-impl System {
+impl<H: Record> System<H> {
     /// The fields `env` carries outside the design's wire format: the world's check on
     /// every message it sends, whichever handler built it.
     pub fn wire_excess(&self, env: &Envelope) -> Vec<&'static str> {

@@ -1,0 +1,43 @@
+//! The seam between the world and the history the properties read. As stateright's
+//! `ActorModel` is generic over its history (`record_msg_in`, `record_msg_out`), the world
+//! is generic over a [`Record`]: it keeps one in every state and calls it once per step
+//! with what it saw, and never looks inside. `crate::history::History` is the one
+//! implementation; the crate root names `System` and `SystemState` over it.
+
+use crate::world::observation::Observation;
+use crate::world::state::{Action, Envelope, SystemState};
+use crate::world::system::System;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// What the world saw in one step, beyond the states before and after it.
+#[derive(Debug, Default)]
+pub struct StepFacts {
+    /// What the handler that ran recorded (drained from its state).
+    pub observations: Vec<Observation>,
+    /// The messages the step sent, in order (not yet in the network).
+    pub sent: Vec<Envelope>,
+    /// For a timer firing: it was due (what it waited for could no longer arrive), not
+    /// early (a fault).
+    pub due: bool,
+}
+
+/// A run's history: a value in the world's state (so it is part of the state's identity,
+/// its traces and its fingerprint) that the world updates after every step.
+pub trait Record:
+    Clone + Debug + Default + PartialEq + Eq + Hash + Serialize + DeserializeOwned
+{
+    /// Records step `action` from `before` to `next` in `next`'s history.
+    fn record(
+        sys: &System<Self>,
+        before: &SystemState<Self>,
+        action: &Action,
+        facts: &StepFacts,
+        next: &mut SystemState<Self>,
+    );
+
+    /// Records the messages an actor sent outside a step (its start in the initial state).
+    fn record_sent(sys: &System<Self>, next: &mut SystemState<Self>, sent: &[Envelope]);
+}
