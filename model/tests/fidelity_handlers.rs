@@ -7,7 +7,7 @@ mod common;
 #[allow(dead_code)] // the conformance suite's fixture; this file uses a part of it
 mod fixture;
 
-use common::{deliver, pe, start, system, Cmd};
+use common::{deliver, dp_state, pe, sc_state, start, system, Cmd};
 use fixture::{coordinator, end_txn, error_of, init_producer_id, metadata, txn};
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::design::Design;
@@ -18,7 +18,6 @@ use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::StateBatch;
-use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::Command;
 
@@ -123,9 +122,7 @@ fn an_unknown_producer_id_mapping_reaches_the_writer_as_it_is() {
             .map(|m| m.response_error())
             .collect();
         assert_eq!(errors, vec![Some(seen)], "{error:?}");
-        let NodeState::DataPartition(d) = after else {
-            panic!()
-        };
+        let d = dp_state(&after);
         assert!(d.log.entries.is_empty(), "{error:?}: nothing appended");
     }
 }
@@ -173,9 +170,7 @@ fn an_older_write_moves_the_start_offset_back_only_as_kafka_does() {
             &cmds[..],
             [.., Command::Send(_, Msg::WriteShareGroupStateResponse(r))] if r.error == ErrorCode::None
         ));
-        let NodeState::ShareCoordinator(s) = state else {
-            panic!()
-        };
+        let s = sc_state(&state);
         if kafka {
             assert_eq!(s.state.start_offset, 0, "Kafka: the write's start offset");
             assert_eq!(s.state.state_of(0), None, "pruned by the newer write");

@@ -2,13 +2,13 @@
 
 mod common;
 
-use common::{deliver, pe, same, sent, start, system, Cmd};
+use common::{deliver, dp_state, pe, same, sent, start, system, tc_state, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::world::node::NodeStorage;
 use sharetxn_model::Scenario;
 use stateright::actor::Command;
 
@@ -65,9 +65,7 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
             })
         )
     ));
-    let NodeState::TxnCoordinator(tc_state) = after else {
-        panic!()
-    };
+    let tc_state = tc_state(&after);
     assert_eq!(tc_state.next_pid, ProducerId(1));
 }
 
@@ -114,9 +112,7 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
         commands[1],
         Command::SetTimer(Timer::VerificationTimeout(ProducerId(0)), _)
     ));
-    let NodeState::DataPartition(d) = after else {
-        panic!()
-    };
+    let d = dp_state(&after);
     assert!(
         d.log.entries.is_empty(),
         "nothing is appended before verification"
@@ -179,9 +175,7 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
     );
     let cancel: Cmd = Command::CancelTimer(Timer::TxnTimeout(TransactionalId(0)));
     assert!(commands.iter().any(|c| same(c, &cancel)));
-    let NodeState::TxnCoordinator(s) = after else {
-        panic!()
-    };
+    let s = tc_state(&after);
     assert_eq!(
         s.txns[&TransactionalId(0)].state,
         sharetxn_model::coordinator::txn_state::TransactionState::PrepareCommit

@@ -6,8 +6,7 @@
 
 mod common;
 
-use common::{deliver, fire, pe, start, system, Cmd, TXN};
-use sharetxn_model::coordinator::txn_coordinator::TxnCoordinatorState;
+use common::{deliver, fire, pe, start, system, tc_state as coordinator, Cmd, TXN};
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -93,13 +92,6 @@ fn heartbeat_response(epoch: u16, error: ErrorCode) -> Msg {
         producer: pe(epoch),
         error,
     })
-}
-
-fn coordinator(state: &NodeState) -> &TxnCoordinatorState {
-    match state {
-        NodeState::TxnCoordinator(s) => s,
-        other => panic!("not the coordinator: {other:?}"),
-    }
 }
 
 fn saved(state: &NodeState) -> String {

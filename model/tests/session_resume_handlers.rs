@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::{deliver, messages, pe, start, Cmd, TXN};
-use sharetxn_model::clients::committer::{CommitterState, CommitterStorage};
+use common::{committer_state as k, deliver, messages, pe, start, Cmd, TXN};
+use sharetxn_model::clients::committer::CommitterStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -44,13 +44,6 @@ fn resumed(sys: &System, decision: Option<bool>) -> (NodeState, Vec<Cmd>) {
         decision,
     }));
     start(sys, committer(sys), storage)
-}
-
-fn k(state: &NodeState) -> &CommitterState {
-    match state {
-        NodeState::Committer(s) => s,
-        other => panic!("not a committer: {other:?}"),
-    }
 }
 
 fn end_txn(msgs: &[Msg]) -> Option<EndTxnRequest> {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{deliver, start, system, Cmd};
+use common::{deliver, spl_state, start, system, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
@@ -142,9 +142,7 @@ fn share_fetch_acquires_the_first_available_record_and_arms_its_lock() {
             Command::Send(c0, fetch_response(0, 0, ErrorCode::None, vec![(0, 1)])),
         ],
     );
-    let NodeState::SharePartition(s) = after else {
-        unreachable!()
-    };
+    let s = spl_state(&after);
     assert_eq!(s.records[&0].state, RecordState::Acquired);
     assert_eq!(s.records[&0].member, Some(MemberId(0)));
     assert_eq!(s.sessions[&MemberId(0)], 1);
@@ -195,9 +193,7 @@ fn an_accept_is_answered_only_after_its_write_returns() {
             Command::Send(c0, fetch_response(0, 1, ErrorCode::None, vec![(1, 1)])),
         ],
     );
-    let NodeState::SharePartition(s) = s3 else {
-        unreachable!()
-    };
+    let s = spl_state(&s3);
     assert_eq!(
         s.start_offset, 1,
         "the SPSO moved over the acknowledged record"

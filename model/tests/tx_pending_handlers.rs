@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{deliver, fire, pe, sent, start, system};
+use common::{deliver, fire, pe, sent, spl_state, start, system};
 use sharetxn_model::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -88,9 +88,7 @@ fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
 }
 
 fn record(state: &NodeState) -> (RecordState, u8) {
-    let NodeState::SharePartition(s) = state else {
-        panic!("not the share-partition leader")
-    };
+    let s = spl_state(state);
     let r = &s.records[&0];
     (r.state, r.delivery_count)
 }
@@ -175,9 +173,7 @@ fn notify_commit_acknowledges_and_abort_releases() {
 }
 
 fn record_or_gone(state: &NodeState) -> Option<RecordState> {
-    let NodeState::SharePartition(s) = state else {
-        panic!("not the share-partition leader")
-    };
+    let s = spl_state(state);
     s.records.get(&0).map(|r| r.state)
 }
 

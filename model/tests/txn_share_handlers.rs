@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{deliver, messages, pe, saved, start, system};
+use common::{deliver, messages, pe, saved, sc_state, sc_state_mut, start, system, tc_state};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
@@ -60,13 +60,6 @@ fn marker(epoch: u8, commit: bool) -> Msg {
     })
 }
 
-fn sc_state(state: &NodeState) -> &sharetxn_model::share::share_coordinator::ShareCoordinatorState {
-    match state {
-        NodeState::ShareCoordinator(s) => s,
-        _ => panic!("not the share coordinator"),
-    }
-}
-
 #[test]
 fn add_share_acks_to_txn_adds_share_group_state() {
     let sys = system(Design::seed(), Scenario::ctp(), &[]);
@@ -88,9 +81,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
             error: ErrorCode::None,
         })]
     );
-    let NodeState::TxnCoordinator(s) = &state else {
-        panic!("not the transaction coordinator")
-    };
+    let s = tc_state(&state);
     let meta = &s.txns[&TransactionalId(0)];
     assert!(meta.partitions.contains(&TopicPartition::ShareGroupState));
     // A stale epoch is fenced, as for AddOffsetsToTxn.
@@ -399,9 +390,7 @@ fn a_committed_ack_keeps_the_delivery_count_the_coordinator_knows() {
     );
 
     let mut state = start(&sys, sc, None).0;
-    let NodeState::ShareCoordinator(s) = &mut state else {
-        unreachable!("the share coordinator's state")
-    };
+    let s = sc_state_mut(&mut state);
     s.state.merge(
         0,
         &[sharetxn_model::protocol::share_state::StateBatch {

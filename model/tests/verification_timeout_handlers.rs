@@ -70,12 +70,11 @@ fn parks(tc: Id, partition: TopicPartition, cmds: &[Cmd]) -> bool {
 }
 
 fn verifying_len(state: &NodeState) -> usize {
-    match state {
-        NodeState::DataPartition(s) => s.verifying.len(),
-        NodeState::GroupCoordinator(s) => s.verifying.len(),
-        NodeState::ShareCoordinator(s) => s.verifying.len(),
-        _ => panic!("not a verifying leader"),
-    }
+    let verifying = state.data_partition().map(|s| s.verifying.len());
+    verifying
+        .or_else(|| state.group_coordinator().map(|s| s.verifying.len()))
+        .or_else(|| state.share_coordinator().map(|s| s.verifying.len()))
+        .expect("a verifying leader")
 }
 
 #[test]

@@ -6,7 +6,6 @@ use sharetxn_model::partition::partition_log::Payload;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
 use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
-use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::props::producer_fencing;
 
@@ -16,9 +15,8 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     let mut state = sys.init_state();
     assert_eq!(producer_fencing::check(&sys, &state), None);
     let d0 = usize::from(sys.topology.partitions[0]);
-    let NodeState::DataPartition(mut leader) = state.nodes[d0].as_ref().clone() else {
-        panic!("D0 is a data partition")
-    };
+    let mut node = state.nodes[d0].as_ref().clone();
+    let leader = node.data_partition_mut().expect("D0 is a data partition");
     let record = |epoch| {
         Payload::Output(OutputRecord {
             input: 0,
@@ -36,7 +34,7 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     leader.log.append(pe(2), Some(0), record(2));
     // A broken leader that skipped the epoch check appends a zombie's write.
     leader.log.append(pe(1), Some(1), record(1));
-    state.nodes[d0] = sharetxn_model::world::shared::Shared::new(NodeState::DataPartition(leader));
+    state.nodes[d0] = sharetxn_model::world::shared::Shared::new(node);
     let message = producer_fencing::check(&sys, &state).expect("the zombie write is reported");
     assert!(
         message.contains("D0 accepted a write from pid0/e1"),
@@ -99,9 +97,7 @@ fn legal_transitions_reports_a_handler_that_leaves_the_table() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let tc = usize::from(sys.topology.txn_coordinator);
     let mut node = sys.init_state().nodes[tc].as_ref().clone();
-    let NodeState::TxnCoordinator(s) = &mut node else {
-        panic!("TC is the coordinator")
-    };
+    let s = node.txn_coordinator_mut().expect("TC is the coordinator");
     // What a coordinator that committed without preparing would record.
     s.transitions
         .push((TransactionState::Ongoing, TransactionState::CompleteCommit));
@@ -131,12 +127,10 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     // A broken coordinator: its pending markers and their resend timer vanish while the
     // transaction stays prepared, so nothing will ever complete it.
     let i = usize::from(tc);
-    let NodeState::TxnCoordinator(mut coordinator) = state.nodes[i].as_ref().clone() else {
-        panic!("TC is the coordinator")
-    };
+    let mut node = state.nodes[i].as_ref().clone();
+    let coordinator = node.txn_coordinator_mut().expect("TC is the coordinator");
     coordinator.markers.clear();
-    state.nodes[i] =
-        sharetxn_model::world::shared::Shared::new(NodeState::TxnCoordinator(coordinator));
+    state.nodes[i] = sharetxn_model::world::shared::Shared::new(node);
     state.timers[i] = sharetxn_model::world::shared::Shared::new(Default::default());
     state.network.channels.retain(|((src, _, _), _)| *src != tc);
     let quiescent = walk_until(&sys, state, |s| sys.is_quiescent(s));

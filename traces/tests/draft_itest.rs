@@ -19,7 +19,6 @@
 use sharetxn_model::partition::partition_log::{Payload, RecordStatus};
 use sharetxn_model::protocol::msg::ClientChoice;
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
 use sharetxn_traces::{load, record, replay, Origin, Outcome, Verdict};
 use std::collections::BTreeSet;
@@ -143,7 +142,7 @@ fn schedule(variant: Variant, design: &Design) -> Vec<Action> {
 fn read_committed(sys: &System, state: &SystemState) -> Vec<Offset> {
     let mut visible = Vec::new();
     for leader in &sys.topology.partitions {
-        if let NodeState::DataPartition(d) = state.node(*leader) {
+        if let Some(d) = state.node(*leader).data_partition() {
             for (_, _, payload, status) in d.log.data() {
                 if let (Payload::Output(r), RecordStatus::Committed) = (payload, status) {
                     visible.push(r.input);

@@ -6,6 +6,7 @@ use crate::clients::committer::CommitterState;
 use crate::clients::external_participant::ExternalState;
 use crate::clients::producer::ProducerState;
 use crate::clients::share_consumer::ShareConsumerState;
+use crate::clients::source_reader::SourceReaderState;
 use crate::clients::transaction_manager::TransactionManager;
 use crate::coordinator::group_coordinator::GroupCoordinatorState;
 use crate::coordinator::txn_coordinator::TxnCoordinatorState;
@@ -14,7 +15,7 @@ use crate::share::share_coordinator::ShareCoordinatorState;
 use crate::share::share_partition::SharePartitionState;
 use crate::world::node::NodeState;
 
-/// The partition folder's actors.
+/// Output partition leaders ([`crate::partition`]).
 impl NodeState {
     /// The state of an output partition's leader.
     pub fn data_partition(&self) -> Option<&DataPartitionState> {
@@ -23,12 +24,30 @@ impl NodeState {
             _ => None,
         }
     }
+
+    /// The state of an output partition's leader, to change (a test planting a broken
+    /// leader's log).
+    pub fn data_partition_mut(&mut self) -> Option<&mut DataPartitionState> {
+        match self {
+            NodeState::DataPartition(dp) => Some(dp),
+            _ => None,
+        }
+    }
 }
 
-/// The coordinator folder's actors.
+/// The coordinators ([`crate::coordinator`]).
 impl NodeState {
     /// The state of the transaction coordinator.
     pub fn txn_coordinator(&self) -> Option<&TxnCoordinatorState> {
+        match self {
+            NodeState::TxnCoordinator(tc) => Some(tc),
+            _ => None,
+        }
+    }
+
+    /// The state of the transaction coordinator, to change (a test planting a broken
+    /// coordinator's table).
+    pub fn txn_coordinator_mut(&mut self) -> Option<&mut TxnCoordinatorState> {
         match self {
             NodeState::TxnCoordinator(tc) => Some(tc),
             _ => None,
@@ -44,10 +63,18 @@ impl NodeState {
     }
 }
 
-/// The share folder's actors.
+/// The share group's leader and coordinator ([`crate::share`]).
 impl NodeState {
     /// The state of the share coordinator.
     pub fn share_coordinator(&self) -> Option<&ShareCoordinatorState> {
+        match self {
+            NodeState::ShareCoordinator(sc) => Some(sc),
+            _ => None,
+        }
+    }
+
+    /// The state of the share coordinator, to change (a test planting a stored state).
+    pub fn share_coordinator_mut(&mut self) -> Option<&mut ShareCoordinatorState> {
         match self {
             NodeState::ShareCoordinator(sc) => Some(sc),
             _ => None,
@@ -63,7 +90,7 @@ impl NodeState {
     }
 }
 
-/// The clients folder's actors.
+/// The clients ([`crate::clients`]).
 impl NodeState {
     /// The `TransactionManager` of a transactional client: a producer, the acknowledger
     /// inside a source reader, the 2PC writer's or the committer's session.
@@ -101,6 +128,14 @@ impl NodeState {
     pub fn producer(&self) -> Option<&ProducerState> {
         match self {
             NodeState::Producer(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The state of a Flink source reader.
+    pub fn source_reader(&self) -> Option<&SourceReaderState> {
+        match self {
+            NodeState::SourceReader(r) => Some(r),
             _ => None,
         }
     }

@@ -4,10 +4,16 @@
 //! helper.
 #![allow(dead_code)]
 
+use sharetxn_model::clients::committer::CommitterState;
+use sharetxn_model::clients::producer::ProducerState;
 use sharetxn_model::clients::source_reader::SourceReaderState;
+use sharetxn_model::coordinator::txn_coordinator::TxnCoordinatorState;
 use sharetxn_model::design::Design;
+use sharetxn_model::partition::data_partition::DataPartitionState;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TransactionalId};
 use sharetxn_model::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, Timer};
+use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
+use sharetxn_model::share::share_partition::SharePartitionState;
 use sharetxn_model::world::node::{Node, NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Actor, Command, Id, Out};
@@ -139,8 +145,57 @@ pub fn reader(sys: &System) -> Id {
 
 /// A source reader's state.
 pub fn reader_state(state: &NodeState) -> &SourceReaderState {
-    match state {
-        NodeState::SourceReader(s) => s,
-        other => panic!("not a reader: {other:?}"),
-    }
+    state.source_reader().expect("a source reader's state")
+}
+
+/// The transaction coordinator's state.
+pub fn tc_state(state: &NodeState) -> &TxnCoordinatorState {
+    state
+        .txn_coordinator()
+        .expect("the transaction coordinator's state")
+}
+
+/// The transaction coordinator's state, to plant a table in.
+pub fn tc_state_mut(state: &mut NodeState) -> &mut TxnCoordinatorState {
+    state
+        .txn_coordinator_mut()
+        .expect("the transaction coordinator's state")
+}
+
+/// The share coordinator's state.
+pub fn sc_state(state: &NodeState) -> &ShareCoordinatorState {
+    state
+        .share_coordinator()
+        .expect("the share coordinator's state")
+}
+
+/// The share coordinator's state, to plant a stored state in.
+pub fn sc_state_mut(state: &mut NodeState) -> &mut ShareCoordinatorState {
+    state
+        .share_coordinator_mut()
+        .expect("the share coordinator's state")
+}
+
+/// The share-partition leader's state.
+pub fn spl_state(state: &NodeState) -> &SharePartitionState {
+    state
+        .share_partition()
+        .expect("the share-partition leader's state")
+}
+
+/// An output partition leader's state.
+pub fn dp_state(state: &NodeState) -> &DataPartitionState {
+    state
+        .data_partition()
+        .expect("an output partition leader's state")
+}
+
+/// A plain transactional producer's state.
+pub fn producer_state(state: &NodeState) -> &ProducerState {
+    state.producer().expect("a producer's state")
+}
+
+/// KIP-939's 2PC committer application's state.
+pub fn committer_state(state: &NodeState) -> &CommitterState {
+    state.committer().expect("a committer's state")
 }

@@ -1,7 +1,8 @@
 //! What every conformance test needs: a system at a transaction version, one handler call,
 //! the answer it sends, and a transaction coordinator put in a given `TransactionMetadata`.
 
-use sharetxn_model::coordinator::txn_coordinator::{TransactionMetadata, TxnCoordinatorState};
+pub use crate::common::tc_state;
+use sharetxn_model::coordinator::txn_coordinator::TransactionMetadata;
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -53,19 +54,12 @@ pub fn metadata(
 pub fn coordinator(sys: &System, meta: Option<TransactionMetadata>) -> NodeState {
     let tc = sys.topology.txn_coordinator;
     let (mut state, _) = crate::common::start(sys, tc, None);
-    if let (Some(meta), NodeState::TxnCoordinator(s)) = (meta, &mut state) {
+    if let Some(meta) = meta {
+        let s = crate::common::tc_state_mut(&mut state);
         s.next_pid = ProducerId(meta.pid.0 + 1);
         s.txns.insert(TXN, meta);
     }
     state
-}
-
-/// The coordinator's state.
-pub fn tc_state(state: &NodeState) -> &TxnCoordinatorState {
-    match state {
-        NodeState::TxnCoordinator(s) => s,
-        _ => panic!("not the transaction coordinator"),
-    }
 }
 
 /// The producer id and epoch of `meta`.

@@ -99,9 +99,7 @@ fn a_marker_answer_of_an_earlier_coordinator_epoch_is_ignored() {
     let (sys, mut state) = committing();
     let pending = tc_state(&state).markers[&TXN].clone();
     let sent_at = tc_state(&state).coordinator_epoch;
-    if let NodeState::TxnCoordinator(s) = &mut state {
-        s.coordinator_epoch.0 += 1;
-    }
+    crate::common::tc_state_mut(&mut state).coordinator_epoch.0 += 1;
     let reply = Msg::WriteTxnMarkersResponse(WriteTxnMarkersResponse {
         producer: pending.producer,
         commit: true,

@@ -4,7 +4,7 @@
 //! so the group, topic and partition keys of Kafka's requests are left out; Kafka's offset
 //! ranges become the model's per-offset batches.
 
-use crate::common::{deliver, start, system};
+use crate::common::{deliver, sc_state as sc, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::msg::Msg;
@@ -12,7 +12,7 @@ use sharetxn_model::protocol::record_state::RecordState::{self, *};
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::width::{Epoch, Offset};
-use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
+use sharetxn_model::share::share_coordinator::ShareRecord;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Command, Id};
@@ -33,13 +33,6 @@ fn ids(sys: &System) -> (Id, Id) {
 fn started(sys: &System, log: Option<Vec<ShareRecord>>) -> NodeState {
     let (sc, _) = ids(sys);
     start(sys, sc, log.map(NodeStorage::ShareCoordinator)).0
-}
-
-fn sc(state: &NodeState) -> &ShareCoordinatorState {
-    match state {
-        NodeState::ShareCoordinator(s) => s,
-        _ => panic!("not the share coordinator"),
-    }
 }
 
 fn batch(offset: Offset, state: RecordState, delivery_count: u8) -> StateBatch {

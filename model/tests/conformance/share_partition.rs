@@ -4,6 +4,7 @@
 //! one record at a time (`max_records=1` in share-basic), and every acknowledgement is
 //! answered after its WriteShareGroupState returns, so each test completes that write.
 
+pub(crate) use crate::common::spl_state as spl;
 use crate::common::{deliver, fire, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -14,7 +15,7 @@ use sharetxn_model::protocol::record_state::{AckType, RecordState::*};
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
+use sharetxn_model::share::share_partition::InFlightRecord;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::{Command, Id};
@@ -36,13 +37,6 @@ pub(crate) fn ids(sys: &System) -> (Id, Id, Id, Id) {
         t.share_coordinator.expect("sc"),
     );
     (sp, sc, t.consumers[0], t.consumers[1])
-}
-
-pub(crate) fn spl(state: &NodeState) -> &SharePartitionState {
-    match state {
-        NodeState::SharePartition(s) => s,
-        _ => panic!("not the share-partition leader"),
-    }
 }
 
 pub(crate) fn record(state: &NodeState, offset: Offset) -> &InFlightRecord {

@@ -11,7 +11,7 @@
 //! public revision); those where `refresh` answers otherwise (`docs/conformance.md`, DR-1
 //! to DR-3) run under `refresh` too and pin its different answer.
 
-use crate::common::{deliver, fire, sent, start, system};
+use crate::common::{deliver, fire, sent, spl_state as spl, start, system};
 use sharetxn_model::design::spl_knobs::LeaderResolution;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -23,7 +23,7 @@ use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
+use sharetxn_model::share::share_partition::InFlightRecord;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
 use stateright::actor::Id;
@@ -80,13 +80,6 @@ fn ids(sys: &System) -> (Id, Id, Id) {
         t.share_coordinator.expect("sc"),
         t.producers[0],
     )
-}
-
-fn spl(state: &NodeState) -> &SharePartitionState {
-    match state {
-        NodeState::SharePartition(s) => s,
-        _ => panic!("not the share-partition leader"),
-    }
 }
 
 fn record(state: &NodeState, offset: Offset) -> Option<&InFlightRecord> {

@@ -39,10 +39,7 @@ impl Client {
     }
 
     fn producer(&self) -> &ProducerState {
-        match &self.state {
-            NodeState::Producer(p) => p,
-            other => panic!("not a producer: {other:?}"),
-        }
+        crate::common::producer_state(&self.state)
     }
 
     fn tm(&self) -> TxnManagerState {
