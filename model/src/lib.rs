@@ -30,18 +30,21 @@
 //! ```
 //!
 //! The source is laid out by Kafka's components, each folder depending only on the ones
-//! above it in this table (`model/tests/layers.rs` lists the few edges that still point
-//! down it, with their reasons):
+//! above it in this table, with no exception (`model/tests/layers.rs`). Two seams turn
+//! the dependencies that would point down it around: a handler writes stateright's
+//! `Out<A>` for any host actor `A` ([`protocol::output`]), and the world is generic over
+//! the history it records into ([`world::record::Record`]); [`System`] and [`SystemState`]
+//! below name the world over [`history::History`].
 //!
 //! | folder | what it holds |
 //! |---|---|
-//! | [`protocol`] | the wire: requests, responses, ids, error codes, share record states, the persisted share state, ghost values |
+//! | [`protocol`] | the wire: requests, responses, ids, error codes, share record states, the persisted share state, ghost values, what a timer waits for, a handler's output |
 //! | [`design`] | the design under check: every knob and the named designs |
 //! | [`partition`] | output partition leaders and KIP-890 verification |
-//! | [`coordinator`] | the transaction and group coordinators |
+//! | [`coordinator`] | the transaction and group coordinators, the transaction coordinator's metadata cache |
 //! | [`share`] | the share-partition leader and the share coordinator |
 //! | [`clients`] | the producer, `TransactionSession`, share consumer, Flink and Connect clients, 2PC |
-//! | [`world`] | `System`, the network, topology, scenarios, the `--set` keys and settings JSON, timers, and each design's wire format |
+//! | [`world`] | `System` (generic over its history), the actor enum, its storage and the accessors into each actor's state, the network, topology, scenarios, the `--set` keys and settings JSON, timers, and each design's wire format |
 //! | [`history`] | the ghost state the properties read |
 // The settings JSON (world/settings.rs) lists every knob in one `json!`, deeper than the default limit.
 #![recursion_limit = "256"]

@@ -1,6 +1,7 @@
 //! The coordinators of the transaction protocol: the transaction coordinator
 //! (`TransactionCoordinator`, `TransactionStateManager`, KIP-939's 2PC and KIP-1309's
-//! heartbeats at its side) and the group coordinator (`__consumer_offsets`).
+//! heartbeats at its side) and the group coordinator (`__consumer_offsets`), with the
+//! transaction coordinator's copy of the cluster's metadata (`metadata_cache`).
 
 pub mod group_coordinator;
 pub mod metadata_cache;

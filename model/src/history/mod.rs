@@ -2,8 +2,11 @@
 //! that no actor may read. Like stateright's `ActorModel` history (`record_msg_in`,
 //! `record_msg_out`), it is a value in the state that the world updates from each step it
 //! executes; unlike it, it also sees crashes, timers, choices, and the typed
-//! [`Observation`]s a handler made. The world calls [`record`] once per step; each field is
-//! recorded by a rule in the module of the properties that read it.
+//! [`Observation`]s a handler made. The world is generic over its history
+//! ([`crate::world::record::Record`]) and [`History`] is the one it runs with (the crate
+//! root's `System` and `SystemState`), so the world calls [`record`] once per step without
+//! naming this folder, the top of the stack; each field is recorded by a rule in the module
+//! of the properties that read it.
 
 pub mod decisions;
 pub mod resume_ghost;

@@ -1,7 +1,10 @@
-//! The closed world the actors run in: `System` (one `stateright::Model` over every actor),
-//! the network, the topology, the scenarios and their fault budgets, which design applies
-//! to which scenario (`scope`), the `--set` keys over both (`settings`), when a timer is
-//! due, and each design's wire format (`wire`).
+//! The closed world the actors run in: `System` (one `stateright::Model` over every actor,
+//! generic over the history it records into, `record`), the actor enum and its storage
+//! (`node`, the host every handler's `Out` is over), the accessors into each actor's state
+//! (`accessors`), the network, the topology, the scenarios and their fault budgets, which
+//! design applies to which scenario (`scope`), the `--set` keys over both (`settings`),
+//! when a timer is due, and each design's wire format (`wire`). It names every folder
+//! below it and none above: the history is a type parameter.
 
 pub mod accessors;
 pub mod assemble;

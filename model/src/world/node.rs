@@ -1,5 +1,7 @@
 //! `Node`: one enum over every actor kind, implementing stateright's `Actor`. Stateright's
 //! `Choice` combinator does not forward `on_random`, so roles are a hand-written enum.
+//! `Node` is the host every handler's `Out` is over ([`crate::protocol::output`]), and
+//! [`NodeStorage`] wraps what each actor saves, its own type.
 
 use crate::clients::committer::{Committer, CommitterState, CommitterStorage};
 use crate::clients::external_participant::{ExternalParticipant, ExternalState};

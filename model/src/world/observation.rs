@@ -1,7 +1,7 @@
 //! `Observation`: what a handler did that its state after the step does not show, typed.
 //! An actor records these in its own state while it handles an event; the world drains
 //! them after the handler (so no stored state holds any) and hands them to the history
-//! (`crate::history::record`), the only reader.
+//! through [`crate::world::record::Record`], the only reader.
 
 use crate::clients::source_reader::Processed;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};

@@ -1,8 +1,8 @@
 //! The closed world. `System` implements `stateright::Model` over the actors: its state is
 //! every actor's state, their durable storage, which actors are up, the armed timers, the
 //! pending client choices, the messages in flight (a multiset: any order, any delay), the
-//! fault budget left, and the history the properties read (`crate::history`); the values
-//! are in `crate::world::state`. Every engine drives this one transition function: the
+//! fault budget left, and the history the properties read (any [`Record`]; the crate root's
+//! `System` runs with `crate::history::History`); the values are in `crate::world::state`. Every engine drives this one transition function: the
 //! exhaustive checkers, the Explorer, the simulator, replay and shrinking. It knows no
 //! particular actor or property: actors declare what they wait for and how they fail over
 //! (`crate::world::node`), and one call a step records the history.
