@@ -3,8 +3,8 @@
 # pinned version if it is missing, then runs one shard of the mutants with the project's
 # configuration (.cargo/mutants.toml: which files are mutated, and the oracle).
 #
-#   scripts/mutants.sh            shard 0 of 20, the sample docs/mutants.md reports
-#   scripts/mutants.sh 3/20       another shard of the same split
+#   scripts/mutants.sh            shard 0 of 200, the sample docs/mutants.md reports
+#   scripts/mutants.sh 3/200      another shard of the same split
 #   scripts/mutants.sh all        every mutant (days on a 2-core machine)
 #   scripts/mutants.sh list       the mutants, without running any
 #
@@ -18,7 +18,7 @@ if ! cargo mutants --version 2>/dev/null | grep -qx "cargo-mutants $CARGO_MUTANT
     cargo install --locked cargo-mutants --version "$CARGO_MUTANTS_VERSION"
 fi
 
-shard=${1:-0/20}
+shard=${1:-0/200}
 # The mutants are listed in cargo-mutants' own order (by file, then position), not shuffled,
 # and the shard takes every n-th one (round-robin), so a shard is the same set on every
 # machine and samples every file.
