@@ -25,8 +25,8 @@ shard=${1:-0/200}
 # The baseline is skipped: cargo-mutants 27.1.0 builds it for the mutated package alone,
 # which lacks the properties' test targets of the oracle, so it cannot build. The oracle
 # passes on the unmutated tree (it is part of `cargo test --workspace`); the timeouts are
-# set instead of measured: the oracle takes about 40 s on a quiet 2-core machine and up to
-# six minutes on a loaded one.
+# set instead of measured: the oracle's tests take about 25 s on a lightly loaded 2-core machine and
+# six minutes on a heavily loaded one.
 common=(--no-shuffle --sharding round-robin --jobs 1 --output mutants.out
     --baseline skip --timeout 600 --build-timeout 1800)
 case "$shard" in
