@@ -181,3 +181,46 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
         sharetxn_model::coordinator::txn_state::TransactionState::PrepareCommit
     );
 }
+
+/// KIP-447: an OffsetFetch with RequireStable waits while a transactional offset commit is
+/// pending (Kafka answers UNSTABLE_OFFSET_COMMIT and the consumer retries), so a restarted
+/// client never starts from an offset that a committing transaction is about to move;
+/// without RequireStable the last committed offset is answered at once.
+#[test]
+fn offset_fetch_require_stable_waits_for_a_pending_offset_commit() {
+    use sharetxn_model::partition::partition_log::Payload;
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let gc = sys.topology.group_coordinator;
+    let p0 = sys.topology.producers[0];
+    let (state, _) = start(&sys, gc, None);
+    let NodeState::GroupCoordinator(mut leader) = state else {
+        panic!("the group coordinator's state")
+    };
+    let tag = Ghost::new(TxnTag {
+        client: 0,
+        incarnation: 0,
+        attempt: 0,
+    });
+    leader
+        .log
+        .append(pe(0), Some(0), Payload::Offset { offset: 1, tag });
+    let state = NodeState::GroupCoordinator(leader);
+    let fetch = |require_stable| Msg::OffsetFetch(OffsetFetchRequest { require_stable });
+    let (waiting, commands) = deliver(&sys, gc, &state, p0, fetch(true));
+    assert!(commands.is_empty(), "{commands:?}");
+    let NodeState::GroupCoordinator(waiting) = waiting else {
+        panic!("the group coordinator's state")
+    };
+    assert_eq!(waiting.waiting_fetches, vec![p0]);
+    let (_, commands) = deliver(&sys, gc, &state, p0, fetch(false));
+    assert!(same(
+        &commands[0],
+        &Command::Send(
+            p0,
+            Msg::OffsetFetchResponse(OffsetFetchResponse {
+                error: ErrorCode::None,
+                offset: 0,
+            })
+        )
+    ));
+}

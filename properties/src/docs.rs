@@ -257,6 +257,65 @@ pub fn verdict_table(matrix: &Value) -> String {
     out
 }
 
+/// The protocol-level measure of checker power (`docs/mutants.md`): for each property, the
+/// `proposed` knobs whose reversion alone breaks it (each knob's `reverted`, pinned by
+/// `properties/tests/proposed.rs` and its siblings) and the designs of the full default
+/// matrix that violate it, with the scenarios where they do. A property with neither is
+/// one no design bug in the project breaks; only its can-fail test shows it can fail.
+pub fn power_table(matrix: &Value) -> String {
+    let mut out = String::from(
+        "| property | reverting this `proposed` knob alone breaks it | violated in the full matrix by |\n\
+         |---|---|---|\n",
+    );
+    let cells = matrix["cells"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for p in PROPERTIES {
+        let knobs: Vec<String> = KNOBS
+            .iter()
+            .filter(|k| k.reverted.contains(&p.name))
+            .map(|k| format!("`{}`", k.name))
+            .collect();
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            p.name,
+            or_none(knobs.join(", ")),
+            or_none(violating_designs(cells, p.name))
+        ));
+    }
+    out
+}
+
+/// The designs of `cells` that violate `property`, each with its scenarios in the order
+/// the matrix lists them: `seed` (session, connect-share-sink); ...
+fn violating_designs(cells: &[Value], property: &str) -> String {
+    let mut designs: Vec<(&str, Vec<&str>)> = Vec::new();
+    let violated = cells
+        .iter()
+        .filter(|c| c["property"] == property && c["status"] == "violated");
+    for c in violated {
+        let (Some(d), Some(s)) = (c["design"].as_str(), c["scenario"].as_str()) else {
+            continue;
+        };
+        match designs.iter_mut().find(|(name, _)| *name == d) {
+            Some((_, scenarios)) => scenarios.push(s),
+            None => designs.push((d, vec![s])),
+        }
+    }
+    designs
+        .iter()
+        .map(|(d, s)| format!("`{d}` ({})", s.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `text`, or "none" when it is empty.
+fn or_none(text: String) -> String {
+    if text.is_empty() {
+        "none".to_string()
+    } else {
+        text
+    }
+}
+
 /// `n` with thousands separated by commas, as the CLI prints counts.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();

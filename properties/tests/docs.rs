@@ -76,3 +76,11 @@ fn full_matrix_verdicts_are_generated_from_its_snapshot() {
     let matrix = full_matrix_snapshot();
     check_region("findings.md", "full-matrix", &docs::verdict_table(&matrix));
 }
+
+/// The protocol-level measure of `docs/mutants.md`: which knob and which design breaks each
+/// property, from the knob table and the full matrix's pinned verdicts.
+#[test]
+fn power_table_is_generated_from_the_knobs_and_the_full_matrix() {
+    let matrix = full_matrix_snapshot();
+    check_region("mutants.md", "power", &docs::power_table(&matrix));
+}
