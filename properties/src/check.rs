@@ -408,7 +408,15 @@ fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, S
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
         let mut keep = |_: u32, nfp: u64| !table.contains_mut(nfp);
-        let cut = expand(sys, &state, &open, may_expand, fuse, &mut keep, &mut scratch);
+        let cut = expand(
+            sys,
+            &state,
+            &open,
+            may_expand,
+            fuse,
+            &mut keep,
+            &mut scratch,
+        );
         drop(state);
         for (slot, msg) in scratch.hits.drain(..) {
             search.found[slot].get_or_insert((fp, msg));
