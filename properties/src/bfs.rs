@@ -10,7 +10,7 @@
 //! frees the copies that lost. The next level keeps the order of the blocks it came from,
 //! so the level, every link and every discovery are those of a one-threaded search.
 
-use crate::check::{expand, slots};
+use crate::check::{expand, slots, Scratch};
 use crate::visited::{Link, Table};
 use sharetxn_model::{System, SystemState};
 use std::any::Any;
@@ -251,6 +251,7 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize) {
     let own = job.blocks.iter().filter(|b| b.owner == w);
     let mut hits: Vec<Option<Hit>> = vec![None; slots()];
     let mut cut = false;
+    let mut scratch = Scratch::default();
     for block in own.chain(job.blocks.iter().rev()) {
         if block.claimed.swap(true, Ordering::AcqRel) {
             continue;
@@ -274,21 +275,23 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize) {
                 };
                 shared.table.offer(nfp, link)
             };
-            let exp = expand(
+            cut |= expand(
                 shared.sys,
                 &state,
                 &job.open,
                 job.may_expand,
                 false,
                 &mut keep,
+                &mut scratch,
             );
-            cut |= exp.cut;
-            for (slot, msg) in exp.hits {
+            // Freed here, by the thread that expands it, while its successors are hot.
+            drop(state);
+            for (slot, msg) in scratch.hits.drain(..) {
                 if hits[slot].as_ref().is_none_or(|h| pos < h.0) {
                     hits[slot] = Some((pos, fp, msg));
                 }
             }
-            output.extend(exp.successors.into_iter().map(|(idx, nfp, state)| Succ {
+            output.extend(scratch.successors.drain(..).map(|(idx, nfp, state)| Succ {
                 pos,
                 idx,
                 fp: nfp,

@@ -103,12 +103,16 @@ pub fn fingerprint(state: &SystemState) -> u64 {
     sharetxn_model::world::shared::fixed_hash(state)
 }
 
-/// What one state yields: the properties it violates or witnesses, and its successors.
-pub(crate) struct Expansion {
+/// What expanding one state yields, in buffers a searcher keeps from state to state so
+/// that expanding a state allocates nothing of its own but its successors.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// The properties the state violates or witnesses (slot, message).
     pub hits: Vec<(usize, Option<String>)>,
+    /// The kept successors: action index, fingerprint, state.
     pub successors: Vec<(u32, u64, SystemState)>,
-    /// Successors exist but were not generated (the depth bound).
-    pub cut: bool,
+    /// The state's enabled actions.
+    actions: Vec<Action>,
 }
 
 /// Slots in discovery order: for each property, its check then its twin.
@@ -116,8 +120,12 @@ pub(crate) fn slots() -> usize {
     PROPERTIES.len() * 2
 }
 
-fn evaluate(sys: &System, state: &SystemState, open: &[bool]) -> Vec<(usize, Option<String>)> {
-    let mut hits = Vec::new();
+fn evaluate(
+    sys: &System,
+    state: &SystemState,
+    open: &[bool],
+    hits: &mut Vec<(usize, Option<String>)>,
+) {
     for (i, p) in PROPERTIES.iter().enumerate() {
         if open[2 * i] {
             if let Some(msg) = (p.check)(sys, state) {
@@ -128,12 +136,13 @@ fn evaluate(sys: &System, state: &SystemState, open: &[bool]) -> Vec<(usize, Opt
             hits.push((2 * i + 1, None));
         }
     }
-    hits
 }
 
-/// Expands one state. `keep(index, fingerprint)` decides at once whether a successor is
-/// kept: most successors are states seen before, and each is dropped as soon as it is
-/// built rather than held until its level is done.
+/// Expands one state into `scratch` (its hits and kept successors replace what was
+/// there); returns whether successors exist that were not generated (the depth bound).
+/// `keep(index, fingerprint)` decides at once whether a successor is kept: most
+/// successors are states seen before, and each is dropped as soon as it is built rather
+/// than held until its level is done.
 pub(crate) fn expand(
     sys: &System,
     state: &SystemState,
@@ -141,35 +150,33 @@ pub(crate) fn expand(
     expand: bool,
     fuse: bool,
     keep: &mut dyn FnMut(u32, u64) -> bool,
-) -> Expansion {
-    let hits = evaluate(sys, state, open);
-    let mut successors = Vec::new();
-    let mut actions = Vec::new();
-    sys.enabled(state, &mut actions);
-    let cut = !expand && !actions.is_empty();
-    if expand {
-        for (i, action) in actions.iter().enumerate() {
-            let (idx, next) = match (fuse, action) {
-                (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
-                    Some(true) => (
-                        i as u32 | FUSED,
-                        reduction::duplicate_and_deliver(sys, state, env),
-                    ),
-                    _ => continue,
-                },
-                _ => (i as u32, sys.step(state, action)),
-            };
-            let fp = fingerprint(&next);
-            if keep(idx, fp) {
-                successors.push((idx, fp, next));
-            }
+    scratch: &mut Scratch,
+) -> bool {
+    scratch.hits.clear();
+    scratch.successors.clear();
+    scratch.actions.clear();
+    evaluate(sys, state, open, &mut scratch.hits);
+    sys.enabled(state, &mut scratch.actions);
+    if !expand {
+        return !scratch.actions.is_empty();
+    }
+    for (i, action) in scratch.actions.iter().enumerate() {
+        let (idx, next) = match (fuse, action) {
+            (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
+                Some(true) => (
+                    i as u32 | FUSED,
+                    reduction::duplicate_and_deliver(sys, state, env),
+                ),
+                _ => continue,
+            },
+            _ => (i as u32, sys.step(state, action)),
+        };
+        let fp = fingerprint(&next);
+        if keep(idx, fp) {
+            scratch.successors.push((idx, fp, next));
         }
     }
-    Expansion {
-        hits,
-        successors,
-        cut,
-    }
+    false
 }
 
 /// Replays the action indices from the initial state into actions by value.
@@ -394,20 +401,30 @@ fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, S
     let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
     let mut since_progress = 0u32;
     let mut unique = search.table.len();
+    let mut scratch = Scratch::default();
     while let Some((fp, state, depth)) = stack.pop() {
         search.max_depth = search.max_depth.max(depth);
         let open = search.judge.open(&search.found);
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
         let mut keep = |_: u32, nfp: u64| !table.contains_mut(nfp);
-        let exp = expand(sys, &state, &open, may_expand, fuse, &mut keep);
-        for (slot, msg) in exp.hits {
+        let cut = expand(
+            sys,
+            &state,
+            &open,
+            may_expand,
+            fuse,
+            &mut keep,
+            &mut scratch,
+        );
+        drop(state);
+        for (slot, msg) in scratch.hits.drain(..) {
             search.found[slot].get_or_insert((fp, msg));
         }
-        search.exhaustive &= !exp.cut;
+        search.exhaustive &= !cut;
         // In reverse, so that the first action's successor is expanded first and, among
         // actions that lead to the same state, the last one's link is kept.
-        for (idx, nfp, nstate) in exp.successors.into_iter().rev() {
+        for (idx, nfp, nstate) in scratch.successors.drain(..).rev() {
             if search.table.insert_mut(nfp, fp, idx) {
                 unique += 1;
                 stack.push((nfp, nstate, depth + 1));

@@ -86,7 +86,9 @@ pub fn record(
         Action::Fire { .. } => !facts.due,
         _ => false,
     };
-    if fault {
+    // Most states after a fault already record one: the history is copied only when it
+    // changes.
+    if fault && !next.ghost.fault {
         next.ghost.update(|g| g.fault = true);
     }
     if let Action::Restart(id) = action {
