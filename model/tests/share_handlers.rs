@@ -311,3 +311,45 @@ fn consumer_opens_a_session_with_its_first_share_fetch() {
         ],
     );
 }
+
+/// Kafka applies a replaced share session's late acknowledgement: a new session starts at
+/// epoch 1 on the broker (`ShareSessionCache.maybeCreateSession`, 1eb7644), so the old
+/// session's ShareFetch at epoch 1 passes `SharePartitionManager.newContext`, and
+/// `SharePartition.acknowledge` checks only the member and the ACQUIRED state. The member's
+/// acknowledgement of delivery 1 lands on its delivery 2 (which `ack_owner` judges only for
+/// a transactional acknowledgement), and the leader answers the fetch once its write
+/// returns.
+#[test]
+fn a_replaced_sessions_late_fetch_at_epoch_1_is_applied_to_the_new_delivery() {
+    let sys = system(Design::consumer_offsets(), Scenario::share_basic(), &[]);
+    let (sp, sc, c0, _) = ids(&sys);
+    let (s1, _) = deliver(&sys, sp, &loaded_spl(&sys), c0, fetch(0, 0, vec![]));
+    let (s2, _) = common::fire(&sys, sp, &s1, Timer::AcquisitionLock(0));
+    // The member's request timed out: it opens a new session, which acquires delivery 2.
+    let (s3, _) = deliver(&sys, sp, &s2, c0, fetch(0, 0, vec![]));
+    let NodeState::SharePartition(held) = &s3 else {
+        unreachable!()
+    };
+    assert_eq!(held.records[&0].delivery_count, 2);
+    // The lock expiry wrote the released record as write 0.
+    let (_, commands) = deliver(&sys, sp, &s3, c0, fetch(0, 1, vec![accept(0, 0, 1)]));
+    let write = WriteShareGroupStateRequest {
+        leader_epoch: 1,
+        partition: 0,
+        state_epoch: 0,
+        write: 1,
+        start_offset: 0,
+        batches: vec![StateBatch {
+            offset: 0,
+            state: RecordState::Acknowledged,
+            delivery_count: 2,
+        }],
+    };
+    assert_commands(
+        &commands,
+        &[
+            Command::Send(sc, Msg::WriteShareGroupState(write)),
+            persister(1),
+        ],
+    );
+}

@@ -85,6 +85,12 @@ pub fn has_share_transactions(sys: &System) -> bool {
     has_transactions(sys) && has_share_group(sys)
 }
 
+/// `staged_ack_exclusive` applies where plain share consumers run beside KIP-1289's
+/// transactional clients (docs/kafka-cases.md S14).
+pub fn has_mixed_consumers(sys: &System) -> bool {
+    has_share_transactions(sys) && !sys.topology.consumers.is_empty()
+}
+
 /// The session properties apply where KIP-1289 clients run on a KIP-1310
 /// `TransactionSession`.
 pub fn has_sessions(sys: &System) -> bool {
@@ -211,7 +217,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         name: "ack_owner",
         kind: Kind::Always,
         guards: "KIP-932 acquisition ownership (SharePartition memberId check)",
-        what: "an acknowledgement is applied only to an acquisition of the member that made it (a late one after lock expiry and redelivery to another member never lands on the new acquisition); where acknowledgements commit in transactions (KIP-1289), only to the very delivery it was made for",
+        what: "an acknowledgement is applied only to an acquisition of the member that made it (a late one after lock expiry and redelivery to another member never lands on the new acquisition); one committed in a transaction (KIP-1289), only to the very delivery it was made for",
         twin: "late_ack_rejected",
         twin_what: "an acknowledgement is rejected with INVALID_RECORD_STATE",
         check: ack_owner::check,
@@ -235,12 +241,24 @@ pub const PROPERTIES: &[PropertyDef] = &[
         name: "no_duplicate_processing",
         kind: Kind::Always,
         guards: "KIP-1289 exactly-once consume-transform-produce over a share group",
-        what: "at most one committed transaction carries outputs derived from an input record; for a Flink source reader, at most one completed checkpoint covers it",
+        what: "at most one committed transaction carries outputs derived from an input record, and none does for a record a plain share consumer ACCEPTed; for a Flink source reader, at most one completed checkpoint covers it",
         twin: "share_ack_committed",
         twin_what: "a transaction's share acknowledgements are applied by a COMMIT marker at the share coordinator",
         check: no_duplicate_processing::check,
         witness: no_duplicate_processing::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "staged_ack_exclusive",
+        kind: Kind::Always,
+        guards: "KIP-1289 transactional acknowledgements beside plain share consumers (KIP-932)",
+        what: "a record whose acknowledgement a transaction staged is never made terminal by a plain ShareFetch or ShareAcknowledge while that acknowledgement is pending; after an abort the record is available again",
+        twin: "plain_after_abort",
+        twin_what: "a record staged in a transaction that aborted is later made terminal by a plain acknowledgement",
+        check: staged_ack_exclusive::check,
+        witness: staged_ack_exclusive::witness,
+        applies: has_mixed_consumers,
         twin_excluded: twin_scope::never,
     },
     PropertyDef {

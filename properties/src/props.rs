@@ -18,5 +18,6 @@ pub mod no_orphan_acks;
 pub mod pending_isolation;
 pub mod producer_fencing;
 pub mod single_writer;
+pub mod staged_ack_exclusive;
 pub mod txn_atomicity;
 pub mod txn_completes;

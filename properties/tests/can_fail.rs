@@ -137,3 +137,71 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     let message = txn_completes::check(&sys, &quiescent).expect("the stuck commit is reported");
     assert!(message.contains("in PrepareCommit forever"), "{message}");
 }
+
+/// Breadth-first over the model's own transition function: the first state `stop` holds in.
+fn first_state(
+    sys: &System,
+    stop: impl Fn(&sharetxn_model::SystemState) -> bool,
+) -> sharetxn_model::SystemState {
+    use stateright::Model;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
+    let mut actions = Vec::new();
+    while let Some(state) = queue.pop_front() {
+        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
+            continue;
+        }
+        if stop(&state) {
+            return state;
+        }
+        actions.clear();
+        sys.actions(&state, &mut actions);
+        for action in actions.drain(..) {
+            if let Some(next) = sys.next_state(&state, action) {
+                queue.push_back(next);
+            }
+        }
+    }
+    panic!("no reachable state stops the search");
+}
+
+/// A broken share-partition leader that lets a plain acknowledgement settle a record whose
+/// acknowledgement a transaction holds pending at the share coordinator (S14).
+#[test]
+fn staged_ack_exclusive_reports_a_plain_settle_of_a_staged_record() {
+    use sharetxn_model::history::{txn_ack_ghost, txn_acks};
+    use sharetxn_model::protocol::record_state::RecordState;
+    use sharetxn_properties::props::staged_ack_exclusive;
+    let sys = System::new(Design::proposed(), Scenario::ctp_mixed());
+    let mut state = first_state(&sys, |s| !txn_acks::pending_acks(&sys, s).is_empty());
+    assert_eq!(staged_ack_exclusive::check(&sys, &state), None);
+    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, RecordState::Acknowledged);
+    let message = staged_ack_exclusive::check(&sys, &state).expect("the plain settle is reported");
+    assert!(message.contains("made offset 0 ACKNOWLEDGED"), "{message}");
+}
+
+/// A broken leader that lets a plain share consumer ACCEPT a record whose processing a
+/// committed transaction's output already carries.
+#[test]
+fn no_duplicate_processing_reports_a_plain_accept_of_a_committed_record() {
+    use sharetxn_model::history::txn_ack_ghost;
+    use sharetxn_model::protocol::record_state::RecordState;
+    use sharetxn_properties::props::no_duplicate_processing;
+    let sys = System::new(Design::proposed(), Scenario::ctp_mixed());
+    let accepted = |s: &sharetxn_model::SystemState| {
+        let mut s = s.clone();
+        txn_ack_ghost::observe_plain_settled(&sys, &mut s, 0, RecordState::Acknowledged);
+        s
+    };
+    // The first state whose committed output a plain ACCEPT would duplicate.
+    let mut state = first_state(&sys, |s| {
+        no_duplicate_processing::check(&sys, &accepted(s)).is_some()
+    });
+    assert_eq!(no_duplicate_processing::check(&sys, &state), None);
+    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, RecordState::Acknowledged);
+    let message = no_duplicate_processing::check(&sys, &state).expect("the duplicate is reported");
+    assert!(
+        message.contains("share consumer that ACCEPTed it"),
+        "{message}"
+    );
+}

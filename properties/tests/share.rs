@@ -75,9 +75,9 @@ fn without_the_member_check_a_late_ack_lands_on_a_newer_acquisition() {
 /// Today's Kafka: a duplicated epoch-0 ShareFetch opens a new session for the same member
 /// (`SharePartitionManager.newContext` replaces the session without releasing records) and
 /// re-acquires the record, so the member's acknowledgement of delivery 1 lands on delivery 2.
-/// Under KIP-932 that keeps at-least-once, so `ack_owner` (which judges the member there)
-/// holds; the misapplication itself is reached, and it is what `ack_owner` judges wherever
-/// acknowledgements commit in transactions.
+/// Under KIP-932 that keeps at-least-once, so `ack_owner` (which judges a plain
+/// acknowledgement's member only) holds; the misapplication itself is reached, and for a
+/// transactional acknowledgement it is what `ack_owner` judges.
 #[test]
 fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
     let sets = [
@@ -91,7 +91,7 @@ fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
     assert!(report.exhaustive);
     assert_eq!(report.status("ack_owner"), Some(Status::Holds));
     let sys = system(&sets);
-    let message = first_reached(&sys, |s| s.ghost.share.misapplied_delivery.clone())
+    let message = first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone())
         .expect("the same-member misapplication is reachable");
     assert!(
         message.contains("made for delivery m0#1 to acquisition m0#2"),
@@ -102,7 +102,7 @@ fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
     without[1] = "duplicates=0";
     let sys = system(&without);
     assert_eq!(
-        first_reached(&sys, |s| s.ghost.share.misapplied_delivery.clone()),
+        first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone()),
         None
     );
 }

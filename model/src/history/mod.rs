@@ -165,7 +165,7 @@ fn record_observations(
             Observation::TxnMoves(_)
             | Observation::ManagerMoves(_)
             | Observation::RecordMoves(_) => transitions::record_moves(sys, next, id, obs),
-            Observation::ShareEvents(events) => share_ghost::record_events(next, events),
+            Observation::ShareEvents(events) => share_ghost::record_events(sys, next, events),
             Observation::Processed(processed) => share_ghost::record_processed(next, processed),
         }
     }

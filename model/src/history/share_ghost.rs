@@ -39,10 +39,19 @@ pub struct ShareGhost {
     pub late_ack_rejected: bool,
     /// The first acknowledgement applied to another member's acquisition.
     pub misapplied_ack: Option<String>,
-    /// The first acknowledgement applied to a later delivery of the same record to the same
-    /// member (Kafka validates member id, offset and state, not the delivery).
+    /// The first transactional acknowledgement (staged by TxnShareAcknowledge) applied to a
+    /// later delivery of the same record to the same member (Kafka validates member id,
+    /// offset and state, not the delivery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub misapplied_delivery: Option<String>,
+    /// The first plain acknowledgement (ShareFetch or ShareAcknowledge) applied to a later
+    /// delivery of the same record to the same member: Kafka applies it too, since a share
+    /// session epoch names the session's requests, not its deliveries
+    /// (`SharePartitionManager.newContext`, 1eb7644, starts a replacing session at epoch 1,
+    /// so a late request of the replaced session at epoch 1 passes), and it settles a record
+    /// the member processed, which KIP-932's at-least-once allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misapplied_plain_delivery: Option<String>,
     /// The share-partition leader restarted and loaded a state with a terminal record.
     pub spl_rebuilt: bool,
     /// The first persisted terminal state that went back.
@@ -63,20 +72,24 @@ impl ShareGhost {
     }
 
     /// The share-partition leader applied an acknowledgement of `offset`, made for the
-    /// delivery its ghost tag `ack` names, to `acquisition`: records the first one applied
-    /// to another member's acquisition, and the first applied to a later delivery to the
-    /// same member.
+    /// delivery its ghost tag `ack` names, to `acquisition` (`transactional` when it was
+    /// staged in a transaction): records the first one applied to another member's
+    /// acquisition, and the first of each path applied to a later delivery to the same
+    /// member.
     pub fn observe_ack_applied(
         &mut self,
         offset: Offset,
         ack: crate::protocol::ghost::Ghost<DeliveryTag>,
         acquisition: DeliveryTag,
+        transactional: bool,
     ) {
         let ack = *ack.open();
         let slot = if ack.member != acquisition.member {
             &mut self.misapplied_ack
-        } else {
+        } else if transactional {
             &mut self.misapplied_delivery
+        } else {
+            &mut self.misapplied_plain_delivery
         };
         if ack != acquisition && slot.is_none() {
             *slot = Some(format!(
@@ -88,15 +101,20 @@ impl ShareGhost {
 
 /// The share-partition leader's events: one history update, then KIP-1289's redelivery
 /// rule for each acquisition.
-pub(crate) fn record_events(next: &mut SystemState, events: &[ShareEvent]) {
+pub(crate) fn record_events(sys: &System, next: &mut SystemState, events: &[ShareEvent]) {
     next.ghost.update(|g| {
         for event in events {
             record_event(&mut g.share, event);
         }
     });
     for event in events {
-        if let ShareEvent::Acquired { offset, .. } = event {
-            txn_ack_ghost::observe_acquired(next, *offset);
+        match event {
+            ShareEvent::Acquired { offset, .. } => txn_ack_ghost::observe_acquired(next, *offset),
+            // Only beside KIP-1289's clients: without share transactions nothing reads it.
+            ShareEvent::PlainSettled { offset, state } if sys.scenario.has_share_transactions() => {
+                txn_ack_ghost::observe_plain_settled(sys, next, *offset, *state)
+            }
+            _ => {}
         }
     }
 }
@@ -118,8 +136,10 @@ fn record_event(share: &mut ShareGhost, event: &ShareEvent) {
             offset,
             ack,
             acquisition,
-        } => share.observe_ack_applied(*offset, *ack, *acquisition),
+            transactional,
+        } => share.observe_ack_applied(*offset, *ack, *acquisition, *transactional),
         ShareEvent::AckRejected => share.late_ack_rejected = true,
+        ShareEvent::PlainSettled { .. } => {}
         ShareEvent::LimitArchived => share.limit_archived = true,
         ShareEvent::Loaded { terminal, counts } => {
             if *terminal && share.failovers > 0 {

@@ -42,6 +42,19 @@ pub struct TxnAckGhost {
     pub resolved_after_restart: bool,
     /// A record whose transactional acknowledgement was aborted was delivered again.
     pub redelivered_after_abort: bool,
+    /// Offsets a plain share consumer's acknowledgement ACCEPTed beside KIP-1289's clients
+    /// (its state write completed): that consumer's processing of the record is committed,
+    /// for `no_duplicate_processing`.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub plain_accepted: BTreeSet<Offset>,
+    /// The first record a plain acknowledgement made terminal while a transaction's
+    /// acknowledgement of it was pending at the share coordinator (S14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_while_staged: Option<String>,
+    /// A record staged in a transaction that aborted was later made terminal by a plain
+    /// acknowledgement: after the abort it was available again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plain_after_abort: bool,
 }
 
 /// What one attempt's TxnShareAcknowledge carried.
@@ -267,4 +280,44 @@ pub(crate) fn observe_delivery(
         let name = sys.topology.name(id);
         observe_marker(before, next, id, marker, &name);
     }
+}
+
+/// A plain acknowledgement made `offset` terminal (`state`): it is a committed processing
+/// when it ACCEPTed, a violation of S14 while a transaction holds the record's
+/// acknowledgement pending, and the twin's witness when a transaction that staged it
+/// aborted.
+pub fn observe_plain_settled(
+    sys: &System,
+    next: &mut SystemState,
+    offset: Offset,
+    state: crate::protocol::record_state::RecordState,
+) {
+    let pending = crate::history::txn_acks::pending_acks(sys, next)
+        .into_iter()
+        .find(|(_, a)| a.offset == offset);
+    let acks = &next.ghost.share.txn_acks;
+    let aborted = acks
+        .staged
+        .iter()
+        .any(|(tag, s)| s.offsets.contains(&offset) && acks.outcome(*tag) == Some(false));
+    let accepted = state == crate::protocol::record_state::RecordState::Acknowledged;
+    let new_accept = accepted && !acks.plain_accepted.contains(&offset);
+    let new_violation = acks.settled_while_staged.is_none() && pending.is_some();
+    let new_abort = aborted && !acks.plain_after_abort;
+    if !(new_accept || new_violation || new_abort) {
+        return;
+    }
+    next.ghost.update(|g| {
+        let acks = &mut g.share.txn_acks;
+        if new_accept {
+            acks.plain_accepted.insert(offset);
+        }
+        if let Some((_, a)) = pending.filter(|_| new_violation) {
+            acks.settled_while_staged = Some(format!(
+                "a plain acknowledgement made offset {offset} {state:?} while the acknowledgement staged by {} (delivery {}) was pending",
+                a.tag, a.delivery_count
+            ));
+        }
+        acks.plain_after_abort |= new_abort;
+    });
 }

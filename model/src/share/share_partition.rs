@@ -94,6 +94,18 @@ pub enum ShareEvent {
         ack: Ghost<DeliveryTag>,
         /// The acquisition it was applied to.
         acquisition: DeliveryTag,
+        /// It was staged in a transaction (KIP-1289's TxnShareAcknowledge), so it commits
+        /// with the outputs of the delivery it was made for; else a ShareFetch or
+        /// ShareAcknowledge applied it outright.
+        transactional: bool,
+    },
+    /// A plain acknowledgement (ShareFetch, ShareAcknowledge) made a record terminal: the
+    /// state write of its transition completed.
+    PlainSettled {
+        /// The offset.
+        offset: Offset,
+        /// ACKNOWLEDGED or ARCHIVED.
+        state: RecordState,
     },
     /// Acknowledgements were rejected with INVALID_RECORD_STATE.
     AckRejected,
@@ -452,6 +464,7 @@ impl SharePartition {
                     member: r.member.unwrap_or(member),
                     delivery_count: r.delivery_count,
                 },
+                transactional: false,
             });
             match a.ack.target(r.delivery_count, self.delivery_limit) {
                 None => {
@@ -533,6 +546,10 @@ impl SharePartition {
                 None // rolled back: still ACQUIRED, its lock still running
             };
             if let Some(to) = to {
+                if ok && to.is_terminal() {
+                    s.events
+                        .push(ShareEvent::PlainSettled { offset, state: to });
+                }
                 s.transitions.push((rec.state, to));
                 rec.state = to;
                 rec.member = None;

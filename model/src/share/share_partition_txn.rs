@@ -168,6 +168,7 @@ impl SharePartition {
                     member: r.member.unwrap_or(req.member),
                     delivery_count: r.delivery_count,
                 },
+                transactional: true,
             });
             s.transitions.push((r.state, RecordState::TxPending));
             r.state = RecordState::TxPending;

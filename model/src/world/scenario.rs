@@ -185,6 +185,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "share-basic",
     "ctp",
     "ctp-race",
+    "ctp-mixed",
     "flink-acknowledger",
     "session",
     "connect-share-sink",
@@ -323,6 +324,24 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+        }
+    }
+
+    /// `ctp` with a plain share consumer beside the KIP-1289 client (docs/kafka-cases.md
+    /// S14): `C0` shares the group with `P0`, acknowledges explicitly by choice (ACCEPT,
+    /// RELEASE or REJECT through its next ShareFetch), so a record `P0` handed to its
+    /// transaction may be settled by another member's plain path once it is available
+    /// again. One transaction, and the share-partition leader alone may crash (a failover
+    /// that forgets TX_PENDING is how the record could meet the plain path while staged).
+    pub fn ctp_mixed() -> Scenario {
+        Scenario {
+            name: "ctp-mixed".into(),
+            txns: 1,
+            crashable: vec![Role::SharePartition],
+            consumers: 1,
+            ack_mode: AckMode::Explicit,
+            ack_types: default_ack_types(),
+            ..Scenario::ctp()
         }
     }
 
@@ -540,6 +559,7 @@ impl Scenario {
             "share-basic" => Ok(Scenario::share_basic()),
             "ctp" => Ok(Scenario::ctp()),
             "ctp-race" => Ok(Scenario::ctp_race()),
+            "ctp-mixed" => Ok(Scenario::ctp_mixed()),
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             "session" => Ok(Scenario::session()),
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),

@@ -11,7 +11,10 @@
 //! Flink source reader it is a completed checkpoint that covers the record's emission: the
 //! job's committed state includes its processing whether or not the acknowledgement ever
 //! commits. Two completed checkpoints covering the same record, or one covering two of its
-//! deliveries, are a duplicate.
+//! deliveries, are a duplicate. For a plain share consumer beside them (KIP-932, no
+//! transaction) it is its ACCEPT applied to the record (the state write completed): its
+//! application processed the record and settled it, so a committed transaction with an
+//! output of the same record is a duplicate too.
 //!
 //! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
 //! by a COMMIT marker at the share coordinator.
@@ -46,6 +49,18 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
                 }
                 Some(_) => {}
                 None => {
+                    if state
+                        .ghost
+                        .share
+                        .txn_acks
+                        .plain_accepted
+                        .contains(&record.input)
+                    {
+                        return Some(format!(
+                            "input record {} was processed by a share consumer that ACCEPTed it and into committed transaction {} on {tp:?}",
+                            record.input, record.tag
+                        ));
+                    }
                     first.insert(record.input, record.tag);
                 }
             }
@@ -56,6 +71,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 
 /// A record processed twice by completed checkpoints of a Flink source reader.
 fn checkpoints(state: &SystemState) -> Option<String> {
+    let plain = &state.ghost.share.txn_acks.plain_accepted;
     state
         .ghost
         .share
@@ -64,6 +80,9 @@ fn checkpoints(state: &SystemState) -> Option<String> {
         .find_map(|(offset, covered)| match covered.as_slice() {
             [(a, da), (b, db), ..] => Some(format!(
                 "input record {offset} was processed into completed checkpoints {a:?} (delivery {da:?}) and {b:?} (delivery {db:?})"
+            )),
+            [(a, da)] if plain.contains(offset) => Some(format!(
+                "input record {offset} was processed by a share consumer that ACCEPTed it and into completed checkpoint {a:?} (delivery {da:?})"
             )),
             _ => None,
         })
