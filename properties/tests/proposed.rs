@@ -156,7 +156,10 @@ fn draft_refresh_infers_an_abort_from_a_commit_not_yet_applied() {
 #[test]
 fn draft_guarded_refresh_does_not_infer_an_abort() {
     let report = run(Design::draft(), CALM);
-    assert_eq!(report.status("no_duplicate_processing"), Some(Status::Holds));
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Holds)
+    );
     assert_eq!(report.status("legal_transitions"), Some(Status::Holds));
 }
 

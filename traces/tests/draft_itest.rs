@@ -312,6 +312,16 @@ fn abort_after_source_leader_shutdown() {
 
 #[test]
 fn commit_after_source_leader_shutdown() {
-    meets_the_test(Design::draft(), Variant::ShutdownBeforeFirstCommit, 174, &[]);
-    meets_the_test(Design::proposed(), Variant::ShutdownBeforeFirstCommit, 181, &[]);
+    meets_the_test(
+        Design::draft(),
+        Variant::ShutdownBeforeFirstCommit,
+        174,
+        &[],
+    );
+    meets_the_test(
+        Design::proposed(),
+        Variant::ShutdownBeforeFirstCommit,
+        181,
+        &[],
+    );
 }

@@ -46,10 +46,7 @@ fn draft(records: u8) -> System {
     let sys = system(
         Design::draft(),
         Scenario::ctp(),
-        &[
-            &format!("records={records}"),
-            "leader_resolution=refresh",
-        ],
+        &[&format!("records={records}"), "leader_resolution=refresh"],
     );
     assert_eq!(sys.design.leader_resolution, LeaderResolution::Refresh);
     sys
