@@ -260,7 +260,12 @@ fn the_acquisition_check_rejects_an_earlier_delivery_the_member_check_does_not()
 
 #[test]
 fn refresh_takes_a_missing_commit_for_an_abort() {
-    let sys = system(Design::draft(), Scenario::ctp(), &[]);
+    // The draft's earlier leader resolution; the `draft` design now guards its refresh.
+    let sys = system(
+        Design::draft(),
+        Scenario::ctp(),
+        &["leader_resolution=refresh"],
+    );
     assert_eq!(sys.design.leader_resolution, LeaderResolution::Refresh);
     let (sp, sc, _) = ids(&sys);
     let state = staged_at_leader(&sys);

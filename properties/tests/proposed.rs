@@ -139,12 +139,26 @@ fn the_leader_side_removes_the_seeds_lock_expiry_findings() {
     );
 }
 
+/// The draft's earlier `refresh()` (`leader_resolution=refresh`) infers an abort from a
+/// commit not yet applied (docs/kafka-cases.md S10).
 #[test]
-fn draft_infers_an_abort_from_a_commit_not_yet_applied() {
-    let report = run(Design::draft(), CALM);
+fn draft_refresh_infers_an_abort_from_a_commit_not_yet_applied() {
+    let report = run(Design::draft(), &with(&["leader_resolution=refresh"]));
     assert_eq!(
         report.status("no_duplicate_processing"),
         Some(Status::Violated)
+    );
+    assert_eq!(report.status("legal_transitions"), Some(Status::Holds));
+}
+
+/// The draft's guarded refresh (its public revision, the `draft` design) infers nothing
+/// from a commit not yet applied: at the same bounds no record is processed twice.
+#[test]
+fn draft_guarded_refresh_does_not_infer_an_abort() {
+    let report = run(Design::draft(), CALM);
+    assert_eq!(
+        report.status("no_duplicate_processing"),
+        Some(Status::Holds)
     );
     assert_eq!(report.status("legal_transitions"), Some(Status::Holds));
 }

@@ -5,28 +5,49 @@ use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::design::Design;
 
 impl Design {
-    /// The public draft (apache/kafka#22357 and the draft `SharePartitionTxnState`):
-    /// TxnShareAcknowledge is handled on the share-partition leader, which
-    /// validates the member id and epoch at stage time only, moves the record to TX_PENDING
-    /// (out of lock expiry and acquisition) and persists the pending acknowledgement with
-    /// the producer id and epoch through the share coordinator; once that staging is
-    /// durable (the draft's `stagingWrites` guard), `refresh()` re-reads the persisted
-    /// state and maps ACKNOWLEDGED/ARCHIVED to commit and AVAILABLE to abort. Everything
-    /// else is the seed's: markers matched at the share coordinator as the seed does, no
-    /// KIP-890 verification of the staging.
+    /// The public draft (apache/kafka#22357, the revision of its `SharePartitionTxnState`,
+    /// `SharePartitionTxnStateTest` and `ShareGroupTransactionIntegrationTest`):
+    /// TxnShareAcknowledge is handled on the share-partition leader, which validates the
+    /// member id and epoch at stage time only, moves the record to TX_PENDING (out of lock
+    /// expiry and acquisition) and persists the pending acknowledgement with the producer id
+    /// and epoch through the share coordinator (the draft's `PersisterStateBatch` carries
+    /// `stagedProducerId` and `stagedProducerEpoch`). The leader learns the outcome from its
+    /// own re-read, `SharePartitionTxnState.refresh()` (`leader_resolution=refresh-guarded`,
+    /// docs/conformance.md DR-1 to DR-3): no read while a staging is unanswered, only the
+    /// records pending when the read was sent and still staged by the same producer id and
+    /// epoch, a persisted TX_PENDING resolves nothing, AVAILABLE is an abort. At the share
+    /// coordinator a COMMIT or ABORT marker resolves the acknowledgements its producer id
+    /// staged in its own transaction (`marker_match=txn-epoch`): the draft's own test runs
+    /// under TV2, whose marker carries the epoch bumped at EndTxn, and expects the abort to
+    /// make its input available again and every commit to hold, so the draft cannot match
+    /// the staged epoch exactly as the seed's `applyPendingAcknowledgements(producerId,
+    /// producerEpoch)` reads; a marker older than the staging is fenced by the partition's
+    /// own TV2 epoch check (`ProducerStateManager`, KIP-890).
     ///
-    /// Where the draft is silent, the choices made here: `refresh()` may run at any moment
-    /// after the staging is durable (nothing in the draft ties it to the marker), once per
-    /// staging; a new leader does not rebuild TX_PENDING (the draft's persisted state has
-    /// no pending record state, so the record loads AVAILABLE); an abort releases the
-    /// record without refunding its delivery count, and the leader persists that release
-    /// as a lock expiry does; a failed staging write rolls the record back to ACQUIRED.
+    /// The draft persists a staging as a TX_PENDING batch with its producer id and epoch
+    /// (its `PersisterStateBatch`, which `ReadShareGroupState` answers with, as its
+    /// `SharePartitionTxnStateTest` reads): a new leader's load finds the record TX_PENDING
+    /// again, owned by that transaction (`rebuild_pending`), and a share coordinator load
+    /// keeps the staging pending until its marker (`sc_replay_pending`).
+    ///
+    /// Where the draft is silent, the choices made here: the refresh may run at any moment
+    /// after the staging is durable, and again while a read leaves records TX_PENDING (the
+    /// draft's caller of `refresh()` is not in its tests); an abort releases the record
+    /// without refunding its delivery count, and the leader persists that release as a lock
+    /// expiry does; a failed staging write rolls the record back to ACQUIRED. Everything
+    /// else is the seed's. Before this revision the model's `draft` had
+    /// `leader_resolution=refresh`, `marker_match=exact-epoch`, `rebuild_pending=false` and
+    /// `sc_replay_pending=false`; docs/findings.md lists what each showed (with
+    /// `rebuild_pending=false` the draft fails its own `testCommitAfterSourceLeaderShutdown`).
     pub fn draft() -> Design {
         Design {
             name: "draft".into(),
             stage_at_leader: true,
             stage_owner_check: StageOwnerCheck::MemberEpoch,
-            leader_resolution: LeaderResolution::Refresh,
+            leader_resolution: LeaderResolution::RefreshGuarded,
+            marker_match: crate::design::MarkerMatch::TxnEpoch,
+            rebuild_pending: true,
+            sc_replay_pending: true,
             ..Design::seed()
         }
     }

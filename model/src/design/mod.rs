@@ -298,7 +298,10 @@ pub enum MarkerMatch {
     ProducerId,
     /// The producer id, and the marker's epoch is the staged epoch (TV0/1) or above it
     /// (TV2, which bumps the epoch at EndTxn); a marker older than what is pending is
-    /// fenced, a repeated one is a no-op.
+    /// fenced, a repeated one is a no-op. The `draft` and `proposed` designs: the draft
+    /// keeps each staging's producer id and epoch with its TX_PENDING batch
+    /// (`PersisterStateBatch.stagedProducerId`/`stagedProducerEpoch`), and its own TV2
+    /// integration test needs the bumped marker to resolve them.
     TxnEpoch,
 }
 

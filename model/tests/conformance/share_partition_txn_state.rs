@@ -2,8 +2,9 @@
 //! the draft PR apache/kafka#22357's test source): how the share-partition leader learns
 //! the outcome of the acknowledgements it staged, by `refresh()` (re-read the persisted
 //! state once the staging is durable). The model's `draft` design has that leader
-//! resolution (`leader_resolution=refresh`); each case here drives its real handlers: the
-//! staging from the client, the share coordinator's answers, the refresh timer and the read.
+//! resolution (`leader_resolution=refresh-guarded`); each case here drives its real
+//! handlers: the staging from the client, the share coordinator's answers, the refresh timer
+//! and the read.
 //!
 //! The draft's test calls `SharePartitionTxnState` directly with mocked batches; the model's
 //! records are single offsets acquired by a ShareFetch, so each case first acquires them.
@@ -39,26 +40,24 @@ const TXN_B: ProducerIdAndEpoch = ProducerIdAndEpoch {
     epoch: ProducerEpoch(2),
 };
 
-/// The `draft` design on ctp with `records` records in the share partition.
+/// The `draft` design with its earlier leader resolution, `leader_resolution=refresh`, on
+/// ctp with `records` records in the share partition.
 fn draft(records: u8) -> System {
     let sys = system(
         Design::draft(),
         Scenario::ctp(),
-        &[&format!("records={records}")],
+        &[&format!("records={records}"), "leader_resolution=refresh"],
     );
     assert_eq!(sys.design.leader_resolution, LeaderResolution::Refresh);
     sys
 }
 
-/// The `draft` design with `leader_resolution=refresh-guarded` on ctp.
+/// The `draft` design (`leader_resolution=refresh-guarded`) on ctp.
 fn guarded(records: u8) -> System {
     let sys = system(
         Design::draft(),
         Scenario::ctp(),
-        &[
-            &format!("records={records}"),
-            "leader_resolution=refresh-guarded",
-        ],
+        &[&format!("records={records}")],
     );
     assert_eq!(
         sys.design.leader_resolution,
