@@ -192,10 +192,10 @@ fn offset_fetch_require_stable_waits_for_a_pending_offset_commit() {
     let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
     let gc = sys.topology.group_coordinator;
     let p0 = sys.topology.producers[0];
-    let (state, _) = start(&sys, gc, None);
-    let NodeState::GroupCoordinator(mut leader) = state else {
-        panic!("the group coordinator's state")
-    };
+    let (mut state, _) = start(&sys, gc, None);
+    let leader = state
+        .group_coordinator_mut()
+        .expect("the group coordinator's state");
     let tag = Ghost::new(TxnTag {
         client: 0,
         incarnation: 0,
@@ -204,13 +204,12 @@ fn offset_fetch_require_stable_waits_for_a_pending_offset_commit() {
     leader
         .log
         .append(pe(0), Some(0), Payload::Offset { offset: 1, tag });
-    let state = NodeState::GroupCoordinator(leader);
     let fetch = |require_stable| Msg::OffsetFetch(OffsetFetchRequest { require_stable });
     let (waiting, commands) = deliver(&sys, gc, &state, p0, fetch(true));
     assert!(commands.is_empty(), "{commands:?}");
-    let NodeState::GroupCoordinator(waiting) = waiting else {
-        panic!("the group coordinator's state")
-    };
+    let waiting = waiting
+        .group_coordinator()
+        .expect("the group coordinator's state");
     assert_eq!(waiting.waiting_fetches, vec![p0]);
     let (_, commands) = deliver(&sys, gc, &state, p0, fetch(false));
     assert!(same(

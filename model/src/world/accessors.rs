@@ -61,6 +61,15 @@ impl NodeState {
             _ => None,
         }
     }
+
+    /// The state of the group coordinator, to change (a test planting a pending
+    /// transactional offset commit in its log).
+    pub fn group_coordinator_mut(&mut self) -> Option<&mut GroupCoordinatorState> {
+        match self {
+            NodeState::GroupCoordinator(gc) => Some(gc),
+            _ => None,
+        }
+    }
 }
 
 /// The share group's leader and coordinator ([`crate::share`]).
