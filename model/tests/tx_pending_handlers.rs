@@ -121,6 +121,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::None,
+            leader_epoch: None,
         }),
     );
     assert_eq!(
@@ -130,6 +131,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
                 producer: pe(0),
                 error: ErrorCode::None,
+                leader_epoch: None,
             })
         )]
     );
@@ -195,6 +197,7 @@ fn a_failed_staging_rolls_back_to_acquired() {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::InvalidProducerEpoch,
+            leader_epoch: None,
         }),
     );
     assert_eq!(record(&state), (RecordState::Acquired, 1));
@@ -225,6 +228,7 @@ fn a_timed_out_verification_sends_the_staging_again() {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::NetworkException,
+            leader_epoch: None,
         }),
     );
     // Exactly the same staging again, to the coordinator; the client still waits, the

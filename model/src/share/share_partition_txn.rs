@@ -245,6 +245,15 @@ impl SharePartition {
         r: TxnShareAcknowledgeResponse,
         o: &mut Out<Node>,
     ) {
+        // `stage_leader_epoch`: only the answer to this leader epoch's own staging (an
+        // earlier incarnation's is not this one's, as for WriteShareGroupState).
+        if r.leader_epoch.is_some_and(|e| e != s.leader_epoch) {
+            return;
+        }
+        if r.error == ErrorCode::FencedLeaderEpoch {
+            self.fence(s, o);
+            return;
+        }
         let offsets: Vec<Offset> = s
             .records
             .iter()
@@ -319,6 +328,12 @@ impl SharePartition {
         r: TxnShareAcksResolvedRequest,
         o: &mut Out<Node>,
     ) {
+        // `stage_leader_epoch`: an outcome sent for a newer leader epoch tells this leader
+        // it was replaced; it applies and answers nothing (the new leader is told).
+        if r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
+            self.fence(s, o);
+            return;
+        }
         let offsets: Vec<Offset> = r
             .offsets
             .iter()
@@ -342,6 +357,7 @@ impl SharePartition {
                     .design
                     .outcome_per_transaction
                     .then(|| (r.commit, r.offsets.clone())),
+                leader_epoch: self.design.stage_leader_epoch.then_some(s.leader_epoch),
             }),
         );
     }
@@ -613,7 +629,11 @@ fn durable_pending(s: &SharePartitionState) -> Vec<(Offset, ProducerIdAndEpoch)>
 fn answer(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<Node>) {
     o.send(
         client,
-        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error }),
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer,
+            error,
+            leader_epoch: None,
+        }),
     );
 }
 
