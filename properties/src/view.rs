@@ -176,19 +176,16 @@ pub fn share_partition_state_of<'a>(
 }
 
 /// The actor leading share partition `partition` now: in `spl-move`, the moved-in leader
-/// once the move made it leader (its leader epoch is set), else the topology's leader.
+/// (the metadata names it from the start), else the topology's leader.
 pub fn current_leader(
     sys: &System,
     state: &SystemState,
     partition: u8,
 ) -> Option<stateright::actor::Id> {
-    let moved = sys.topology.moved_share_partition.filter(|id| {
-        partition == 0
-            && state
-                .node(*id)
-                .share_partition()
-                .is_some_and(|s| s.leader_epoch > 0)
-    });
+    let moved = sys
+        .topology
+        .moved_share_partition
+        .filter(|id| partition == 0 && state.node(*id).share_partition().is_some());
     moved.or_else(|| sys.topology.share_partition_leader(partition))
 }
 

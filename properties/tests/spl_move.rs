@@ -28,11 +28,6 @@ fn summary(r: &Report) -> String {
 fn proposed_holds_across_a_leader_move() {
     let report = run(Design::proposed());
     eprintln!("{}", summary(&report));
-    if let Some(p) = report.property("txn_completes") {
-        for a in &p.actions {
-            eprintln!("  {a:?}");
-        }
-    }
     assert!(report.exhaustive);
     assert!(report.passed(), "{}", summary(&report));
     assert_eq!(report.status("leader_fencing"), Some(Status::Holds));
@@ -40,4 +35,18 @@ fn proposed_holds_across_a_leader_move() {
         report.status("stale_leader_fenced"),
         Some(Status::Witnessed)
     );
+}
+
+#[test]
+fn seed_and_draft_on_a_leader_move() {
+    for design in [Design::seed(), Design::draft()] {
+        let r = check(
+            &System::new(design, Scenario::spl_move()),
+            CheckOptions {
+                max_states: 200_000,
+                ..CheckOptions::default()
+            },
+        );
+        eprintln!("{}", summary(&r));
+    }
 }

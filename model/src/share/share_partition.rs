@@ -186,9 +186,8 @@ pub struct SharePartition {
     pub first_offset: Offset,
     /// `group.share.delivery.count.limit`.
     pub delivery_limit: u8,
-    /// Scenario `spl-move`: the leader the share partition's leadership moves to. It
-    /// starts as a follower and becomes leader at [`Timer::LeaderMove`], with the
-    /// partition leader epoch after the first leader's ([`MOVED_LEADER_EPOCH`]).
+    /// Scenario `spl-move`: the leader the share partition's leadership moves to, with
+    /// the partition leader epoch after the first leader's ([`MOVED_LEADER_EPOCH`]).
     pub moves_in: bool,
     /// Scenario `spl-move`: the leader the share partition's leadership moves away from.
     /// At [`Timer::LeaderMove`] its broker applies the metadata that it is a follower now
@@ -204,34 +203,22 @@ pub const MOVED_LEADER_EPOCH: Epoch = 2;
 
 impl SharePartition {
     /// Becomes leader: bumps the leader epoch and reads the share state.
-    /// A moved-in leader that has not led yet starts as a follower (leader epoch 0) and
-    /// waits for the move.
+    /// A moved-in leader starts at the controller's next leader epoch
+    /// ([`MOVED_LEADER_EPOCH`]): the move is in the metadata from the start, and when it
+    /// takes effect is when its ReadShareGroupState reaches the share coordinator, which
+    /// the network may delay past any step of the old leader.
     pub fn on_start(&self, leader_epoch: Option<Epoch>, o: &mut Out<Node>) -> SharePartitionState {
-        if self.moves_in && leader_epoch.is_none() {
-            o.set_timer(Timer::LeaderMove, timeout());
-            return self.follower(0);
-        }
         if self.moves_out && leader_epoch.is_none() {
             o.set_timer(Timer::LeaderMove, timeout());
         }
-        let leader_epoch = leader_epoch.map_or(1, |e| e + 1);
+        let first = if self.moves_in { MOVED_LEADER_EPOCH } else { 1 };
+        let leader_epoch = leader_epoch.map_or(first, |e| e + 1);
         o.save(NodeStorage::SharePartition { leader_epoch });
         self.read(leader_epoch, o);
         self.follower(leader_epoch)
     }
 
-    /// The move: this broker becomes the share partition's leader at the controller's next
-    /// leader epoch and loads the state (`SharePartitionManager.getOrCreateSharePartition`
-    /// with the partition's leader epoch, then `maybeInitialize`).
-    fn become_leader(&self, s: &mut SharePartitionState, o: &mut Out<Node>) {
-        s.leader_epoch = MOVED_LEADER_EPOCH;
-        o.save(NodeStorage::SharePartition {
-            leader_epoch: s.leader_epoch,
-        });
-        self.read(s.leader_epoch, o);
-    }
-
-    /// The state of a leader at `leader_epoch` before its load (0: not leader yet).
+    /// The state of a leader at `leader_epoch` before its load.
     fn follower(&self, leader_epoch: Epoch) -> SharePartitionState {
         SharePartitionState {
             leader_epoch,
@@ -346,7 +333,6 @@ impl SharePartition {
                 }
             }
             Timer::ReadStateTimeout if !s.loaded => self.read(s.leader_epoch, o),
-            Timer::LeaderMove if self.moves_in && s.leader_epoch == 0 => self.become_leader(s, o),
             // The old leader's broker learns it is a follower now: as when fenced.
             Timer::LeaderMove if self.moves_out => self.fence(s, o),
             Timer::StageRetry | Timer::TxnRefresh => self.on_txn_timeout(s, timer, o),
