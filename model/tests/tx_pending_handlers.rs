@@ -143,6 +143,7 @@ fn resolved(commit: bool) -> Msg {
         producer: pe(0),
         commit,
         offsets: vec![0],
+        leader_epoch: None,
     })
 }
 
@@ -170,6 +171,7 @@ fn notify_commit_acknowledges_and_abort_releases() {
         producer: pe(3),
         commit: false,
         offsets: vec![0],
+        leader_epoch: None,
     });
     let (same, cmds) = deliver(&sys, sp, &state, sc, other);
     assert_eq!(record(&same), (RecordState::TxPending, 1));
