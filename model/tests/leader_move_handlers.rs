@@ -84,7 +84,13 @@ fn the_old_leaders_late_staging_is_fenced() {
     let sys = proposed();
     let (sp0, _, sc, _) = ids(&sys);
     let state = coordinator_after_move(&sys);
-    let (_, cmds) = deliver(&sys, sc, &state, sp0, Msg::TxnShareAcknowledge(staging(Some(1))));
+    let (_, cmds) = deliver(
+        &sys,
+        sc,
+        &state,
+        sp0,
+        Msg::TxnShareAcknowledge(staging(Some(1))),
+    );
     assert_eq!(
         sent(&cmds),
         vec![(
@@ -297,9 +303,10 @@ fn the_old_brokers_metadata_answers_a_parked_fetch() {
     let sys = proposed();
     let (sp0, _, _, p0) = ids(&sys);
     let (state, cmds) = start(&sys, sp0, None);
-    assert!(cmds
-        .iter()
-        .any(|c| matches!(c, stateright::actor::Command::SetTimer(Timer::LeaderMove, _))));
+    assert!(cmds.iter().any(|c| matches!(
+        c,
+        stateright::actor::Command::SetTimer(Timer::LeaderMove, _)
+    )));
     let fetch = ShareFetchRequest {
         member: MemberId(0),
         session_epoch: 0,
@@ -347,7 +354,9 @@ fn not_leader_sends_the_client_to_the_new_leader() {
         ongoing: None,
     });
     let (state, cmds) = deliver(&sys, p0, &state, tc, init);
-    assert!(sent(&cmds).iter().any(|(d, m)| *d == sp0 && matches!(m, Msg::ShareFetch(_))));
+    assert!(sent(&cmds)
+        .iter()
+        .any(|(d, m)| *d == sp0 && matches!(m, Msg::ShareFetch(_))));
     let moved = Msg::ShareFetchResponse(ShareFetchResponse {
         member: MemberId(0),
         session_epoch: 0,

@@ -277,14 +277,10 @@ impl SharePartition {
                 s.loading.push((src, msg));
             }
             // The share coordinator has seen a newer leader epoch: another broker leads.
-            Msg::WriteShareGroupStateResponse(r)
-                if r.leader_epoch == s.leader_epoch && r.error == ErrorCode::FencedLeaderEpoch =>
-            {
+            Msg::WriteShareGroupStateResponse(r) if self.replaced(s, r.leader_epoch, r.error) => {
                 self.fence(s, o)
             }
-            Msg::ReadShareGroupStateResponse(r)
-                if r.leader_epoch == s.leader_epoch && r.error == ErrorCode::FencedLeaderEpoch =>
-            {
+            Msg::ReadShareGroupStateResponse(r) if self.replaced(s, r.leader_epoch, r.error) => {
                 self.fence(s, o)
             }
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
@@ -725,6 +721,14 @@ impl SharePartition {
 }
 
 impl SharePartition {
+    /// Whether an answer to this leader epoch says FENCED_LEADER_EPOCH to a leader the
+    /// share partition can move away from (`spl-move`'s `SP0`): another broker leads now.
+    /// With one leader its own epoch is always the newest, so such an answer cannot come,
+    /// and a leader keeps today's handling of a failed read or write (retried, rolled back).
+    pub(crate) fn replaced(&self, s: &SharePartitionState, epoch: Epoch, error: ErrorCode) -> bool {
+        self.moves_out && epoch == s.leader_epoch && error == ErrorCode::FencedLeaderEpoch
+    }
+
     /// FENCED_LEADER_EPOCH from the share coordinator: a newer leader read the state, so
     /// this one no longer leads (or its broker learnt from the metadata that it follows). As `SharePartitionManager` removes a fenced share
     /// partition from its cache (`maybeCompleteInitializationWithException` at 1eb7644, the

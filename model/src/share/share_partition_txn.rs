@@ -250,7 +250,7 @@ impl SharePartition {
         if r.leader_epoch.is_some_and(|e| e != s.leader_epoch) {
             return;
         }
-        if r.error == ErrorCode::FencedLeaderEpoch {
+        if r.leader_epoch.is_some_and(|e| self.replaced(s, e, r.error)) {
             self.fence(s, o);
             return;
         }
@@ -330,7 +330,7 @@ impl SharePartition {
     ) {
         // `stage_leader_epoch`: an outcome sent for a newer leader epoch tells this leader
         // it was replaced; it applies and answers nothing (the new leader is told).
-        if r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
+        if self.moves_out && r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
             self.fence(s, o);
             return;
         }
