@@ -284,8 +284,8 @@ impl VerifiedWrite for TxnShareAcknowledgeRequest {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: self.producer,
             error,
-            // Echoed, so that a leader takes only the answers to its own epoch's staging.
-            leader_epoch: self.leader_epoch,
+            // Set by the share coordinator where the leadership can move.
+            leader_epoch: None,
         })
     }
 }

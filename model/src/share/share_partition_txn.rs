@@ -357,7 +357,9 @@ impl SharePartition {
                     .design
                     .outcome_per_transaction
                     .then(|| (r.commit, r.offsets.clone())),
-                leader_epoch: self.design.stage_leader_epoch.then_some(s.leader_epoch),
+                // Only where the leadership can move (the coordinator's check needs it there).
+                leader_epoch: (self.design.stage_leader_epoch && (self.moves_in || self.moves_out))
+                    .then_some(s.leader_epoch),
             }),
         );
     }
