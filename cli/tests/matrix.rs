@@ -217,6 +217,35 @@ fn session_scenarios_matrix_is_pinned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Scenario `spl-move` (issue 16's leader move) at its default bounds, every design, with
+/// `seed` and `draft` stopped at 100,000 states: `proposed` exhaustive with every property
+/// holding, the old leader's late staging or write fenced (`stale_leader_fenced`).
+#[test]
+fn spl_move_matrix_is_pinned() {
+    let dir = scratch_dir("spl-move");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let out = run(&[
+        "matrix",
+        "--scenarios",
+        "spl-move",
+        "--unclaimed-max-states",
+        "100000",
+        "--threads",
+        "2",
+        "--json",
+        "--trace-out",
+        &dir_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
+    let mut matrix = redact(matrix, &dir_arg);
+    if let Some(cells) = matrix["cells"].as_array_mut() {
+        cells.retain(|c| c["status"] != "not_applicable" || c["design"] != "consumer-offsets");
+    }
+    insta::assert_json_snapshot!("spl_move_matrix", matrix);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every design on every scenario at default bounds: the statuses, and for each pair
 /// whether it was checked (and exhaustively) or why not. Timings and state counts are left
 /// out: the counts are pinned where each scenario is tested.

@@ -89,6 +89,7 @@ fn acks_staged() -> Msg {
     Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
         producer: pe(0),
         error: ErrorCode::None,
+        leader_epoch: None,
     })
 }
 

@@ -146,6 +146,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::None,
+            leader_epoch: None,
         }),
     );
     assert_eq!(
@@ -195,6 +196,7 @@ fn a_failed_staging_aborts_and_fails_the_checkpoint() {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::InvalidRecordState,
+            leader_epoch: None,
         }),
     );
     assert!(saved(&cmds).is_empty());

@@ -119,6 +119,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::None,
+            leader_epoch: None,
         }),
     );
     assert_eq!(
@@ -128,6 +129,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
                 producer: pe(0),
                 error: ErrorCode::None,
+                leader_epoch: None,
             })
         )]
     );
@@ -139,6 +141,7 @@ fn resolved(commit: bool) -> Msg {
         producer: pe(0),
         commit,
         offsets: vec![0],
+        leader_epoch: None,
     })
 }
 
@@ -166,6 +169,7 @@ fn notify_commit_acknowledges_and_abort_releases() {
         producer: pe(3),
         commit: false,
         offsets: vec![0],
+        leader_epoch: None,
     });
     let (same, cmds) = deliver(&sys, sp, &state, sc, other);
     assert_eq!(record(&same), (RecordState::TxPending, 1));
@@ -191,6 +195,7 @@ fn a_failed_staging_rolls_back_to_acquired() {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::InvalidProducerEpoch,
+            leader_epoch: None,
         }),
     );
     assert_eq!(record(&state), (RecordState::Acquired, 1));
@@ -221,6 +226,7 @@ fn a_timed_out_verification_sends_the_staging_again() {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: pe(0),
             error: ErrorCode::NetworkException,
+            leader_epoch: None,
         }),
     );
     // Exactly the same staging again, to the coordinator; the client still waits, the

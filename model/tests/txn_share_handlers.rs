@@ -118,6 +118,7 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
             TxnShareAcknowledgeResponse {
                 producer: pe(0),
                 error: ErrorCode::None,
+                leader_epoch: None,
             }
         )]
     );

@@ -250,6 +250,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: PRODUCER,
             error: ErrorCode::NetworkException,
+            leader_epoch: None,
         }),
     )];
     assert!(same_commands(&cmds, &expected), "{cmds:?}");

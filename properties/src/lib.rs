@@ -108,6 +108,12 @@ pub fn has_resume(sys: &System) -> bool {
     !sys.topology.committers.is_empty()
 }
 
+/// Whether a share partition's leadership can move to another broker (scenario
+/// `spl-move`).
+pub fn has_leader_move(sys: &System) -> bool {
+    sys.topology.moved_share_partition.is_some()
+}
+
 /// `legal_transitions` judges every table the scenario's actors have.
 pub fn always(_sys: &System) -> bool {
     true
@@ -307,6 +313,18 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_lost_record::check,
         witness: no_lost_record::witness,
         applies: has_share_transactions,
+        twin_excluded: twin_scope::never,
+    },
+    PropertyDef {
+        name: "leader_fencing",
+        kind: Kind::Always,
+        guards: "KIP-932 share-partition leader epochs (ShareCoordinatorShard FENCED_LEADER_EPOCH); KIP-1289 staging path",
+        what: "once a moved-in share-partition leader read the state, the share coordinator takes no staging, write or outcome answer of the leader it replaced",
+        twin: "stale_leader_fenced",
+        twin_what: "a replaced share-partition leader's late staging or write is fenced with FENCED_LEADER_EPOCH",
+        check: leader_fencing::check,
+        witness: leader_fencing::witness,
+        applies: has_leader_move,
         twin_excluded: twin_scope::never,
     },
     PropertyDef {

@@ -7,6 +7,7 @@ pub mod cache_agrees;
 pub mod delivery_limit;
 pub mod external_agreement;
 pub mod flush_before_commit;
+pub mod leader_fencing;
 pub mod legal_transitions;
 pub mod live_session_kept;
 pub mod marker_match;

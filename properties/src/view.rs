@@ -170,10 +170,23 @@ pub fn share_partition_state_of<'a>(
     state: &'a SystemState,
     offset: sharetxn_model::protocol::width::Offset,
 ) -> Option<&'a sharetxn_model::share::share_partition::SharePartitionState> {
-    let leader = sys
-        .topology
-        .share_partition_leader(sys.scenario.share_partition_of(offset))?;
+    let partition = sys.scenario.share_partition_of(offset);
+    let leader = current_leader(sys, state, partition)?;
     state.node(leader).share_partition()
+}
+
+/// The actor leading share partition `partition` now: in `spl-move`, the moved-in leader
+/// (the metadata names it from the start), else the topology's leader.
+pub fn current_leader(
+    sys: &System,
+    state: &SystemState,
+    partition: u8,
+) -> Option<stateright::actor::Id> {
+    let moved = sys
+        .topology
+        .moved_share_partition
+        .filter(|id| partition == 0 && state.node(*id).share_partition().is_some());
+    moved.or_else(|| sys.topology.share_partition_leader(partition))
 }
 
 /// The share-partition leader's state, if the scenario has a share group.
@@ -181,7 +194,7 @@ pub fn share_partition_state<'a>(
     sys: &System,
     state: &'a SystemState,
 ) -> Option<&'a sharetxn_model::share::share_partition::SharePartitionState> {
-    state.node(sys.topology.share_partition?).share_partition()
+    state.node(current_leader(sys, state, 0)?).share_partition()
 }
 
 /// The share coordinator's state, with its transactional (KIP-1289) part.

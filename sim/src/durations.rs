@@ -26,6 +26,8 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // `request.timeout.ms`, which the model shares with the clients'.
         Timer::VerificationTimeout(_) => options.request_timeout_ms,
         Timer::TxnHeartbeat => TXN_HEARTBEAT_INTERVAL_MS,
+        // A reassignment or a broker shutdown: any time, as a request timeout's worth.
+        Timer::LeaderMove => options.request_timeout_ms,
     }
 }
 

@@ -129,6 +129,9 @@ impl Producer {
                 }),
             Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, src, r, o),
             Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
+                if r.error == ErrorCode::NotLeaderOrFollower {
+                    self.leader_moved(state);
+                }
                 self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
             }
             Msg::AddOffsetsToTxnResponse(r) if state.manager.awaits("AddOffsetsToTxn") => self

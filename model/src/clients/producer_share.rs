@@ -38,6 +38,9 @@ pub struct ShareSource {
     /// The share-partition leader a `stage_at_leader` design stages acknowledgements at
     /// (the acknowledger's too, although it never polls it).
     pub leader: Id,
+    /// Scenario `spl-move`: the broker the first share partition's leadership may move
+    /// to, which the client's metadata names once a leader answered NOT_LEADER_OR_FOLLOWER.
+    pub moved_leader: Option<Id>,
     /// The share partitions the client is assigned (1 but in `draft-itest`): their
     /// leaders are `leader` and the actors numbered right after it (`SP1`, `SP2`, as the
     /// topology numbers them).
@@ -88,6 +91,10 @@ pub struct ShareClientState {
     /// The application is stalled past the lock of the record it holds.
     #[serde(default, skip_serializing_if = "is_false")]
     pub stalled: bool,
+    /// Scenario `spl-move`: a leader answered NOT_LEADER_OR_FOLLOWER and the metadata
+    /// refresh found the first share partition's new leader, where requests go from now on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub moved: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -123,13 +130,8 @@ impl Producer {
             acks: Vec::new(),
         };
         *epoch = epoch.saturating_add(1);
-        self.send_request(
-            state,
-            RequestKey::Share,
-            leader_of(share_partition, partition),
-            Msg::ShareFetch(req),
-            o,
-        );
+        let dst = current_leader(src, sh.moved, share_partition, partition);
+        self.send_request(state, RequestKey::Share, dst, Msg::ShareFetch(req), o);
     }
 
     /// The poll found nothing at the share partition it asked (an empty answer, or the
@@ -191,6 +193,9 @@ impl Producer {
         }
         state.manager.requests.remove(&RequestKey::Share);
         o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
+        if r.error == ErrorCode::NotLeaderOrFollower {
+            self.leader_moved(state);
+        }
         if r.error != ErrorCode::None {
             if let Some(sh) = state.role.share_mut() {
                 let partition = sh.partition;
@@ -298,7 +303,7 @@ impl Producer {
         };
         // The design decides who stages: the share-partition leader or the coordinator.
         let dst = if self.design.stage_at_leader {
-            leader_of(src.leader, sh.partition)
+            current_leader(src, sh.moved, src.leader, sh.partition)
         } else {
             src.share_coordinator
         };
@@ -368,6 +373,39 @@ fn session_epoch(sh: &mut ShareClientState, partition: u8) -> &mut Counter {
             &mut sh.more_session_epochs[i]
         }
         None => &mut sh.session_epoch,
+    }
+}
+
+/// The leader of share partition `partition` as the client's metadata has it: the moved-in
+/// leader once `moved` (scenario `spl-move`), else [`leader_of`].
+fn current_leader(src: ShareSource, moved: bool, first: Id, partition: u8) -> Id {
+    match src.moved_leader {
+        Some(leader) if moved && partition == 0 => leader,
+        _ => leader_of(first, partition),
+    }
+}
+
+impl Producer {
+    /// NOT_LEADER_OR_FOLLOWER from a share-partition leader: the client refreshes its
+    /// metadata (`ShareConsumeRequestManager` and the producer's `Sender` request a
+    /// metadata update on it), which names the new leader where the leadership moved; an
+    /// outstanding TxnShareAcknowledge is retried there, as the `Sender` re-routes a retry.
+    pub(crate) fn leader_moved(&self, state: &mut ProducerState) {
+        let Some(leader) = self.role.share_source().and_then(|s| s.moved_leader) else {
+            return;
+        };
+        if let Some(sh) = state.role.share_mut() {
+            sh.moved = true;
+        }
+        if let Some(q) = state
+            .manager
+            .requests
+            .get_mut(&RequestKey::TxnShareAcknowledge)
+        {
+            if self.design.stage_at_leader {
+                q.dst = leader;
+            }
+        }
     }
 }
 

@@ -123,6 +123,7 @@ impl TransactionalShareAcknowledger {
                 role: ClientRole::Acknowledger(ShareSource {
                     share_partition: None,
                     leader: config.share_partition,
+                    moved_leader: None,
                     share_partitions: 1,
                     share_coordinator: config.share_coordinator,
                     member: NOT_A_MEMBER,

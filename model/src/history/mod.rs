@@ -9,6 +9,7 @@
 //! of the properties that read it.
 
 pub mod decisions;
+pub mod leader_ghost;
 pub mod resume_ghost;
 pub mod session_ghost;
 pub mod share_ghost;
@@ -109,6 +110,7 @@ pub fn record(
         Action::Deliver(env) => {
             transitions::check_handler(sys, before.node(env.dst), next, env.dst);
             txn_ack_ghost::observe_delivery(sys, before.node(env.dst), next, env.dst, &env.msg);
+            leader_ghost::observe_delivery(sys, before, next, env, &facts.sent);
         }
         Action::Fire { actor, timer } => {
             transitions::check_handler(sys, before.node(*actor), next, *actor);

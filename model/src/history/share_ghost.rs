@@ -63,6 +63,18 @@ pub struct ShareGhost {
     /// a processing of it, with the delivery processed (left out of traces while empty).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub processed: BTreeMap<Offset, Vec<(CheckpointId, DeliveryTag)>>,
+    /// Scenario `spl-move`: the share coordinator fenced a late staging or write of a
+    /// replaced share-partition leader (FENCED_LEADER_EPOCH).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stale_leader_fenced: bool,
+    /// Scenario `spl-move`: the first staging, write or outcome answer of a replaced
+    /// share-partition leader that the share coordinator took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale_leader_accepted: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ShareGhost {

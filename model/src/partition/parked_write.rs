@@ -284,6 +284,8 @@ impl VerifiedWrite for TxnShareAcknowledgeRequest {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: self.producer,
             error,
+            // Set by the share coordinator where the leadership can move.
+            leader_epoch: None,
         })
     }
 }

@@ -472,6 +472,10 @@ pub enum Timer {
     /// KIP-1309 on a KIP-1310 session: the session's heartbeat interval, after which it
     /// sends the next TxnHeartbeat for its open transaction.
     TxnHeartbeat,
+    /// Scenario `spl-move`: the old share-partition leader's broker applies the metadata
+    /// that moved the share partition's leadership to another broker (it is a follower
+    /// now), at its own pace.
+    LeaderMove,
 }
 
 /// Which outstanding client request a timeout belongs to.

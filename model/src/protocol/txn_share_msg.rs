@@ -76,6 +76,11 @@ pub struct TxnShareAcksResolvedRequest {
     pub commit: bool,
     /// The offsets resolved.
     pub offsets: Vec<Offset>,
+    /// With `stage_leader_epoch`: the share partition's leader epoch as the share
+    /// coordinator has stored it when it sends the outcome. A leader with an older epoch
+    /// has been replaced (a leader move) and must neither apply nor answer it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_epoch: Option<Epoch>,
 }
 
 /// TxnShareAcksResolvedResponse: the leader applied the outcome (or had nothing staged).
@@ -88,6 +93,11 @@ pub struct TxnShareAcksResolvedResponse {
     /// request must not retire offsets merged in since). Empty otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered: Option<(bool, Vec<Offset>)>,
+    /// With `stage_leader_epoch`: the answering leader's epoch. The share coordinator
+    /// ignores the answer of a leader older than the stored epoch (a late answer of a
+    /// leader that has moved away), so the outcome stays queued for the new leader.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_epoch: Option<Epoch>,
 }
 
 /// TxnShareAcknowledgeResponse.
@@ -97,6 +107,11 @@ pub struct TxnShareAcknowledgeResponse {
     pub producer: ProducerIdAndEpoch,
     /// The error.
     pub error: ErrorCode,
+    /// The leader epoch the request carried (a share-partition leader's forwarded staging
+    /// with `stage_leader_epoch`; none from a client). The leader takes only an answer to
+    /// its own epoch, as it takes WriteShareGroupState's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_epoch: Option<Epoch>,
 }
 
 /// Acknowledgements staged within a transaction, not yet resolved by a marker.

@@ -138,6 +138,9 @@ pub struct ShareCoordinator {
     /// Records in each share partition, which tells the share partition of an offset of
     /// a staged acknowledgement ([`crate::world::scenario::Scenario::share_offsets`]).
     pub records: Offset,
+    /// Scenario `spl-move`: the leader the first share partition moves to and its leader
+    /// epoch, where `notify` outcomes go once that epoch is stored.
+    pub moved_leader: Option<(Id, Epoch)>,
 }
 
 impl ShareCoordinatorState {

@@ -59,8 +59,45 @@ impl ShareCoordinator {
             producer: p.producer,
             commit,
             offsets,
+            leader_epoch: None,
         };
         s.outbox.insert(key, Resolution { leader, request });
+    }
+
+    /// The share partition whose leader an outcome is for (that of its first offset).
+    fn outcome_partition(&self, r: &Resolution) -> u8 {
+        r.request
+            .offsets
+            .first()
+            .map_or(0, |offset| self.partition_of(*offset))
+    }
+
+    /// Where an outcome goes: the share partition's leader at the leader epoch the
+    /// coordinator has stored (scenario `spl-move`: the moved-in leader once its read
+    /// stored its epoch; Kafka's coordinator would look the leader up in the metadata),
+    /// else the leader that staged the acknowledgements.
+    pub(crate) fn outcome_leader(&self, s: &ShareCoordinatorState, r: &Resolution) -> Id {
+        let partition = self.outcome_partition(r);
+        match self.moved_leader {
+            Some((leader, epoch))
+                if partition == 0 && s.partition(partition).leader_epoch >= epoch =>
+            {
+                leader
+            }
+            _ => r.leader,
+        }
+    }
+
+    /// The outcome as sent: with `stage_leader_epoch`, where the leadership can move, it
+    /// carries the stored leader epoch, so a replaced leader knows it is one.
+    fn outcome(&self, s: &ShareCoordinatorState, r: &Resolution) -> Msg {
+        // Only where the leadership can move: with one leader the epoch tells it nothing.
+        let leader_epoch = (self.design.stage_leader_epoch && self.moved_leader.is_some())
+            .then(|| s.partition(self.outcome_partition(r)).leader_epoch);
+        Msg::TxnShareAcksResolved(TxnShareAcksResolvedRequest {
+            leader_epoch,
+            ..r.request.clone()
+        })
     }
 
     /// After a live marker: send every outcome queued for `pid`.
@@ -76,7 +113,7 @@ impl ShareCoordinator {
             .take_while(|(k, _)| k.0 == pid);
         let mut any = false;
         for (_, r) in queued {
-            o.send(r.leader, Msg::TxnShareAcksResolved(r.request.clone()));
+            o.send(self.outcome_leader(s, r), self.outcome(s, r));
             any = true;
         }
         if any {
@@ -91,7 +128,7 @@ impl ShareCoordinator {
         o: &mut Out<A>,
     ) {
         for r in s.outbox.values() {
-            o.send(r.leader, Msg::TxnShareAcksResolved(r.request.clone()));
+            o.send(self.outcome_leader(s, r), self.outcome(s, r));
         }
         if !s.outbox.is_empty() {
             o.set_timer(Timer::ResolvedRetry, retry());
@@ -105,6 +142,9 @@ impl ShareCoordinator {
         r: TxnShareAcksResolvedResponse,
         o: &mut Out<A>,
     ) {
+        if self.stale_answer(s, &r) {
+            return;
+        }
         match &r.answered {
             Some((commit, offsets)) => {
                 let key = self.outbox_key(r.producer, *commit);
@@ -129,6 +169,24 @@ impl ShareCoordinator {
         if s.outbox.is_empty() {
             o.cancel_timer(Timer::ResolvedRetry);
         }
+    }
+
+    /// `stage_leader_epoch`: the answer comes from a leader older than the stored epoch (a
+    /// leader the share partition moved away from, answering late), so it retires nothing
+    /// and the outcome stays queued for the new leader, as `ShareCoordinatorShard` fences a
+    /// write of an older leader epoch.
+    fn stale_answer(&self, s: &ShareCoordinatorState, r: &TxnShareAcksResolvedResponse) -> bool {
+        let Some(epoch) = r.leader_epoch else {
+            return false;
+        };
+        let commit = r.answered.as_ref().is_some_and(|(commit, _)| *commit);
+        let key = match r.answered {
+            Some(_) => self.outbox_key(r.producer, commit),
+            None => (r.producer.pid, None),
+        };
+        s.outbox
+            .get(&key)
+            .is_some_and(|q| epoch < s.partition(self.outcome_partition(q)).leader_epoch)
     }
 
     /// Timers: the outcome resend and a staging's verification timeout.
@@ -162,7 +220,7 @@ impl ShareCoordinator {
                     .map(|r| {
                         let producer = r.request.producer;
                         Wait::Reply(Reply {
-                            peer: r.leader,
+                            peer: self.outcome_leader(state, r),
                             answer: Answer::Outcome(producer),
                             held: Some(Held::Outcome(producer)),
                             down: Down::Waits,

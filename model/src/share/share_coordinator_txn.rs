@@ -23,9 +23,9 @@ use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition};
 use crate::protocol::msg::{
-    AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+    AddPartitionsToTxnResponse, Msg, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
-use crate::protocol::output::Saves;
+use crate::protocol::output::{Host, Saves};
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::{ShareState, StateBatch};
 pub use crate::protocol::txn_share_msg::PendingAcks;
@@ -129,7 +129,7 @@ impl ShareCoordinator {
                 .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
         };
         if req.leader_epoch.is_some_and(older) {
-            reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
+            self.reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
             return;
         }
         let fenced = s
@@ -137,7 +137,7 @@ impl ShareCoordinator {
             .get(&req.producer.pid)
             .is_some_and(|e| req.producer.epoch < *e);
         if fenced {
-            reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
+            self.reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
             return;
         }
         // `hasOngoingTransaction(producerId, producerEpoch)`: only a first write of the
@@ -165,7 +165,7 @@ impl ShareCoordinator {
             notify: req.notify.then_some(src),
         });
         self.append(s, record, o);
-        reply(o, src, &req, ErrorCode::None);
+        self.reply(o, src, &req, ErrorCode::None);
     }
 
     /// The transaction coordinator's answer to a staging's verification.
@@ -315,11 +315,21 @@ impl ShareCoordinator {
     }
 }
 
-fn reply<A: Saves<Vec<ShareRecord>>>(
-    o: &mut Out<A>,
-    dst: Id,
-    req: &TxnShareAcknowledgeRequest,
-    error: ErrorCode,
-) {
-    o.send(dst, req.response(error));
+impl ShareCoordinator {
+    /// A staging's answer. Where the leadership can move (`spl-move`) it carries the
+    /// staging's leader epoch, so that only the leader of that epoch takes it; with one
+    /// leader the epoch tells nothing new and is left out, so other scenarios' traces stay.
+    fn reply(
+        &self,
+        o: &mut Out<impl Host>,
+        dst: Id,
+        req: &TxnShareAcknowledgeRequest,
+        error: ErrorCode,
+    ) {
+        let mut answer = req.response(error);
+        if let Msg::TxnShareAcknowledgeResponse(r) = &mut answer {
+            r.leader_epoch = req.leader_epoch.filter(|_| self.moved_leader.is_some());
+        }
+        o.send(dst, answer);
+    }
 }

@@ -168,6 +168,11 @@ pub struct SharePartitionState {
     /// only these may be resolved by its answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refresh_pending: Vec<(Offset, ProducerIdAndEpoch)>,
+    /// The share coordinator fenced this leader (FENCED_LEADER_EPOCH): another broker leads
+    /// the share partition now. `SharePartitionManager` drops a fenced `SharePartition`
+    /// from its cache, so every later request is answered NOT_LEADER_OR_FOLLOWER.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fenced: bool,
     /// Record moves the current handler made; drained by the `System` for
     /// `legal_transitions`, so stored states have none.
     #[serde(skip)]
@@ -193,6 +198,14 @@ pub struct SharePartition {
     pub first_offset: Offset,
     /// `group.share.delivery.count.limit`.
     pub delivery_limit: u8,
+    /// Scenario `spl-move`: the leader the share partition's leadership moves to, with
+    /// the partition leader epoch after the first leader's ([`MOVED_LEADER_EPOCH`]).
+    pub moves_in: bool,
+    /// Scenario `spl-move`: the leader the share partition's leadership moves away from.
+    /// At [`Timer::LeaderMove`] its broker applies the metadata that it is a follower now
+    /// (`SharePartitionManager`'s leader-change listener), at its own pace: before or
+    /// after the new leader applies its own.
+    pub moves_out: bool,
 }
 
 /// What the share-partition leader saves: its leader epoch, the partition's metadata
@@ -203,16 +216,34 @@ pub struct SharePartitionStorage {
     pub leader_epoch: Epoch,
 }
 
+/// The partition leader epoch of a moved-in leader: the controller bumps the epoch when
+/// leadership moves, and the first leader led at epoch 1 (it cannot crash in `spl-move`,
+/// so its epoch never moves on).
+pub const MOVED_LEADER_EPOCH: Epoch = 2;
+
 impl SharePartition {
     /// Becomes leader: bumps the leader epoch and reads the share state.
+    /// A moved-in leader starts at the controller's next leader epoch
+    /// ([`MOVED_LEADER_EPOCH`]): the move is in the metadata from the start, and when it
+    /// takes effect is when its ReadShareGroupState reaches the share coordinator, which
+    /// the network may delay past any step of the old leader.
     pub fn on_start<A: Saves<SharePartitionStorage>>(
         &self,
         leader_epoch: Option<Epoch>,
         o: &mut Out<A>,
     ) -> SharePartitionState {
-        let leader_epoch = leader_epoch.map_or(1, |e| e + 1);
+        if self.moves_out && leader_epoch.is_none() {
+            o.set_timer(Timer::LeaderMove, timeout());
+        }
+        let first = if self.moves_in { MOVED_LEADER_EPOCH } else { 1 };
+        let leader_epoch = leader_epoch.map_or(first, |e| e + 1);
         o.save(SharePartitionStorage { leader_epoch }.into());
         self.read(leader_epoch, o);
+        self.follower(leader_epoch)
+    }
+
+    /// The state of a leader at `leader_epoch` before its load.
+    fn follower(&self, leader_epoch: Epoch) -> SharePartitionState {
         SharePartitionState {
             leader_epoch,
             loaded: false,
@@ -225,6 +256,7 @@ impl SharePartition {
             next_write: 0,
             refreshing: false,
             refresh_pending: Vec::new(),
+            fenced: false,
             transitions: Vec::new(),
             events: Vec::new(),
         }
@@ -255,6 +287,10 @@ impl SharePartition {
 
     /// Handles consumer requests and the share coordinator's answers.
     pub fn on_msg<A: Host>(&self, s: &mut SharePartitionState, src: Id, msg: Msg, o: &mut Out<A>) {
+        if s.fenced {
+            not_leader(src, &msg, o);
+            return;
+        }
         match msg {
             Msg::ShareFetch(_)
             | Msg::ShareAcknowledge(_)
@@ -263,6 +299,13 @@ impl SharePartition {
                 if !s.loaded =>
             {
                 s.loading.push((src, msg));
+            }
+            // The share coordinator has seen a newer leader epoch: another broker leads.
+            Msg::WriteShareGroupStateResponse(r) if self.replaced(s, r.leader_epoch, r.error) => {
+                self.fence(s, o)
+            }
+            Msg::ReadShareGroupStateResponse(r) if self.replaced(s, r.leader_epoch, r.error) => {
+                self.fence(s, o)
             }
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, o),
             Msg::TxnShareAcknowledgeResponse(r) => self.on_stage_response(s, r, o),
@@ -295,6 +338,9 @@ impl SharePartition {
 
     /// Timers: acquisition locks, and the persister's resends.
     pub fn on_timeout<A: Host>(&self, s: &mut SharePartitionState, timer: Timer, o: &mut Out<A>) {
+        if s.fenced {
+            return;
+        }
         match timer {
             Timer::AcquisitionLock(offset) => self.on_lock_expired(s, offset, o),
             Timer::PersisterTimeout(write) => {
@@ -307,6 +353,8 @@ impl SharePartition {
                 }
             }
             Timer::ReadStateTimeout if !s.loaded => self.read(s.leader_epoch, o),
+            // The old leader's broker learns it is a follower now: as when fenced.
+            Timer::LeaderMove if self.moves_out => self.fence(s, o),
             Timer::StageRetry | Timer::TxnRefresh => self.on_txn_timeout(s, timer, o),
             _ => {}
         }
@@ -703,6 +751,83 @@ impl SharePartition {
             s.records.remove(&s.start_offset);
             s.start_offset += 1;
         }
+    }
+}
+
+impl SharePartition {
+    /// Whether an answer to this leader epoch says FENCED_LEADER_EPOCH to a leader the
+    /// share partition can move away from (`spl-move`'s `SP0`): another broker leads now.
+    /// With one leader its own epoch is always the newest, so such an answer cannot come,
+    /// and a leader keeps today's handling of a failed read or write (retried, rolled back).
+    pub(crate) fn replaced(&self, s: &SharePartitionState, epoch: Epoch, error: ErrorCode) -> bool {
+        self.moves_out && epoch == s.leader_epoch && error == ErrorCode::FencedLeaderEpoch
+    }
+
+    /// FENCED_LEADER_EPOCH from the share coordinator: a newer leader read the state, so
+    /// this one no longer leads (or its broker learnt from the metadata that it follows). As `SharePartitionManager` removes a fenced share
+    /// partition from its cache (`maybeCompleteInitializationWithException` at 1eb7644, the
+    /// fenced-partition handling of 4.x), its state is dropped, and every request it holds
+    /// is answered NOT_LEADER_OR_FOLLOWER (`fetchPersisterError` maps FENCED_LEADER_EPOCH
+    /// to it), so that the clients find the new leader.
+    pub(crate) fn fence<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
+        let mut held: Vec<(Id, Msg)> = std::mem::take(&mut s.loading);
+        held.extend(
+            std::mem::take(&mut s.parked)
+                .into_iter()
+                .map(|(src, req, _)| (src, Msg::ShareFetch(req))),
+        );
+        for (write, w) in std::mem::take(&mut s.writes) {
+            o.cancel_timer(Timer::PersisterTimeout(write));
+            held.extend(w.reply.map(|r| (r.src, r.request)));
+        }
+        for (offset, rec) in std::mem::take(&mut s.records) {
+            o.cancel_timer(Timer::AcquisitionLock(offset));
+            // A client waits only on a staging not yet durable (its forward still out).
+            if let Some((client, forward)) = rec.staged.and_then(|st| st.reply.zip(st.forward)) {
+                held.push((client, Msg::TxnShareAcknowledge(forward)));
+            }
+        }
+        for timer in [
+            Timer::ReadStateTimeout,
+            Timer::StageRetry,
+            Timer::TxnRefresh,
+        ] {
+            o.cancel_timer(timer);
+        }
+        s.sessions.clear();
+        s.refreshing = false;
+        s.refresh_pending.clear();
+        s.fenced = true;
+        let mut answered: Vec<Id> = Vec::new();
+        for (src, msg) in held {
+            // One answer per client request, however many records it covered.
+            if matches!(msg, Msg::TxnShareAcknowledge(_)) && answered.contains(&src) {
+                continue;
+            }
+            answered.push(src);
+            not_leader(src, &msg, o);
+        }
+    }
+}
+
+/// A fenced leader's answer to a client request: NOT_LEADER_OR_FOLLOWER. Anything else
+/// (the share coordinator's answers and outcomes) it ignores.
+fn not_leader<A: Host>(src: Id, msg: &Msg, o: &mut Out<A>) {
+    let error = ErrorCode::NotLeaderOrFollower;
+    match msg {
+        Msg::ShareFetch(req) => o.send(src, fetch_response(req, error, error, Vec::new())),
+        Msg::ShareAcknowledge(req) => o.send(src, acknowledge_response(req, error)),
+        Msg::TxnShareAcknowledge(req) => o.send(
+            src,
+            Msg::TxnShareAcknowledgeResponse(
+                crate::protocol::txn_share_msg::TxnShareAcknowledgeResponse {
+                    producer: req.producer,
+                    error,
+                    leader_epoch: None,
+                },
+            ),
+        ),
+        _ => {}
     }
 }
 

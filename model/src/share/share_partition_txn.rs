@@ -246,6 +246,15 @@ impl SharePartition {
         r: TxnShareAcknowledgeResponse,
         o: &mut Out<A>,
     ) {
+        // `stage_leader_epoch`: only the answer to this leader epoch's own staging (an
+        // earlier incarnation's is not this one's, as for WriteShareGroupState).
+        if r.leader_epoch.is_some_and(|e| e != s.leader_epoch) {
+            return;
+        }
+        if r.leader_epoch.is_some_and(|e| self.replaced(s, e, r.error)) {
+            self.fence(s, o);
+            return;
+        }
         let offsets: Vec<Offset> = s
             .records
             .iter()
@@ -320,6 +329,12 @@ impl SharePartition {
         r: TxnShareAcksResolvedRequest,
         o: &mut Out<A>,
     ) {
+        // `stage_leader_epoch`: an outcome sent for a newer leader epoch tells this leader
+        // it was replaced; it applies and answers nothing (the new leader is told).
+        if self.moves_out && r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
+            self.fence(s, o);
+            return;
+        }
         let offsets: Vec<Offset> = r
             .offsets
             .iter()
@@ -343,6 +358,9 @@ impl SharePartition {
                     .design
                     .outcome_per_transaction
                     .then(|| (r.commit, r.offsets.clone())),
+                // Only where the leadership can move (the coordinator's check needs it there).
+                leader_epoch: (self.design.stage_leader_epoch && (self.moves_in || self.moves_out))
+                    .then_some(s.leader_epoch),
             }),
         );
     }
@@ -614,7 +632,11 @@ fn durable_pending(s: &SharePartitionState) -> Vec<(Offset, ProducerIdAndEpoch)>
 fn answer<A: Host>(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<A>) {
     o.send(
         client,
-        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error }),
+        Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            producer,
+            error,
+            leader_epoch: None,
+        }),
     );
 }
 

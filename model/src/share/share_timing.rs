@@ -35,6 +35,13 @@ impl SharePartition {
                 leader_epoch: s.leader_epoch,
             }),
             Timer::StageRetry if has_unstaged(s) => coordinator(Answer::Stage),
+            // `spl-move`: the old leader's broker applies the move's metadata at its own
+            // pace. The checker lets it land while a client's request waits on this
+            // leader (a fetch parked or queued for the load, a staging's or a write's
+            // answer), where it decides what the client hears; while nothing waits it
+            // changes nothing a client sees before its next request, and the old leader's
+            // own late writes are fenced by the share coordinator either way.
+            Timer::LeaderMove if !holds_client(s) => Wait::Never,
             // `refresh()` is the leader's own re-read: nothing it waits for, so always due.
             _ => Wait::Always,
         }
@@ -75,6 +82,17 @@ impl SharePartition {
             _ => false,
         }
     }
+}
+
+/// Whether a client's request waits on the leader: a fetch parked or queued for the load,
+/// a staging's answer, or a write's.
+fn holds_client(s: &SharePartitionState) -> bool {
+    !s.parked.is_empty()
+        || !s.loading.is_empty()
+        || s.records
+            .values()
+            .any(|r| r.staged.as_ref().is_some_and(|st| st.reply.is_some()))
+        || s.writes.values().any(|w| w.reply.is_some())
 }
 
 /// An acquisition lock is due when no acknowledgement of that acquisition can still reach

@@ -35,6 +35,19 @@ pub(crate) fn actors(design: &Design, scenario: &Scenario, topology: &Topology) 
     }
     push_share_group(&mut actors, design, scenario, topology);
     crate::world::resume_system::push_actors(&mut actors, topology, design, scenario);
+    if let (Some(_), Some(sc)) = (topology.moved_share_partition, topology.share_coordinator) {
+        // `spl-move`: the broker the first share partition's leadership moves to.
+        actors.push(Node::SharePartition(SharePartition {
+            design: design.clone(),
+            share_coordinator: sc,
+            records: scenario.records,
+            index: 0,
+            first_offset: 0,
+            delivery_limit: scenario.delivery_limit,
+            moves_in: true,
+            moves_out: false,
+        }));
+    }
     debug_assert_eq!(actors.len(), topology.len());
     actors
 }
@@ -100,6 +113,7 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
         .map(|(share_partition, share_coordinator)| ShareSource {
             share_partition: Some(share_partition),
             leader: share_partition,
+            moved_leader: topology.moved_share_partition,
             share_partitions: scenario.share_partitions.max(1),
             share_coordinator,
             member: topology.member_of(id).unwrap_or_default(),
@@ -134,6 +148,8 @@ fn push_share_group(
             index,
             first_offset: scenario.records * Offset::from(index),
             delivery_limit: scenario.delivery_limit,
+            moves_in: false,
+            moves_out: index == 0 && topology.moved_share_partition.is_some(),
         }));
     }
     actors.push(Node::ShareCoordinator(ShareCoordinator {
@@ -141,6 +157,9 @@ fn push_share_group(
         txn_coordinator: topology.txn_coordinator,
         share_partitions: scenario.share_partitions.max(1),
         records: scenario.records,
+        moved_leader: topology
+            .moved_share_partition
+            .map(|id| (id, crate::share::share_partition::MOVED_LEADER_EPOCH)),
     }));
     for i in 0..topology.consumers.len() {
         actors.push(Node::ShareConsumer(share_consumer(scenario, sp, i)));

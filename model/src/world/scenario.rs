@@ -149,6 +149,10 @@ pub struct Scenario {
     /// transaction and a committer resumes and completes it, with an external participant.
     #[serde(default, skip_serializing_if = "is_false")]
     pub resume: bool,
+    /// Scenario `spl-move`: the first share partition's leadership can move to another
+    /// broker (`SP0b`) while the old leader stays up and may still send.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub spl_move: bool,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -191,6 +195,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "connect-share-sink",
     "session-resume",
     "draft-itest",
+    "spl-move",
 ];
 
 impl Scenario {
@@ -237,6 +242,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            spl_move: false,
         }
     }
 
@@ -280,6 +286,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            spl_move: false,
         }
     }
 
@@ -324,6 +331,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            spl_move: false,
         }
     }
 
@@ -504,6 +512,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: true,
+            spl_move: false,
         }
     }
 
@@ -540,6 +549,28 @@ impl Scenario {
         }
     }
 
+    /// `ctp`'s loop with the share partition's leadership moving to another broker, as
+    /// Kafka moves it (a reassignment, a controlled shutdown): `SP0b` becomes leader at the
+    /// next partition leader epoch whenever the controller chooses (a timer that is always
+    /// due, so the move is no budgeted fault) and loads the state, while the old leader
+    /// `SP0` stays up, unaware, and may still answer the client, forward a staging or
+    /// write. The share coordinator fences the old leader's late messages by leader epoch;
+    /// the fenced leader answers NOT_LEADER_OR_FOLLOWER and the client finds the new leader.
+    /// No other fault: the move is the failover (the leaders cannot crash, so the old
+    /// leader's epoch stays the first one).
+    pub fn spl_move() -> Scenario {
+        Scenario {
+            name: "spl-move".into(),
+            budget: FaultBudget {
+                crashes: 0,
+                ..Scenario::ctp().budget
+            },
+            crashable: Vec::new(),
+            spl_move: true,
+            ..Scenario::ctp()
+        }
+    }
+
     /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
     /// transactions): only a design with transactional share acknowledgements gives them a
     /// meaning, so `consumer-offsets` does not apply to it.
@@ -565,6 +596,7 @@ impl Scenario {
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),
             "session-resume" => Ok(Scenario::session_resume()),
             "draft-itest" => Ok(Scenario::draft_itest()),
+            "spl-move" => Ok(Scenario::spl_move()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

@@ -51,6 +51,10 @@ pub struct Topology {
     /// Scenario `session-resume`: the external participant of the 2PC.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub externals: Vec<Id>,
+    /// Scenario `spl-move`: the share-partition leader on another broker that the first
+    /// share partition's leadership moves to (`SP0b`), numbered after every other actor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_share_partition: Option<Id>,
 }
 
 impl Topology {
@@ -95,7 +99,11 @@ impl Topology {
         } else {
             (Vec::new(), Vec::new(), Vec::new())
         };
+        let last = after_share + if scenario.resume { 3 } else { 0 };
+        let moved_share_partition =
+            (scenario.spl_move && scenario.has_share_group()).then(|| Id::from(last));
         Topology {
+            moved_share_partition,
             txn_coordinator: Id::from(0),
             group_coordinator: Id::from(1),
             partitions: (0..n).map(|i| Id::from(2 + i)).collect(),
@@ -123,6 +131,7 @@ impl Topology {
             + self.writers.len()
             + self.committers.len()
             + self.externals.len()
+            + usize::from(self.moved_share_partition.is_some())
     }
 
     /// Never empty: there is always a coordinator.
@@ -158,7 +167,10 @@ impl Topology {
             Role::GroupCoordinator
         } else if self.partitions.contains(&id) {
             Role::DataPartition
-        } else if self.share_partition == Some(id) || self.more_share_partitions.contains(&id) {
+        } else if self.share_partition == Some(id)
+            || self.more_share_partitions.contains(&id)
+            || self.moved_share_partition == Some(id)
+        {
             Role::SharePartition
         } else if self.share_coordinator == Some(id) {
             Role::ShareCoordinator
@@ -199,6 +211,8 @@ impl Topology {
             format!("K{i}")
         } else if self.externals.contains(&id) {
             "DB".into()
+        } else if self.moved_share_partition == Some(id) {
+            "SP0b".into()
         } else {
             format!("?{}", usize::from(id))
         }

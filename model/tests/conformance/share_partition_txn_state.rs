@@ -249,7 +249,11 @@ fn staging_answered(
     error: ErrorCode,
 ) -> NodeState {
     let (sp, sc, _) = ids(sys);
-    let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse { producer, error });
+    let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        producer,
+        error,
+        leader_epoch: None,
+    });
     deliver(sys, sp, state, sc, answer).0
 }
 
