@@ -73,5 +73,7 @@ fn seed_and_draft_on_a_leader_move() {
     let draft = run(Design::draft(), Some(100_000));
     let steps = |p: &str| draft.property(p).map(|p| (p.status, p.actions.len()));
     assert_eq!(steps("leader_fencing"), Some((Status::Violated, 15)));
-    assert_eq!(steps("marker_match"), Some((Status::Violated, 21)));
+    // The public draft matches a marker by its transaction's epoch, so the seed's
+    // `marker_match` finding is not the draft's: none within the cap.
+    assert_eq!(steps("marker_match"), Some((Status::Unknown, 0)));
 }

@@ -266,21 +266,7 @@ impl SharePartition {
             .map(|(offset, _)| *offset)
             .collect();
         if !offsets.is_empty() && r.error.is_retriable() {
-            // The coordinator's verification timed out (NETWORK_EXCEPTION): the staging is
-            // sent again, as the persister retries a retriable error, rather than rolled
-            // back. A copy still on its way may yet be verified and staged, and a rollback
-            // would leave it pending behind the leader's back, its late answer taken for
-            // the answer to the client's next staging (simulator seed 32665).
-            let mut resent: Vec<&TxnShareAcknowledgeRequest> = Vec::new();
-            for offset in &offsets {
-                let st = s.records[offset].staged.as_ref().expect("listed");
-                if let Some(f) = st.forward.as_ref().filter(|f| !resent.contains(f)) {
-                    resent.push(f);
-                }
-            }
-            for f in resent {
-                o.send(self.share_coordinator, Msg::TxnShareAcknowledge(f.clone()));
-            }
+            self.resend_stagings(s, &offsets, o);
             return;
         }
         let mut client = None;
@@ -318,6 +304,29 @@ impl SharePartition {
         }
         if let Some(client) = client {
             answer(client, r.producer, r.error, o);
+        }
+    }
+
+    /// The coordinator's verification timed out (NETWORK_EXCEPTION): the stagings of
+    /// `offsets` are sent again, as the persister retries a retriable error, rather than
+    /// rolled back. A copy still on its way may yet be verified and staged, and a rollback
+    /// would leave it pending behind the leader's back, its late answer taken for the
+    /// answer to the client's next staging (simulator seed 32665).
+    fn resend_stagings<A: Host>(
+        &self,
+        s: &SharePartitionState,
+        offsets: &[Offset],
+        o: &mut Out<A>,
+    ) {
+        let mut resent: Vec<&TxnShareAcknowledgeRequest> = Vec::new();
+        for offset in offsets {
+            let st = s.records[offset].staged.as_ref().expect("listed");
+            if let Some(f) = st.forward.as_ref().filter(|f| !resent.contains(f)) {
+                resent.push(f);
+            }
+        }
+        for f in resent {
+            o.send(self.share_coordinator, Msg::TxnShareAcknowledge(f.clone()));
         }
     }
 

@@ -1,11 +1,11 @@
 //! The closed world. `System` implements `stateright::Model` over the actors: its state is
 //! every actor's state, their durable storage, which actors are up, the armed timers, the
 //! pending client choices, the messages in flight (a multiset: any order, any delay), the
-//! fault budget left, and the history the properties read (any [`Record`]; the crate root's
-//! `System` runs with `crate::history::History`); the values are in `crate::world::state`. Every engine drives this one transition function: the
-//! exhaustive checkers, the Explorer, the simulator, replay and shrinking. It knows no
-//! particular actor or property: actors declare what they wait for and how they fail over
-//! (`crate::world::node`), and one call a step records the history.
+//! fault budget left, and the history the properties read (any [`Record`]; the crate
+//! root's `System` keeps `crate::history::History`), all in `crate::world::state`. Every
+//! engine drives this one transition function: checkers, Explorer, simulator, replay and
+//! shrinking. It knows no particular actor or property: actors declare what they wait for
+//! and how they fail over (`crate::world::node`), and one call a step records the history.
 
 use crate::design::Design;
 use crate::protocol::ids::TransactionalId;
@@ -72,92 +72,6 @@ impl<H: Record> System<H> {
         state
     }
 
-    /// Every action enabled in `state`, in a deterministic order: progress first, then
-    /// faults.
-    pub fn enabled(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        self.enabled_progress(state, actions);
-        self.enabled_faults(state, actions);
-    }
-
-    /// The actions a fair run must eventually take while they stay enabled: deliveries,
-    /// timeouts that are due (what they wait for was lost), client choices, restarts.
-    pub fn enabled_progress(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        for env in state.network.deliverable() {
-            if state.is_up(env.dst) {
-                actions.push(Action::Deliver(env));
-            }
-        }
-        for (i, timers) in state.timers.iter().enumerate() {
-            for timer in timers.iter() {
-                if self.timer_is_due(state, Id::from(i), timer) {
-                    actions.push(Action::Fire {
-                        actor: Id::from(i),
-                        timer: *timer,
-                    });
-                }
-            }
-        }
-        for (i, choices) in state.choices.iter().enumerate() {
-            for options in choices.values() {
-                for choice in options {
-                    actions.push(Action::Choose {
-                        actor: Id::from(i),
-                        choice: *choice,
-                    });
-                }
-            }
-        }
-        for (i, up) in state.up.iter().enumerate() {
-            if !up {
-                actions.push(Action::Restart(Id::from(i)));
-            }
-        }
-        for i in 0..self.actors.len() {
-            if self.fails_over(state, Id::from(i)) {
-                actions.push(Action::Crash(Id::from(i)));
-            }
-        }
-    }
-
-    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
-    /// run may stop taking them at any time, so liveness is judged without them.
-    pub fn enabled_faults(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        if state.budget.drops > 0 || state.budget.duplicates > 0 {
-            let deliverable = state.network.deliverable();
-            if state.budget.drops > 0 {
-                actions.extend(deliverable.iter().cloned().map(Action::Drop));
-            }
-            if state.budget.duplicates > 0 {
-                actions.extend(
-                    deliverable
-                        .into_iter()
-                        .filter(|e| self.is_client_request(e))
-                        .map(Action::Duplicate),
-                );
-            }
-        }
-        if state.budget.timeouts > 0 {
-            for (i, timers) in state.timers.iter().enumerate() {
-                for timer in timers.iter() {
-                    if !self.timer_is_due(state, Id::from(i), timer) {
-                        actions.push(Action::Fire {
-                            actor: Id::from(i),
-                            timer: *timer,
-                        });
-                    }
-                }
-            }
-        }
-        if state.budget.crashes > 0 {
-            for (i, up) in state.up.iter().enumerate() {
-                let id = Id::from(i);
-                if *up && self.scenario.can_crash(self.topology.role(id)) {
-                    actions.push(Action::Crash(id));
-                }
-            }
-        }
-    }
-
     /// Quiescence: no progress action is enabled, so nothing but a fault could still
     /// happen. Liveness properties are judged here.
     pub fn is_quiescent(&self, state: &SystemState<H>) -> bool {
@@ -186,38 +100,6 @@ impl<H: Record> System<H> {
     /// failover policy): the crash is the application's reaction, not a fault.
     pub fn fails_over(&self, state: &SystemState<H>, id: Id) -> bool {
         state.is_up(id) && self.actors[usize::from(id)].fails_over(state.node(id))
-    }
-
-    /// Whether `action` is enabled in `state`.
-    pub fn is_enabled(&self, state: &SystemState<H>, action: &Action) -> bool {
-        match action {
-            Action::Deliver(env) => state.network.is_deliverable(env) && state.is_up(env.dst),
-            Action::Drop(env) => state.budget.drops > 0 && state.network.is_deliverable(env),
-            Action::Duplicate(env) => {
-                state.budget.duplicates > 0
-                    && state.network.is_deliverable(env)
-                    && self.is_client_request(env)
-            }
-            Action::Fire { actor, timer } => {
-                state
-                    .timers
-                    .get(usize::from(*actor))
-                    .is_some_and(|t| t.contains(timer))
-                    && (state.budget.timeouts > 0 || self.timer_is_due(state, *actor, timer))
-            }
-            Action::Crash(id) => {
-                (usize::from(*id) < state.up.len()
-                    && state.budget.crashes > 0
-                    && state.is_up(*id)
-                    && self.scenario.can_crash(self.topology.role(*id)))
-                    || (usize::from(*id) < state.up.len() && self.fails_over(state, *id))
-            }
-            Action::Restart(id) => usize::from(*id) < state.up.len() && !state.is_up(*id),
-            Action::Choose { actor, choice } => state
-                .choices
-                .get(usize::from(*actor))
-                .is_some_and(|c| c.values().any(|o| o.contains(choice))),
-        }
     }
 
     /// Executes `action` (which must be enabled) and returns the next state.
