@@ -16,7 +16,7 @@
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::{ProducerEpoch, ProducerId};
+use crate::protocol::ids::{CoordinatorEpoch, ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::*;
@@ -54,6 +54,10 @@ pub enum ShareRecord {
         producer: ProducerIdAndEpoch,
         /// COMMIT (apply) or ABORT (discard).
         commit: bool,
+        /// The sending transaction coordinator's epoch, recorded in the log's producer
+        /// state with `sc_coordinator_epoch` (left out without it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        coordinator_epoch: Option<CoordinatorEpoch>,
     },
 }
 
@@ -114,6 +118,10 @@ pub struct ShareCoordinatorState {
     /// producer state, rebuilt by replay).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub producer_epochs: BTreeMap<ProducerId, ProducerEpoch>,
+    /// With `sc_coordinator_epoch`: the coordinator epoch of the last marker the log holds
+    /// per producer id (`ProducerStateEntry.coordinatorEpoch`, rebuilt by replay).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coordinator_epochs: BTreeMap<ProducerId, CoordinatorEpoch>,
     /// KIP-1289: stagings parked while the transaction coordinator verifies them
     /// (volatile: lost with the incarnation).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -180,6 +188,7 @@ impl ShareCoordinator {
             pending: BTreeMap::new(),
             resolved: Ghost::default(),
             producer_epochs: BTreeMap::new(),
+            coordinator_epochs: BTreeMap::new(),
             verifying: BTreeMap::new(),
             outbox: BTreeMap::new(),
         };

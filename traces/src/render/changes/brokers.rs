@@ -508,7 +508,9 @@ fn share_record(r: &ShareRecord) -> String {
             p.producer,
             list(p.batches.iter().map(batch))
         ),
-        ShareRecord::TxnMarker { producer, commit } => {
+        ShareRecord::TxnMarker {
+            producer, commit, ..
+        } => {
             format!("{} TxnMarker {producer:?}", decision(Some(*commit)))
         }
     }
