@@ -472,6 +472,9 @@ pub enum Timer {
     /// KIP-1309 on a KIP-1310 session: the session's heartbeat interval, after which it
     /// sends the next TxnHeartbeat for its open transaction.
     TxnHeartbeat,
+    /// The share coordinator's snapshot and prune cadence
+    /// (`share.coordinator.state.topic.prune.interval.ms`, scenario field `sc_prunes`).
+    SharePrune,
 }
 
 /// Which outstanding client request a timeout belongs to.

@@ -48,6 +48,15 @@ pub enum ShareRecord {
     /// KIP-1289: acknowledgements staged within a transaction, written with the
     /// producer id and epoch.
     TxnAcks(PendingAcks),
+    /// The `ShareSnapshot` a prune writes (docs/kafka-cases.md S11): the whole committed
+    /// state, and, as a ghost, how staged acknowledgements left the pending store before
+    /// it, so the history a load rebuilds from the pruned log is the one before the prune.
+    PruneSnapshot {
+        /// The committed state.
+        state: ShareState,
+        /// Ghost: the resolutions up to the snapshot.
+        resolved: Ghost<Vec<Resolution>>,
+    },
     /// KIP-1289: the transaction marker for the producer's staged acknowledgements.
     TxnMarker {
         /// The marker's producer id and epoch.
@@ -74,6 +83,10 @@ impl ShareRecord {
     pub fn apply(&self, sc: &mut ShareCoordinatorState, start_from_write: bool) {
         match self {
             ShareRecord::Snapshot(s) => sc.state = s.clone(),
+            ShareRecord::PruneSnapshot { state, resolved } => {
+                sc.state = state.clone();
+                sc.resolved = resolved.clone();
+            }
             ShareRecord::Update {
                 leader_epoch,
                 start_offset,
@@ -132,6 +145,9 @@ pub struct ShareCoordinatorState {
         crate::share::share_coordinator_notify::OutboxKey,
         crate::share::share_coordinator_notify::Resolution,
     >,
+    /// How often this incarnation has pruned its log (`sc_prunes`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pruned: u8,
 }
 
 /// The share coordinator's configuration.
@@ -146,6 +162,8 @@ pub struct ShareCoordinator {
     /// Records in each share partition, which tells the share partition of an offset of
     /// a staged acknowledgement ([`crate::world::scenario::Scenario::share_offsets`]).
     pub records: Offset,
+    /// How often an incarnation may snapshot and prune its log (scenario `sc_prunes`).
+    pub prunes: u8,
 }
 
 impl ShareCoordinatorState {
@@ -191,6 +209,7 @@ impl ShareCoordinator {
             coordinator_epochs: BTreeMap::new(),
             verifying: BTreeMap::new(),
             outbox: BTreeMap::new(),
+            pruned: 0,
         };
         for record in &log {
             record.apply(&mut s, self.design.sc_start_offset_from_write);
@@ -198,6 +217,7 @@ impl ShareCoordinator {
         }
         s.log = log;
         self.resend_outcomes(&s, o);
+        self.arm_prune(&s, o);
         s
     }
 

@@ -384,7 +384,9 @@ impl ShareCoordinator {
                     });
                 }
             }
-            ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}
+            ShareRecord::Snapshot(_)
+            | ShareRecord::PruneSnapshot { .. }
+            | ShareRecord::Update { .. } => {}
         }
     }
 }

@@ -141,6 +141,12 @@ fn push_share_group(
         txn_coordinator: topology.txn_coordinator,
         share_partitions: scenario.share_partitions.max(1),
         records: scenario.records,
+        // Pruning writes one share partition's snapshot (`ShareRecord::Snapshot`).
+        prunes: if scenario.share_partitions <= 1 {
+            scenario.sc_prunes
+        } else {
+            0
+        },
     }));
     for i in 0..topology.consumers.len() {
         actors.push(Node::ShareConsumer(share_consumer(scenario, sp, i)));

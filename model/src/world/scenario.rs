@@ -149,6 +149,12 @@ pub struct Scenario {
     /// transaction and a committer resumes and completes it, with an external participant.
     #[serde(default, skip_serializing_if = "is_false")]
     pub resume: bool,
+    /// How often each share coordinator incarnation may write a `ShareSnapshot` and prune
+    /// `__share_group_state` up to it (`ShareCoordinatorShard` snapshots,
+    /// `ShareCoordinatorService` `deleteRecords` at `lastRedundantOffset`;
+    /// docs/kafka-cases.md S11). 0 in every scenario: the log is never pruned.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sc_prunes: u8,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -236,6 +242,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            sc_prunes: 0,
         }
     }
 
@@ -279,6 +286,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            sc_prunes: 0,
         }
     }
 
@@ -323,6 +331,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: false,
+            sc_prunes: 0,
         }
     }
 
@@ -485,6 +494,7 @@ impl Scenario {
             session: false,
             sink: false,
             resume: true,
+            sc_prunes: 0,
         }
     }
 

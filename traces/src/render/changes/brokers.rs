@@ -495,6 +495,9 @@ pub(super) fn share_coordinator(
 fn share_record(r: &ShareRecord) -> String {
     match r {
         ShareRecord::Snapshot(s) => format!("ShareSnapshot(SPSO {})", s.start_offset),
+        ShareRecord::PruneSnapshot { state, .. } => {
+            format!("ShareSnapshot(SPSO {}), log pruned to it", state.start_offset)
+        }
         ShareRecord::Update {
             leader_epoch,
             batches,
