@@ -149,15 +149,15 @@ design_knobs! {
         /// KIP-1289: the share coordinator's prune (`deleteRecords` up to
         /// `lastRedundantOffset`, scenario `sc_prunes`) stops at the first staging still
         /// pending or whose outcome is still unanswered, as the log cleaner never cleans
-        /// `__consumer_offsets` past its first unstable offset. With false (Kafka's
-        /// `ShareCoordinatorService` at 1eb7644: the offset is the oldest key's latest
-        /// snapshot, bounded by the high watermark) a prune deletes a pending staging and
+        /// `__consumer_offsets` past its first unstable offset. With false (Kafka 4.x's
+        /// `ShareCoordinatorService` record pruning, which 1eb7644 predates: the offset is
+        /// the oldest key's latest snapshot, bounded by the high watermark) a prune deletes a pending staging and
         /// the next load has nothing for its marker to resolve (docs/kafka-cases.md S11).
         #[serde(default, skip_serializing_if = "is_false")]
         sc_prune_lso: bool = false,
             shown Moved,
             help "KIP-1289, the share coordinator's prune keeps every staging still pending or unanswered (false: deleteRecords up to the newest snapshot, docs/kafka-cases.md S11), true|false",
-            reverted [];
+            reverted ["txn_atomicity", "cache_agrees"];
         /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
         /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
         /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.

@@ -1,8 +1,9 @@
 //! The share coordinator's log lifecycle (docs/kafka-cases.md S11): `ShareCoordinatorShard`
 //! writes a fresh `ShareSnapshot` of a key once enough updates accumulated (or a cold
-//! partition's interval passed), and every `share.coordinator.state.topic.prune.interval.ms`
-//! `ShareCoordinatorService` calls `deleteRecords` up to `lastRedundantOffset`, the offset of
-//! the oldest key's latest snapshot. Nothing in that offset accounts for KIP-1289's staged
+//! partition's interval passed), and in Kafka 4.x (not yet at 1eb7644) every
+//! `share.coordinator.state.topic.prune.interval.ms` `ShareCoordinatorService` calls
+//! `deleteRecords` up to the shard's `lastRedundantOffset`, the offset of the oldest key's
+//! latest snapshot. Nothing in that offset accounts for KIP-1289's staged
 //! records, and DeleteRecords is bounded by the high watermark, not the last stable offset:
 //! a pending staging below the snapshot is deleted, and the next load has no pending
 //! acknowledgements for its marker to resolve.

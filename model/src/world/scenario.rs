@@ -150,7 +150,7 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "is_false")]
     pub resume: bool,
     /// How often each share coordinator incarnation may write a `ShareSnapshot` and prune
-    /// `__share_group_state` up to it (`ShareCoordinatorShard` snapshots,
+    /// `__share_group_state` up to it (`ShareCoordinatorShard` snapshots; Kafka 4.x's
     /// `ShareCoordinatorService` `deleteRecords` at `lastRedundantOffset`;
     /// docs/kafka-cases.md S11). 0 in every scenario: the log is never pruned.
     #[serde(default, skip_serializing_if = "is_zero")]
