@@ -19,7 +19,11 @@ fn run(design: Design, sets: &[&str]) -> Report {
 
 /// The length of `property`'s shortest counterexample.
 fn steps(report: &Report, property: &str) -> usize {
-    assert_eq!(report.status(property), Some(Status::Violated), "{property}");
+    assert_eq!(
+        report.status(property),
+        Some(Status::Violated),
+        "{property}"
+    );
     report.property(property).expect("judged").actions.len()
 }
 
@@ -44,7 +48,10 @@ fn kafkas_marker_routing_leaves_proposeds_acks_pending() {
     );
     assert_eq!(steps(&report, "marker_match"), 21);
     assert_eq!(steps(&report, "no_orphan_acks"), 26);
-    assert_eq!(report.unique_states, 28_185, "pinned: a change here is a model change");
+    assert_eq!(
+        report.unique_states, 28_185,
+        "pinned: a change here is a model change"
+    );
 }
 
 /// S11 with one transaction: a prune after the staging and a coordinator restart before
@@ -54,7 +61,10 @@ fn kafkas_marker_routing_leaves_proposeds_acks_pending() {
 #[test]
 fn a_prune_past_a_pending_staging_loses_a_committed_ack_unless_it_stops_there() {
     let sets = ["txns=1", "sc_prunes=1"];
-    let report = run(Design::proposed(), &[&sets[..], &["sc_prune_lso=false"]].concat());
+    let report = run(
+        Design::proposed(),
+        &[&sets[..], &["sc_prune_lso=false"]].concat(),
+    );
     assert_eq!(steps(&report, "txn_atomicity"), 24);
     assert_eq!(report.status("cache_agrees"), Some(Status::Violated));
     let report = run(Design::proposed(), &sets);

@@ -313,7 +313,9 @@ impl ShareCoordinator {
         let record = self.marker_record(req);
         self.note_marker(s, &record);
         s.log.push(record);
-        o.save(crate::world::node::NodeStorage::ShareCoordinator(s.log.clone()));
+        o.save(crate::world::node::NodeStorage::ShareCoordinator(
+            s.log.clone(),
+        ));
         void_guard(&mut s.verifying, pid);
         ErrorCode::None
     }

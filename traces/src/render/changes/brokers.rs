@@ -496,7 +496,10 @@ fn share_record(r: &ShareRecord) -> String {
     match r {
         ShareRecord::Snapshot(s) => format!("ShareSnapshot(SPSO {})", s.start_offset),
         ShareRecord::PruneSnapshot { state, .. } => {
-            format!("ShareSnapshot(SPSO {}), log pruned to it", state.start_offset)
+            format!(
+                "ShareSnapshot(SPSO {}), log pruned to it",
+                state.start_offset
+            )
         }
         ShareRecord::Update {
             leader_epoch,
