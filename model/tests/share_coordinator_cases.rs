@@ -58,7 +58,7 @@ fn marker(epoch: u16, commit: bool, coordinator_epoch: u16) -> Msg {
     Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
         producer: pe(epoch),
         commit,
-        coordinator_epoch: CoordinatorEpoch(coordinator_epoch.try_into().expect("small")),
+        coordinator_epoch: CoordinatorEpoch(coordinator_epoch),
         partition: TopicPartition::ShareGroupState,
         tv: 2,
     })
