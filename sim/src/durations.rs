@@ -28,8 +28,12 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         Timer::TxnHeartbeat => TXN_HEARTBEAT_INTERVAL_MS,
         // A reassignment or a broker shutdown: any time, as a request timeout's worth.
         Timer::LeaderMove => options.request_timeout_ms,
+        Timer::SharePrune => SHARE_PRUNE_INTERVAL_MS,
     }
 }
+
+/// `share.coordinator.state.topic.prune.interval.ms` (Kafka's default, 5 minutes).
+const SHARE_PRUNE_INTERVAL_MS: u64 = 300_000;
 
 /// Nor a heartbeat interval; the simulator borrows the share group's
 /// (`group.share.heartbeat.interval.ms`, 5 s), nine heartbeats to one expiry.

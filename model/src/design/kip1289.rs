@@ -80,6 +80,10 @@ impl Design {
     ///   `no_orphan_acks`: the TV2 marker's bumped epoch misses the staged one);
     /// - `sc_replay_pending`: a share coordinator load keeps staged acks pending until their
     ///   marker (else `pending_isolation` and `no_lost_record` after a coordinator restart);
+    /// - `sc_prune_lso`: the share coordinator's prune keeps every staging still pending or
+    ///   whose outcome is unanswered (else `txn_atomicity` and `cache_agrees` with
+    ///   `sc_prunes=1`: a snapshot prunes the pending staging, the coordinator restarts
+    ///   before the COMMIT marker, and the marker finds nothing; docs/kafka-cases.md S11);
     /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
     ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
     /// - `acknowledger_commit=two-phase` with `two_phase_commit`: the Flink acknowledger
@@ -132,6 +136,7 @@ impl Design {
             rebuild_pending: true,
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,
+            sc_prune_lso: true,
             stage_verification: true,
             two_phase_commit: true,
             acknowledger_commit: crate::design::kip939::AcknowledgerCommit::TwoPhase,

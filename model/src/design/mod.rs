@@ -122,6 +122,42 @@ design_knobs! {
             shown Moved,
             help "KIP-1289, the share coordinator replays staged acks as pending at load (false: as committed state), true|false",
             reverted ["pending_isolation", "no_lost_record"];
+        /// KIP-1289: a WriteTxnMarkers for `__share_group_state` reaches the live share
+        /// coordinator, which resolves the pending acknowledgements as it writes the marker
+        /// (the KIP's "extends it to also handle live transaction completion"). With false
+        /// it is routed as `KafkaApis.handleWriteTxnMarkersRequest` routes it at 1eb7644 and
+        /// in 4.1: only `__consumer_offsets` markers go to a coordinator, so the marker is
+        /// appended to the log with the log's own producer-state checks and
+        /// `ShareCoordinatorShard.replayEndTransactionMarker` resolves it only at the next
+        /// load (docs/kafka-cases.md S9). Every design: true.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        sc_live_markers: bool = true,
+            shown Moved,
+            help "KIP-1289, a marker for __share_group_state resolves staged acks at the live share coordinator (false: appended only, resolved at the next load, as KafkaApis routes it today), true|false",
+            reverted [];
+        /// The `__share_group_state` log fences a marker whose coordinator epoch is older
+        /// than the one it last wrote for the producer id (TRANSACTION_COORDINATOR_FENCED), as
+        /// `ProducerAppendInfo.appendEndTxnMarker` does for every partition at 1eb7644 and
+        /// in 4.1, so a deposed transaction coordinator's marker resolves nothing
+        /// (docs/kafka-cases.md S6). With false (the model's earlier rule, kept so the
+        /// pinned counts stand) only the producer epoch fences it.
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_coordinator_epoch: bool = false,
+            shown Moved,
+            help "the share coordinator fences a marker from an older transaction coordinator epoch, as Kafka's log does (false: only the producer epoch fences it, docs/kafka-cases.md S6), true|false",
+            reverted [];
+        /// KIP-1289: the share coordinator's prune (`deleteRecords` up to
+        /// `lastRedundantOffset`, scenario `sc_prunes`) stops at the first staging still
+        /// pending or whose outcome is still unanswered, as the log cleaner never cleans
+        /// `__consumer_offsets` past its first unstable offset. With false (Kafka 4.x's
+        /// `ShareCoordinatorService` record pruning, which 1eb7644 predates: the offset is
+        /// the oldest key's latest snapshot, bounded by the high watermark) a prune deletes a pending staging and
+        /// the next load has nothing for its marker to resolve (docs/kafka-cases.md S11).
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_prune_lso: bool = false,
+            shown Moved,
+            help "KIP-1289, the share coordinator's prune keeps every staging still pending or unanswered (false: deleteRecords up to the newest snapshot, docs/kafka-cases.md S11), true|false",
+            reverted ["txn_atomicity", "cache_agrees"];
         /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
         /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
         /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.

@@ -476,6 +476,9 @@ pub enum Timer {
     /// that moved the share partition's leadership to another broker (it is a follower
     /// now), at its own pace.
     LeaderMove,
+    /// The share coordinator's snapshot and prune cadence
+    /// (`share.coordinator.state.topic.prune.interval.ms`, scenario field `sc_prunes`).
+    SharePrune,
 }
 
 /// Which outstanding client request a timeout belongs to.

@@ -4,6 +4,7 @@
 
 pub mod share_coordinator;
 pub mod share_coordinator_notify;
+pub mod share_coordinator_prune;
 pub mod share_coordinator_txn;
 pub mod share_partition;
 pub mod share_partition_txn;

@@ -16,7 +16,7 @@
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::{ProducerEpoch, ProducerId};
+use crate::protocol::ids::{CoordinatorEpoch, ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::output::Saves;
@@ -48,12 +48,25 @@ pub enum ShareRecord {
     /// KIP-1289: acknowledgements staged within a transaction, written with the
     /// producer id and epoch.
     TxnAcks(PendingAcks),
+    /// The `ShareSnapshot` a prune writes (docs/kafka-cases.md S11): the whole committed
+    /// state, and, as a ghost, how staged acknowledgements left the pending store before
+    /// it, so the history a load rebuilds from the pruned log is the one before the prune.
+    PruneSnapshot {
+        /// The committed state.
+        state: ShareState,
+        /// Ghost: the resolutions up to the snapshot.
+        resolved: Ghost<Vec<Resolution>>,
+    },
     /// KIP-1289: the transaction marker for the producer's staged acknowledgements.
     TxnMarker {
         /// The marker's producer id and epoch.
         producer: ProducerIdAndEpoch,
         /// COMMIT (apply) or ABORT (discard).
         commit: bool,
+        /// The sending transaction coordinator's epoch, recorded in the log's producer
+        /// state with `sc_coordinator_epoch` (left out without it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        coordinator_epoch: Option<CoordinatorEpoch>,
     },
 }
 
@@ -70,6 +83,10 @@ impl ShareRecord {
     pub fn apply(&self, sc: &mut ShareCoordinatorState, start_from_write: bool) {
         match self {
             ShareRecord::Snapshot(s) => sc.state = s.clone(),
+            ShareRecord::PruneSnapshot { state, resolved } => {
+                sc.state = state.clone();
+                sc.resolved = resolved.clone();
+            }
             ShareRecord::Update {
                 leader_epoch,
                 start_offset,
@@ -114,6 +131,10 @@ pub struct ShareCoordinatorState {
     /// producer state, rebuilt by replay).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub producer_epochs: BTreeMap<ProducerId, ProducerEpoch>,
+    /// With `sc_coordinator_epoch`: the coordinator epoch of the last marker the log holds
+    /// per producer id (`ProducerStateEntry.coordinatorEpoch`, rebuilt by replay).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coordinator_epochs: BTreeMap<ProducerId, CoordinatorEpoch>,
     /// KIP-1289: stagings parked while the transaction coordinator verifies them
     /// (volatile: lost with the incarnation).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -124,6 +145,9 @@ pub struct ShareCoordinatorState {
         crate::share::share_coordinator_notify::OutboxKey,
         crate::share::share_coordinator_notify::Resolution,
     >,
+    /// How often this incarnation has pruned its log (`sc_prunes`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pruned: u8,
 }
 
 /// The share coordinator's configuration.
@@ -141,6 +165,8 @@ pub struct ShareCoordinator {
     /// Scenario `spl-move`: the leader the first share partition moves to and its leader
     /// epoch, where `notify` outcomes go once that epoch is stored.
     pub moved_leader: Option<(Id, Epoch)>,
+    /// How often an incarnation may snapshot and prune its log (scenario `sc_prunes`).
+    pub prunes: u8,
 }
 
 impl ShareCoordinatorState {
@@ -183,8 +209,10 @@ impl ShareCoordinator {
             pending: BTreeMap::new(),
             resolved: Ghost::default(),
             producer_epochs: BTreeMap::new(),
+            coordinator_epochs: BTreeMap::new(),
             verifying: BTreeMap::new(),
             outbox: BTreeMap::new(),
+            pruned: 0,
         };
         for record in &log {
             record.apply(&mut s, self.design.sc_start_offset_from_write);
@@ -192,6 +220,7 @@ impl ShareCoordinator {
         }
         s.log = log;
         self.resend_outcomes(&s, o);
+        self.arm_prune(&s, o);
         s
     }
 

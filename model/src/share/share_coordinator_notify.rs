@@ -199,6 +199,7 @@ impl ShareCoordinator {
         match timer {
             Timer::ResolvedRetry => self.resend_outcomes(s, o),
             Timer::VerificationTimeout(pid) => self.on_verification_timeout(s, pid, o),
+            Timer::SharePrune => self.on_prune(s, o),
             _ => {}
         }
     }

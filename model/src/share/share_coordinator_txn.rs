@@ -239,6 +239,21 @@ impl ShareCoordinator {
         req: WriteTxnMarkersRequest,
         o: &mut Out<A>,
     ) {
+        // `sc_coordinator_epoch`: the log's producer state fences a deposed transaction
+        // coordinator before anything is applied (`ProducerAppendInfo.appendEndTxnMarker`).
+        let deposed = self.design.sc_coordinator_epoch
+            && s.coordinator_epochs
+                .get(&req.producer.pid)
+                .is_some_and(|ce| req.coordinator_epoch < *ce);
+        if deposed {
+            o.send(src, req.response(ErrorCode::TransactionCoordinatorFenced));
+            return;
+        }
+        if !self.design.sc_live_markers {
+            let error = self.append_marker_only(s, &req, o);
+            o.send(src, req.response(error));
+            return;
+        }
         let log_epoch = s.producer_epochs.get(&req.producer.pid).copied();
         let (resolvable, too_new) = self.resolvable(s, req.producer);
         let error = if log_epoch.is_some_and(|e| req.producer.epoch < e)
@@ -248,11 +263,7 @@ impl ShareCoordinator {
         } else {
             let newer = log_epoch.is_none_or(|e| req.producer.epoch > e);
             if !resolvable.is_empty() || newer {
-                let record = ShareRecord::TxnMarker {
-                    producer: req.producer,
-                    commit: req.commit,
-                };
-                self.append(s, record, o);
+                self.append(s, self.marker_record(&req), o);
                 self.notify_leader(s, req.producer.pid, o);
                 // The marker ends whatever was open: a staging being verified for this
                 // producer no longer guards a valid append (the ABA race).
@@ -261,6 +272,68 @@ impl ShareCoordinator {
             ErrorCode::None
         };
         o.send(src, req.response(error));
+    }
+
+    fn marker_record(&self, req: &WriteTxnMarkersRequest) -> ShareRecord {
+        ShareRecord::TxnMarker {
+            producer: req.producer,
+            commit: req.commit,
+            coordinator_epoch: self
+                .design
+                .sc_coordinator_epoch
+                .then_some(req.coordinator_epoch),
+        }
+    }
+
+    /// `sc_live_markers=false`, Kafka's routing today: `KafkaApis.handleWriteTxnMarkersRequest`
+    /// hands only `__consumer_offsets` markers to a coordinator, so this one is a control
+    /// batch appended through `ReplicaManager.appendRecords`. The log checks the producer
+    /// epoch as a data partition does (`PartitionLog::write_marker`) and updates its
+    /// producer state; the shard's pending store is untouched until a load replays the
+    /// marker (`ShareCoordinatorShard.replayEndTransactionMarker`), and no leader is told.
+    fn append_marker_only(
+        &self,
+        s: &mut ShareCoordinatorState,
+        req: &WriteTxnMarkersRequest,
+        o: &mut Out<impl Saves<Vec<ShareRecord>>>,
+    ) -> ErrorCode {
+        let pid = req.producer.pid;
+        if let Some(&e) = s.producer_epochs.get(&pid) {
+            if req.tv >= 2 {
+                if req.producer.epoch == e && !ongoing_in_log(&s.log, pid) {
+                    return ErrorCode::None;
+                }
+                if req.producer.epoch <= e {
+                    return ErrorCode::InvalidProducerEpoch;
+                }
+            } else if req.producer.epoch < e {
+                return ErrorCode::InvalidProducerEpoch;
+            }
+        }
+        let record = self.marker_record(req);
+        self.note_marker(s, &record);
+        s.log.push(record);
+        o.save(s.log.clone().into());
+        void_guard(&mut s.verifying, pid);
+        ErrorCode::None
+    }
+
+    /// A marker's effect on the log's producer state (its producer and coordinator epoch),
+    /// live or replayed, whoever resolves its pending acknowledgements.
+    fn note_marker(&self, s: &mut ShareCoordinatorState, record: &ShareRecord) {
+        let ShareRecord::TxnMarker {
+            producer,
+            coordinator_epoch,
+            ..
+        } = record
+        else {
+            return;
+        };
+        let e = s.producer_epochs.entry(producer.pid).or_default();
+        *e = (*e).max(producer.epoch);
+        if let Some(ce) = coordinator_epoch {
+            s.coordinator_epochs.insert(producer.pid, *ce);
+        }
     }
 
     /// Replays a transactional record, live or at load.
@@ -291,10 +364,11 @@ impl ShareCoordinator {
                 }
                 s.pending.insert(p.producer, p.clone());
             }
-            ShareRecord::TxnMarker { producer, commit } => {
+            ShareRecord::TxnMarker {
+                producer, commit, ..
+            } => {
                 let (resolvable, _) = self.resolvable(s, *producer);
-                let e = s.producer_epochs.entry(producer.pid).or_default();
-                *e = (*e).max(producer.epoch);
+                self.note_marker(s, record);
                 for key in resolvable {
                     let Some(p) = s.pending.remove(&key) else {
                         continue;
@@ -310,7 +384,9 @@ impl ShareCoordinator {
                     });
                 }
             }
-            ShareRecord::Snapshot(_) | ShareRecord::Update { .. } => {}
+            ShareRecord::Snapshot(_)
+            | ShareRecord::PruneSnapshot { .. }
+            | ShareRecord::Update { .. } => {}
         }
     }
 }
@@ -332,4 +408,17 @@ impl ShareCoordinator {
         }
         o.send(dst, answer);
     }
+}
+
+/// Whether the log holds a staging of `pid` after its last marker (the producer state's
+/// ongoing transaction, `ProducerStateEntry.currentTxnFirstOffset`).
+fn ongoing_in_log(log: &[ShareRecord], pid: ProducerId) -> bool {
+    for record in log.iter().rev() {
+        match record {
+            ShareRecord::TxnAcks(p) if p.producer.pid == pid => return true,
+            ShareRecord::TxnMarker { producer, .. } if producer.pid == pid => return false,
+            _ => {}
+        }
+    }
+    false
 }

@@ -160,6 +160,12 @@ fn push_share_group(
         moved_leader: topology
             .moved_share_partition
             .map(|id| (id, crate::share::share_partition::MOVED_LEADER_EPOCH)),
+        // Pruning writes one share partition's snapshot (`ShareRecord::Snapshot`).
+        prunes: if scenario.share_partitions <= 1 {
+            scenario.sc_prunes
+        } else {
+            0
+        },
     }));
     for i in 0..topology.consumers.len() {
         actors.push(Node::ShareConsumer(share_consumer(scenario, sp, i)));

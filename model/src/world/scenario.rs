@@ -153,6 +153,12 @@ pub struct Scenario {
     /// broker (`SP0b`) while the old leader stays up and may still send.
     #[serde(default, skip_serializing_if = "is_false")]
     pub spl_move: bool,
+    /// How often each share coordinator incarnation may write a `ShareSnapshot` and prune
+    /// `__share_group_state` up to it (`ShareCoordinatorShard` snapshots; Kafka 4.x's
+    /// `ShareCoordinatorService` `deleteRecords` at `lastRedundantOffset`;
+    /// docs/kafka-cases.md S11). 0 in every scenario: the log is never pruned.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sc_prunes: u8,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -243,6 +249,7 @@ impl Scenario {
             sink: false,
             resume: false,
             spl_move: false,
+            sc_prunes: 0,
         }
     }
 
@@ -287,6 +294,7 @@ impl Scenario {
             sink: false,
             resume: false,
             spl_move: false,
+            sc_prunes: 0,
         }
     }
 
@@ -332,6 +340,7 @@ impl Scenario {
             sink: false,
             resume: false,
             spl_move: false,
+            sc_prunes: 0,
         }
     }
 
@@ -513,6 +522,7 @@ impl Scenario {
             sink: false,
             resume: true,
             spl_move: false,
+            sc_prunes: 0,
         }
     }
 

@@ -46,6 +46,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
     ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
     ("sink", "scenario: KIP-1302, each session client is a Connect WorkerShareSinkTask with a separate commit thread, true|false"),
+    ("sc_prunes", "scenario: times each share coordinator incarnation writes a ShareSnapshot and prunes __share_group_state up to it (one share partition; - : 0, left out of reports and traces), 0..=3"),
 ];
 
 fn parse_ack_types(key: &str, value: &str) -> Result<Vec<AckType>, String> {
@@ -177,6 +178,7 @@ fn apply_scenario(
         "session" => scenario.session = parse_bool(key, value)?,
         "sink" => scenario.sink = parse_bool(key, value)?,
         "resume_scenario" => scenario.resume = parse_bool(key, value)?,
+        "sc_prunes" => scenario.sc_prunes = parse_range(key, value, 0, 3)?,
         _ => {
             let known: Vec<&str> = keys().into_iter().map(|(k, _)| k).collect();
             return Err(format!(
@@ -219,6 +221,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         // Left out at one share partition, so every other scenario's output stays as it was.
         if scenario.share_partitions != 1 {
             map.insert("share_partitions".into(), json!(scenario.share_partitions));
+        }
+        if scenario.sc_prunes != 0 {
+            map.insert("sc_prunes".into(), json!(scenario.sc_prunes));
         }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));

@@ -495,6 +495,12 @@ pub(super) fn share_coordinator(
 fn share_record(r: &ShareRecord) -> String {
     match r {
         ShareRecord::Snapshot(s) => format!("ShareSnapshot(SPSO {})", s.start_offset),
+        ShareRecord::PruneSnapshot { state, .. } => {
+            format!(
+                "ShareSnapshot(SPSO {}), log pruned to it",
+                state.start_offset
+            )
+        }
         ShareRecord::Update {
             leader_epoch,
             batches,
@@ -508,7 +514,9 @@ fn share_record(r: &ShareRecord) -> String {
             p.producer,
             list(p.batches.iter().map(batch))
         ),
-        ShareRecord::TxnMarker { producer, commit } => {
+        ShareRecord::TxnMarker {
+            producer, commit, ..
+        } => {
             format!("{} TxnMarker {producer:?}", decision(Some(*commit)))
         }
     }
