@@ -33,7 +33,9 @@ fn proposed_holds_across_a_leader_move() {
         report.status("stale_leader_fenced"),
         Some(Status::Witnessed)
     );
-    assert_eq!((report.unique_states, report.max_depth), (333_975, 66));
+    // 333,975 states before the replaced leader's unpersisted acquisitions were forgiven
+    // (`ShareGhost::moved_in_loaded`): its own load no longer resets what is forgotten.
+    assert_eq!((report.unique_states, report.max_depth), (290_057, 66));
 }
 
 /// `stage_leader_epoch` reverted: the old leader's staging, forwarded after the new leader
@@ -43,8 +45,8 @@ fn without_the_staging_leader_epoch_the_old_leaders_staging_lands() {
     let mut design = Design::proposed();
     let mut scenario = Scenario::spl_move();
     settings::apply(&mut design, &mut scenario, "stage_leader_epoch=false").unwrap();
-    // Exhaustive at 521,291 states (depth 66), where `no_duplicate_processing` (47 steps)
-    // and `cache_agrees` (54) fail too; the cap keeps the shortest trace, 15 steps.
+    // Exhaustively `no_duplicate_processing` (47 steps) and `cache_agrees` (54) fail too;
+    // the cap keeps the shortest trace, 15 steps.
     let options = CheckOptions {
         max_states: 50_000,
         ..CheckOptions::default()
@@ -65,7 +67,7 @@ fn without_the_staging_leader_epoch_the_old_leaders_staging_lands() {
 fn seed_and_draft_on_a_leader_move() {
     let seed = run(Design::seed(), None);
     assert!(seed.exhaustive);
-    assert_eq!((seed.unique_states, seed.max_depth), (76_684, 53));
+    assert_eq!((seed.unique_states, seed.max_depth), (65_162, 53));
     assert_eq!(seed.status("leader_fencing"), Some(Status::Holds));
     for p in ["no_duplicate_processing", "marker_match", "no_orphan_acks"] {
         assert_eq!(seed.status(p), Some(Status::Violated), "{p}");

@@ -167,7 +167,7 @@ fn record_observations(
             Observation::TxnMoves(_)
             | Observation::ManagerMoves(_)
             | Observation::RecordMoves(_) => transitions::record_moves(sys, next, id, obs),
-            Observation::ShareEvents(events) => share_ghost::record_events(sys, next, events),
+            Observation::ShareEvents(events) => share_ghost::record_events(sys, next, id, events),
             Observation::Processed(processed) => share_ghost::record_processed(next, processed),
         }
     }

@@ -71,6 +71,12 @@ pub struct ShareGhost {
     /// share-partition leader that the share coordinator took.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stale_leader_accepted: Option<String>,
+    /// Scenario `spl-move`: the moved-in leader has loaded the state. From then on it is
+    /// the leader whose count `delivery_limit` follows, and an acquisition by the leader it
+    /// replaced is one that count cannot know of (the replaced leader's writes are fenced,
+    /// so its acquisitions are never persisted, as a failover's are not).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub moved_in_loaded: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -113,10 +119,20 @@ impl ShareGhost {
 
 /// The share-partition leader's events: one history update, then KIP-1289's redelivery
 /// rule for each acquisition.
-pub(crate) fn record_events(sys: &System, next: &mut SystemState, events: &[ShareEvent]) {
+pub(crate) fn record_events(sys: &System, next: &mut SystemState, id: Id, events: &[ShareEvent]) {
+    let moved = sys.topology.moved_share_partition;
+    let moved_in = moved == Some(id);
+    let replaced = moved.is_some() && sys.topology.share_partition == Some(id);
     next.ghost.update(|g| {
         for event in events {
-            record_event(&mut g.share, event);
+            if replaced && g.share.moved_in_loaded {
+                record_replaced_leader_event(&mut g.share, event);
+            } else {
+                record_event(&mut g.share, event);
+            }
+            if moved_in && matches!(event, ShareEvent::Loaded { .. }) {
+                g.share.moved_in_loaded = true;
+            }
         }
     });
     for event in events {
@@ -167,6 +183,22 @@ fn record_event(share: &mut ShareGhost, event: &ShareEvent) {
                 }
             }
         }
+    }
+}
+
+/// `spl-move`: an event of the leader that the moved-in one replaced, after the moved-in
+/// leader loaded. Its acquisition is a delivery, and one the moved-in leader's count cannot
+/// know of (forgotten, as at a failover); its own load no longer sets what is forgotten,
+/// since its count is not the one that goes on.
+fn record_replaced_leader_event(share: &mut ShareGhost, event: &ShareEvent) {
+    match event {
+        ShareEvent::Acquired { offset, .. } => {
+            record_event(share, event);
+            let forgotten = share.forgotten.entry(*offset).or_default();
+            *forgotten = forgotten.saturating_add(1);
+        }
+        ShareEvent::Loaded { .. } => {}
+        _ => record_event(share, event),
     }
 }
 

@@ -3,7 +3,9 @@
 //! count. KIP-932 says the delivery count "cannot be relied upon to be precise": a new
 //! leader starts from the persisted count, and acquisitions are not persisted (nor is a
 //! count whose state write was lost), so the deliveries the persisted count misses at a
-//! failover are forgiven (`ShareGhost::forgotten`). What the property still catches is a
+//! failover are forgiven (`ShareGhost::forgotten`). So are, on `spl-move`, the acquisitions
+//! of a replaced leader after the moved-in leader read the state: its writes are fenced,
+//! so the count that goes on never learns of them. What the property still catches is a
 //! leader that delivers past the limit it knows of.
 //!
 //! Twin `limit_archived`: a record reached the limit and was archived.
