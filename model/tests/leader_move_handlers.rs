@@ -45,6 +45,15 @@ fn read(leader_epoch: u16) -> Msg {
     })
 }
 
+/// The share coordinator's answer to producer 0's staging.
+fn stage_answer(error: ErrorCode, leader_epoch: Option<u16>) -> Msg {
+    Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        producer: pe(0),
+        error,
+        leader_epoch,
+    })
+}
+
 /// The share coordinator after the new leader's read stored leader epoch 2.
 fn coordinator_after_move(sys: &System) -> NodeState {
     let (_, sp0b, sc, _) = ids(sys);
@@ -93,14 +102,7 @@ fn the_old_leaders_late_staging_is_fenced() {
     );
     assert_eq!(
         sent(&cmds),
-        vec![(
-            sp0,
-            Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-                producer: pe(0),
-                error: ErrorCode::FencedLeaderEpoch,
-                leader_epoch: Some(1),
-            })
-        )]
+        vec![(sp0, stage_answer(ErrorCode::FencedLeaderEpoch, Some(1)))]
     );
 }
 
@@ -222,11 +224,7 @@ fn old_leader_staging(sys: &System) -> NodeState {
 }
 
 fn not_leader_to_client() -> Msg {
-    Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-        producer: pe(0),
-        error: ErrorCode::NotLeaderOrFollower,
-        leader_epoch: None,
-    })
+    stage_answer(ErrorCode::NotLeaderOrFollower, None)
 }
 
 #[test]
@@ -234,11 +232,7 @@ fn a_fenced_staging_fences_the_old_leader() {
     let sys = proposed();
     let (sp0, _, sc, p0) = ids(&sys);
     let state = old_leader_staging(&sys);
-    let fenced = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-        producer: pe(0),
-        error: ErrorCode::FencedLeaderEpoch,
-        leader_epoch: Some(1),
-    });
+    let fenced = stage_answer(ErrorCode::FencedLeaderEpoch, Some(1));
     let (after, cmds) = deliver(&sys, sp0, &state, sc, fenced);
     assert_eq!(sent(&cmds), vec![(p0, not_leader_to_client())]);
     let spl = after.share_partition().unwrap();
@@ -271,11 +265,7 @@ fn a_staging_answer_for_another_leader_epoch_is_not_this_leaders() {
     let sys = proposed();
     let (sp0, _, sc, _) = ids(&sys);
     let state = old_leader_staging(&sys);
-    let other = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
-        producer: pe(0),
-        error: ErrorCode::None,
-        leader_epoch: Some(2),
-    });
+    let other = stage_answer(ErrorCode::None, Some(2));
     let (after, cmds) = deliver(&sys, sp0, &state, sc, other);
     assert!(sent(&cmds).is_empty());
     assert_eq!(after, state);
