@@ -224,6 +224,8 @@ impl Pool<'_, '_> {
 }
 
 fn worker(shared: &Shared<'_>, w: usize) {
+    // Kept from level to level: its memo of handler runs serves the whole search.
+    let mut scratch = Scratch::default();
     loop {
         shared.start.wait();
         {
@@ -231,7 +233,9 @@ fn worker(shared: &Shared<'_>, w: usize) {
             let Some(job) = guard.as_ref() else {
                 return;
             };
-            let expanded = catch_unwind(AssertUnwindSafe(|| expand_blocks(shared, job, w)));
+            let expanded = catch_unwind(AssertUnwindSafe(|| {
+                expand_blocks(shared, job, w, &mut scratch)
+            }));
             // Every successor of the level has been offered: the table holds each new
             // state's winning generator.
             shared.mid.wait();
@@ -247,11 +251,10 @@ fn worker(shared: &Shared<'_>, w: usize) {
 
 /// Expands this thread's own blocks, then any left, keeping for each slot the discovery
 /// at the lowest position.
-fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize) {
+fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize, scratch: &mut Scratch) {
     let own = job.blocks.iter().filter(|b| b.owner == w);
     let mut hits: Vec<Option<Hit>> = vec![None; slots()];
     let mut cut = false;
-    let mut scratch = Scratch::default();
     for block in own.chain(job.blocks.iter().rev()) {
         if block.claimed.swap(true, Ordering::AcqRel) {
             continue;
@@ -282,7 +285,7 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize) {
                 job.may_expand,
                 false,
                 &mut keep,
-                &mut scratch,
+                scratch,
             );
             // Freed here, by the thread that expands it, while its successors are hot.
             drop(state);

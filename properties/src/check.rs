@@ -19,6 +19,7 @@ use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, PROPERTIES};
+use sharetxn_model::world::memo::HandlerMemo;
 use sharetxn_model::world::settings;
 use sharetxn_model::{Action, System, SystemState};
 use std::time::Duration;
@@ -104,7 +105,8 @@ pub fn fingerprint(state: &SystemState) -> u64 {
 }
 
 /// What expanding one state yields, in buffers a searcher keeps from state to state so
-/// that expanding a state allocates nothing of its own but its successors.
+/// that expanding a state allocates nothing of its own but its successors, and the
+/// searcher's memo of handler runs, kept for the whole search (`docs/checker.md`).
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// The properties the state violates or witnesses (slot, message).
@@ -113,6 +115,8 @@ pub(crate) struct Scratch {
     pub successors: Vec<(u32, u64, SystemState)>,
     /// The state's enabled actions.
     actions: Vec<Action>,
+    /// The handler runs this searcher has seen (`System::step_memo`).
+    memo: HandlerMemo,
 }
 
 /// Slots in discovery order: for each property, its check then its twin.
@@ -169,7 +173,7 @@ pub(crate) fn expand(
                 ),
                 _ => continue,
             },
-            _ => (i as u32, sys.step(state, action)),
+            _ => (i as u32, sys.step_memo(state, action, &mut scratch.memo)),
         };
         let fp = fingerprint(&next);
         if keep(idx, fp) {

@@ -4,16 +4,16 @@
 
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::world::effects::StepEffects;
+use crate::world::memo::NodeCommand;
 use crate::world::network::Network;
-use crate::world::node::Node;
 use crate::world::node::{NodeState, NodeStorage};
 use crate::world::record::Record;
 use crate::world::scenario::FaultBudget;
 use crate::world::shared::Shared;
 use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
+use stateright::actor::Command;
 use stateright::actor::Id;
-use stateright::actor::{Command, Out};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -163,7 +163,7 @@ impl<H: Record> SystemState<H> {
     pub fn apply_commands(
         &mut self,
         id: Id,
-        out: Out<Node>,
+        out: impl IntoIterator<Item = NodeCommand>,
         mut effects: Option<&mut StepEffects>,
         sent: &mut Vec<Envelope>,
     ) {

@@ -11,6 +11,7 @@ use crate::design::Design;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
 use crate::world::effects::StepEffects;
+use crate::world::memo::{Event, HandlerMemo, Outcome};
 use crate::world::node::{Node, NodeState};
 use crate::world::record::{Record, StepFacts};
 use crate::world::scenario::Scenario;
@@ -104,7 +105,19 @@ impl<H: Record> System<H> {
 
     /// Executes `action` (which must be enabled) and returns the next state.
     pub fn step(&self, state: &SystemState<H>, action: &Action) -> SystemState<H> {
-        self.step_inner(state, action, None)
+        self.step_inner(state, action, None, None)
+    }
+
+    /// [`System::step`], answering a handler run from `memo` when the same actor state
+    /// got the same event before (and remembering the runs it does): the same next state,
+    /// for a search that steps many states sharing actor states.
+    pub fn step_memo(
+        &self,
+        state: &SystemState<H>,
+        action: &Action,
+        memo: &mut HandlerMemo,
+    ) -> SystemState<H> {
+        self.step_inner(state, action, None, Some(memo))
     }
 
     /// [`System::step`], also returning the timers and choices the handler set, for a
@@ -115,7 +128,7 @@ impl<H: Record> System<H> {
         action: &Action,
     ) -> (SystemState<H>, StepEffects) {
         let mut effects = StepEffects::default();
-        let next = self.step_inner(state, action, Some(&mut effects));
+        let next = self.step_inner(state, action, Some(&mut effects), None);
         (next, effects)
     }
 
@@ -124,16 +137,15 @@ impl<H: Record> System<H> {
         state: &SystemState<H>,
         action: &Action,
         effects: Option<&mut StepEffects>,
+        memo: Option<&mut HandlerMemo>,
     ) -> SystemState<H> {
         let mut next = state.clone();
         let mut facts = StepFacts::default();
         match action {
             Action::Deliver(env) => {
                 next.network.take(env);
-                let id = env.dst;
-                self.run_handler(&mut next, &mut facts, id, effects, |actor, s, o| {
-                    actor.on_msg(id, s, env.src, env.msg.clone(), o)
-                });
+                let event = Event::Msg(env.src, &env.msg);
+                self.run_handler(&mut next, &mut facts, env.dst, event, effects, memo);
             }
             Action::Drop(env) => {
                 next.network.take(env);
@@ -144,17 +156,16 @@ impl<H: Record> System<H> {
                 next.budget.duplicates -= 1;
             }
             Action::Fire { actor, timer } => {
-                self.fire(state, &mut next, &mut facts, *actor, timer, effects)
+                let on = (effects, memo);
+                self.fire(state, &mut next, &mut facts, *actor, timer, on)
             }
             Action::Crash(id) => self.crash(state, &mut next, *id),
             Action::Restart(id) => self.restart(&mut next, &mut facts, *id, effects),
             Action::Choose { actor, choice } => {
                 let i = usize::from(*actor);
                 next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
-                let id = *actor;
-                self.run_handler(&mut next, &mut facts, id, effects, |a, s, o| {
-                    a.on_random(id, s, choice, o)
-                });
+                let event = Event::Choice(choice);
+                self.run_handler(&mut next, &mut facts, *actor, event, effects, memo);
             }
         }
         H::record(self, state, action, &facts, &mut next);
@@ -171,7 +182,7 @@ impl<H: Record> System<H> {
         facts: &mut StepFacts,
         id: Id,
         timer: &Timer,
-        effects: Option<&mut StepEffects>,
+        (effects, memo): (Option<&mut StepEffects>, Option<&mut HandlerMemo>),
     ) {
         facts.due = self.timer_is_due(state, id, timer);
         if !facts.due {
@@ -190,9 +201,7 @@ impl<H: Record> System<H> {
         if let Timer::VerificationTimeout(pid) = timer {
             crate::world::timing::unsend_timed_out_verification(self, next, id, *pid);
         }
-        self.run_handler(next, facts, id, effects, |a, s, o| {
-            a.on_timeout(id, s, timer, o)
-        });
+        self.run_handler(next, facts, id, Event::Timer(timer), effects, memo);
     }
 
     /// `id` crashes: its volatile state, timers and pending choices are lost.
@@ -227,28 +236,91 @@ impl<H: Record> System<H> {
         next.apply_commands(id, out, effects, &mut facts.sent);
     }
 
+    /// Runs actor `id`'s handler of `event` on `next`, or replays its outcome from `memo`.
     fn run_handler(
         &self,
         next: &mut SystemState<H>,
         facts: &mut StepFacts,
         id: Id,
+        event: Event<'_>,
         effects: Option<&mut StepEffects>,
-        handler: impl FnOnce(&Node, &mut Cow<NodeState>, &mut Out<Node>),
+        memo: Option<&mut HandlerMemo>,
     ) {
         let i = usize::from(id);
-        let before = next.nodes[i].clone();
+        let Some(memo) = memo else {
+            let outcome = self.run_event(&next.nodes[i], id, event);
+            self.apply_outcome(next, facts, id, outcome, effects);
+            return;
+        };
+        if let Some(known) = memo.get(i, &next.nodes[i], event) {
+            let (commands, observations) = known.replay();
+            let state = known.state.clone();
+            #[cfg(debug_assertions)]
+            {
+                let again = self.run_event(&next.nodes[i], id, event);
+                let known = memo.get(i, &next.nodes[i], event).expect("just found");
+                assert!(known.same_as(&again), "a handler's outcome is its inputs'");
+            }
+            let outcome = Outcome {
+                state,
+                commands,
+                observations,
+            };
+            self.apply_outcome(next, facts, id, outcome, effects);
+            return;
+        }
+        let input = next.nodes[i].clone();
+        let outcome = self.run_event(&input, id, event);
+        let (commands, observations) = outcome.replay();
+        let copy = Outcome {
+            state: outcome.state.clone(),
+            commands,
+            observations,
+        };
+        memo.put(i, input, event, copy);
+        self.apply_outcome(next, facts, id, outcome, effects);
+    }
+
+    /// Runs actor `id`'s handler of `event` on `before`.
+    fn run_event(&self, before: &Shared<NodeState>, id: Id, event: Event<'_>) -> Outcome {
+        let actor = &self.actors[usize::from(id)];
         let mut cow = Cow::Borrowed(before.as_ref());
         let mut out = Out::new();
-        handler(&self.actors[i], &mut cow, &mut out);
+        match event {
+            Event::Msg(src, msg) => actor.on_msg(id, &mut cow, src, msg.clone(), &mut out),
+            Event::Timer(timer) => actor.on_timeout(id, &mut cow, timer, &mut out),
+            Event::Choice(choice) => actor.on_random(id, &mut cow, choice, &mut out),
+        }
+        let mut outcome = Outcome {
+            state: None,
+            commands: out.into_iter().collect(),
+            observations: Vec::new(),
+        };
         if let Cow::Owned(mut s) = cow {
-            facts.observations = s.drain_observations();
+            outcome.observations = s.drain_observations();
             // Actors take their state mutably for every event, so an event they ignore
             // (a stale response) still yields a copy: keep sharing the old one.
-            if s != *before {
-                next.nodes[i] = Shared::new(s);
+            if s != **before {
+                outcome.state = Some(Shared::new(s));
             }
         }
-        next.apply_commands(id, out, effects, &mut facts.sent);
+        outcome
+    }
+
+    /// Puts a handler's outcome into `next`: its state, its observations and commands.
+    fn apply_outcome(
+        &self,
+        next: &mut SystemState<H>,
+        facts: &mut StepFacts,
+        id: Id,
+        outcome: Outcome,
+        effects: Option<&mut StepEffects>,
+    ) {
+        if let Some(s) = outcome.state {
+            next.nodes[usize::from(id)] = s;
+        }
+        facts.observations = outcome.observations;
+        next.apply_commands(id, outcome.commands, effects, &mut facts.sent);
     }
 
     /// A request a client sent: what a duplicate stands for is a client's retry of it on

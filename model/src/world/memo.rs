@@ -1,0 +1,199 @@
+//! `HandlerMemo`: a searcher's memory of the handler runs it has seen, so that running the
+//! same handler on the same actor state with the same event again costs a lookup instead
+//! of a copy of the actor's state, the handler and a rehash.
+//!
+//! A handler's outcome (its actor's next state, the commands it output, the observations it
+//! recorded) is a function of the actor (fixed for a `System`), the actor's state and the
+//! event alone: handlers decide only on their own state and the fields of the message,
+//! timer or choice they got, never on the clock or a random source. The same actor state
+//! and event recur in many global states (every interleaving with other actors' steps
+//! reaches them: a delivery to one actor and a delivery to another commute), so an
+//! exhaustive search meets each pair several times. The memo keeps the last outcome per
+//! slot of a fixed-size, direct-mapped table; a slot is reused only after its key (actor,
+//! actor state by value, event by value) compares equal, so a hit is exactly the outcome a
+//! run would give, and which entries the table holds changes the cost of a step, never its
+//! result. Debug builds run the handler on every hit as well and assert the outcomes agree.
+
+use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::world::node::{NodeState, NodeStorage};
+use crate::world::observation::Observation;
+use crate::world::shared::{fixed_hasher, Shared};
+use stateright::actor::{Command, Id};
+use std::hash::{Hash, Hasher};
+
+/// A command a handler output, over the world's types.
+pub type NodeCommand = Command<Msg, Timer, ClientChoice, NodeStorage>;
+
+/// What a handler runs on besides its state: a delivered message (with its sender), a
+/// fired timer or a client's choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event<'a> {
+    /// `on_msg` from the sender.
+    Msg(Id, &'a Msg),
+    /// `on_timeout`.
+    Timer(&'a Timer),
+    /// `on_random`.
+    Choice(&'a ClientChoice),
+}
+
+/// An [`Event`] kept in the memo.
+#[derive(Debug, PartialEq, Eq)]
+enum OwnedEvent {
+    Msg(Id, Msg),
+    Timer(Timer),
+    Choice(ClientChoice),
+}
+
+impl OwnedEvent {
+    fn of(event: Event<'_>) -> OwnedEvent {
+        match event {
+            Event::Msg(src, msg) => OwnedEvent::Msg(src, msg.clone()),
+            Event::Timer(t) => OwnedEvent::Timer(*t),
+            Event::Choice(c) => OwnedEvent::Choice(*c),
+        }
+    }
+
+    fn is(&self, event: Event<'_>) -> bool {
+        match (self, event) {
+            (OwnedEvent::Msg(s, m), Event::Msg(src, msg)) => *s == src && m == msg,
+            (OwnedEvent::Timer(t), Event::Timer(timer)) => t == timer,
+            (OwnedEvent::Choice(c), Event::Choice(choice)) => c == choice,
+            _ => false,
+        }
+    }
+}
+
+/// A handler's outcome: the actor's next state (`None`: the handler left it as it was),
+/// its commands and the observations drained from its state.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The actor's state after the handler, if it changed.
+    pub state: Option<Shared<NodeState>>,
+    /// The commands, in the order the handler output them.
+    pub commands: Vec<NodeCommand>,
+    /// What the handler recorded for the history.
+    pub observations: Vec<Observation>,
+}
+
+impl Outcome {
+    /// A copy of the commands and observations for one more step.
+    pub fn replay(&self) -> (Vec<NodeCommand>, Vec<Observation>) {
+        let commands = self.commands.iter().map(clone_command).collect();
+        (commands, self.observations.clone())
+    }
+
+    /// Whether two outcomes are the same (the debug check of a hit).
+    pub fn same_as(&self, other: &Outcome) -> bool {
+        self.state == other.state
+            && self.observations == other.observations
+            && self.commands.len() == other.commands.len()
+            && self
+                .commands
+                .iter()
+                .zip(&other.commands)
+                .all(|(a, b)| same_command(a, b))
+    }
+}
+
+#[derive(Debug)]
+struct Entry {
+    actor: usize,
+    input: Shared<NodeState>,
+    event: OwnedEvent,
+    outcome: Outcome,
+}
+
+/// The number of slots: 2^13. Each entry keeps two actor states alive (before and after),
+/// most of them shared with states the search holds anyway.
+const SLOTS: usize = 1 << 13;
+
+/// A direct-mapped memo of handler outcomes, owned by one searcher.
+#[derive(Debug, Default)]
+pub struct HandlerMemo {
+    slots: Vec<Option<Box<Entry>>>,
+    hits: u64,
+    runs: u64,
+}
+
+impl HandlerMemo {
+    /// An empty memo (it allocates its slots on first use).
+    pub fn new() -> HandlerMemo {
+        HandlerMemo::default()
+    }
+
+    /// How many handler runs were answered from the memo, and how many were run.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.hits, self.runs)
+    }
+
+    fn slot_of(actor: usize, input: &Shared<NodeState>, event: Event<'_>) -> usize {
+        let mut h = fixed_hasher();
+        actor.hash(&mut h);
+        input.cached_hash().hash(&mut h);
+        event.hash(&mut h);
+        (h.finish() as usize) & (SLOTS - 1)
+    }
+
+    /// The remembered outcome of `event` on actor `actor` in state `input`, if any.
+    pub fn get(
+        &mut self,
+        actor: usize,
+        input: &Shared<NodeState>,
+        event: Event<'_>,
+    ) -> Option<&Outcome> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let slot = HandlerMemo::slot_of(actor, input, event);
+        match &self.slots[slot] {
+            Some(e) if e.actor == actor && e.input == *input && e.event.is(event) => {
+                self.hits += 1;
+                Some(&e.outcome)
+            }
+            _ => None,
+        }
+    }
+
+    /// Remembers the outcome of a run, replacing what its slot held.
+    pub fn put(
+        &mut self,
+        actor: usize,
+        input: Shared<NodeState>,
+        event: Event<'_>,
+        outcome: Outcome,
+    ) {
+        if self.slots.is_empty() {
+            self.slots.resize_with(SLOTS, || None);
+        }
+        self.runs += 1;
+        let slot = HandlerMemo::slot_of(actor, &input, event);
+        self.slots[slot] = Some(Box::new(Entry {
+            actor,
+            input,
+            event: OwnedEvent::of(event),
+            outcome,
+        }));
+    }
+}
+
+/// A copy of a command (stateright's `Command` is not `Clone`).
+pub fn clone_command(c: &NodeCommand) -> NodeCommand {
+    match c {
+        Command::CancelTimer(t) => Command::CancelTimer(*t),
+        Command::SetTimer(t, d) => Command::SetTimer(*t, d.clone()),
+        Command::Send(dst, msg) => Command::Send(*dst, msg.clone()),
+        Command::ChooseRandom(key, options) => Command::ChooseRandom(key.clone(), options.clone()),
+        Command::Save(storage) => Command::Save(storage.clone()),
+    }
+}
+
+fn same_command(a: &NodeCommand, b: &NodeCommand) -> bool {
+    match (a, b) {
+        (Command::CancelTimer(x), Command::CancelTimer(y)) => x == y,
+        (Command::SetTimer(x, d), Command::SetTimer(y, e)) => x == y && d == e,
+        (Command::Send(x, m), Command::Send(y, n)) => x == y && m == n,
+        (Command::ChooseRandom(k, o), Command::ChooseRandom(l, p)) => k == l && o == p,
+        (Command::Save(s), Command::Save(t)) => s == t,
+        _ => false,
+    }
+}
