@@ -138,8 +138,9 @@ impl Run<'_> {
 }
 
 /// How many closed worlds a thread keeps built. The default swarm on `ctp` draws 128
-/// distinct sizes in 2,000 seeds; a world and its initial state are a few kilobytes, so
-/// this bounds the cache's memory to a few megabytes a thread.
+/// distinct sizes in 2,000 seeds; a world and its initial state take about 20 KB (peak
+/// memory of 5,000 `ctp` seeds on one thread: 13.4 MB against 8.7 MB without the cache),
+/// so this bounds the cache to about 5 MB a thread.
 const BUILT_WORLDS: usize = 256;
 
 /// A closed world and its initial state.
