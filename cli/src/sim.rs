@@ -17,6 +17,7 @@ use sharetxn_sim::parallel::run_seeds;
 use sharetxn_sim::seeds::{SeedRange, Shard};
 use sharetxn_sim::summary::Summary;
 use sharetxn_sim::{run_seed, Outcome, TraceLimit, TraceQuota};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Seeds handed to the threads at a time: a range is streamed, never collected, so
@@ -107,12 +108,9 @@ fn report(
     quota: &mut TraceQuota,
     progress: &Option<SimProgress>,
 ) -> Result<SeedLine, CliError> {
-    // Only a trace that is written is recorded: recording digests every step.
-    let trace = if quota.claim(outcome) {
-        write_sim_trace(&args.trace_out, &args.model.design, &args.options, outcome)?
-    } else {
-        None
-    };
+    let trace = claimed_trace(quota, outcome, |o| {
+        write_sim_trace(&args.trace_out, &args.model.design, &args.options, o)
+    })?;
     let line = SeedLine::new(outcome, trace.map(|p| p.display().to_string()));
     let limit = quota.limit();
     match progress {
@@ -120,6 +118,21 @@ fn report(
         None => print_line(args, outcome, &line, limit)?,
     }
     Ok(line)
+}
+
+/// The trace file of `outcome`, built by `write` only if `quota` still allows one: building
+/// a trace digests the state after every step and encodes the file as canonical JSON, so a
+/// violation past the quota must cost neither.
+fn claimed_trace(
+    quota: &mut TraceQuota,
+    outcome: &Outcome,
+    write: impl FnOnce(&Outcome) -> Result<Option<PathBuf>, CliError>,
+) -> Result<Option<PathBuf>, CliError> {
+    if quota.claim(outcome) {
+        write(outcome)
+    } else {
+        Ok(None)
+    }
 }
 
 /// One seed's line on stdout; a violation's trace and reproduce command on stderr.
@@ -234,6 +247,63 @@ fn exit(summary: &Summary) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sharetxn_model::{Design, Scenario};
+    use sharetxn_sim::SimOptions;
+    use std::collections::BTreeMap;
+
+    /// ctp/seed violates in most seeds: with a limit per property only the first seeds of
+    /// each property reach the writer (which digests and encodes), and every trace the
+    /// writer is handed is written; with `all` every violation is.
+    #[test]
+    fn only_a_claimed_trace_is_digested_and_encoded() {
+        let design = Design::by_name("seed").expect("the seed design");
+        let options = SimOptions::default();
+        let outcomes: Vec<Outcome> = (0..60)
+            .map(|seed| run_seed(&design, &Scenario::ctp(), &options, seed))
+            .collect();
+        let violated = outcomes.iter().filter(|o| o.violation.is_some()).count();
+        for limit in [0, 1, 2, u64::MAX] {
+            let mut expected = Vec::new();
+            let mut per_property = BTreeMap::new();
+            for o in &outcomes {
+                let Some(v) = &o.violation else { continue };
+                let n = per_property.entry(v.property.clone()).or_insert(0u64);
+                *n += 1;
+                if *n <= limit {
+                    expected.push(o.seed);
+                }
+            }
+            let quota_limit = match limit {
+                u64::MAX => TraceLimit::All,
+                n => TraceLimit::PerProperty(n),
+            };
+            let dir = std::env::temp_dir().join(format!(
+                "sharetxn-claimed-trace-{}-{limit}",
+                std::process::id()
+            ));
+            prepare_dir(&dir).expect("a scratch directory");
+            let mut quota = TraceQuota::new(quota_limit);
+            let mut built = Vec::new();
+            for o in &outcomes {
+                let path = claimed_trace(&mut quota, o, |o| {
+                    built.push(o.seed);
+                    write_sim_trace(&dir, &design, &options, o)
+                })
+                .expect("the trace is written");
+                assert_eq!(path.is_some(), built.last() == Some(&o.seed));
+            }
+            let files = std::fs::read_dir(&dir)
+                .expect("the scratch directory")
+                .count();
+            let _ = std::fs::remove_dir_all(&dir);
+            assert_eq!(built, expected, "max_traces {quota_limit}");
+            assert_eq!(files, built.len(), "max_traces {quota_limit}");
+            if limit == 1 {
+                assert!(built.len() < violated, "most violations go unwritten");
+            }
+        }
+        assert!(violated > 30, "ctp/seed violates in most seeds");
+    }
 
     #[test]
     fn quotes_only_what_the_shell_would_split() {

@@ -9,6 +9,11 @@
 use sharetxn_model::{world::settings, Design, Scenario};
 use sharetxn_sim::{run_seed, SimOptions};
 
+/// The CLI's allocator (`cli/src/main.rs`): a step allocates and frees a successor state's
+/// changed parts, so the system allocator would measure a different simulator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()

@@ -14,6 +14,7 @@ use sharetxn_model::world::network::{Channel, Network};
 use sharetxn_model::world::shared::Shared;
 use sharetxn_model::{Action, Envelope, SystemState};
 use stateright::actor::Id;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
 /// One copy of a message in flight.
@@ -111,29 +112,29 @@ impl Pending {
             _ => None,
         };
         for (env, change) in network_delta(before, &after.network) {
-            // The table holds as many copies as `before` had (it was synced to it).
-            let mut copies = self.messages.remove(&env).unwrap_or_default();
-            let n = (copies.len() as i64 + change).max(0) as usize;
-            if n == 0 {
-                continue;
+            // One search of the table per changed envelope: the entry is updated in place.
+            match self.messages.entry(env) {
+                Entry::Occupied(mut entry) => {
+                    let n = (entry.get().len() as i64 + change).max(0) as usize;
+                    if n == 0 {
+                        entry.remove();
+                        continue;
+                    }
+                    let took = taken == Some(entry.key());
+                    let (env, copies) = (entry.key().clone(), entry.get_mut());
+                    self.next_seq = resize_copies(copies, n, took, &env, self.next_seq, arrivals);
+                }
+                Entry::Vacant(entry) => {
+                    let n = change.max(0) as usize;
+                    if n == 0 {
+                        continue;
+                    }
+                    let mut copies = Vec::with_capacity(n);
+                    self.next_seq =
+                        resize_copies(&mut copies, n, false, entry.key(), self.next_seq, arrivals);
+                    entry.insert(copies);
+                }
             }
-            if copies.len() > n && taken == Some(&env) {
-                // The copy that left is the one the scheduler chose: the first.
-                copies.remove(0);
-            }
-            // Any other loss of copies is a crash: which copies go does not matter.
-            copies.truncate(n);
-            while copies.len() < n {
-                let (ready_ms, fate) = arrivals.message(&env);
-                self.next_seq += 1;
-                copies.push(InFlight {
-                    ready_ms,
-                    seq: self.next_seq,
-                    fate,
-                });
-            }
-            copies.sort_by_key(|c| (c.ready_ms, c.seq));
-            self.messages.insert(env, copies);
         }
     }
 
@@ -213,12 +214,48 @@ impl Pending {
     }
 }
 
+/// Brings the copies of `env` in flight (as many as before the step; the table was synced
+/// to it) to `n`, drawing an arrival for each new copy with a fresh sequence number after
+/// `seq`; returns the last sequence number drawn. `took`: the step delivered or dropped
+/// `env`, and the copy that left is the one the scheduler chose, the first.
+fn resize_copies(
+    copies: &mut Vec<InFlight>,
+    n: usize,
+    took: bool,
+    env: &Envelope,
+    mut seq: u64,
+    arrivals: &mut dyn Arrivals,
+) -> u64 {
+    if copies.len() > n && took {
+        copies.remove(0);
+    }
+    // Any other loss of copies is a crash: which copies go does not matter.
+    copies.truncate(n);
+    let grown = copies.len() < n;
+    while copies.len() < n {
+        let (ready_ms, fate) = arrivals.message(env);
+        seq += 1;
+        copies.push(InFlight {
+            ready_ms,
+            seq,
+            fate,
+        });
+    }
+    // Removing copies keeps the order; only new ones need placing.
+    if grown {
+        copies.sort_by_key(|c| (c.ready_ms, c.seq));
+    }
+    seq
+}
+
 /// How many more copies of each envelope `after` has in flight than `before` (fewer when
-/// negative; unchanged envelopes are left out). A connection queue the two share is
+/// negative; unchanged envelopes are left out), in envelope order. A connection queue the two share is
 /// skipped, and of one that changed only what lies between the common head and the
 /// common tail is counted: a step sends or takes a message or two.
-fn network_delta(before: &Network, after: &Network) -> BTreeMap<Envelope, i64> {
-    let mut delta = BTreeMap::new();
+fn network_delta(before: &Network, after: &Network) -> Vec<(Envelope, i64)> {
+    // A step changes an envelope or two: a short list searched in place costs less than a
+    // map's nodes, and sorting it once gives the map's order.
+    let mut delta = Vec::new();
     let (a, b) = (&before.channels, &after.channels);
     let (mut i, mut j) = (0, 0);
     loop {
@@ -247,17 +284,26 @@ fn network_delta(before: &Network, after: &Network) -> BTreeMap<Envelope, i64> {
     if before.strays != after.strays {
         for (strays, sign) in [(&before.strays, -1), (&after.strays, 1)] {
             for (env, n) in strays {
-                *delta.entry(env.clone()).or_insert(0) += sign * i64::from(*n);
+                add(&mut delta, env, sign * i64::from(*n));
             }
         }
     }
-    delta.retain(|_, change| *change != 0);
+    delta.retain(|(_, change)| *change != 0);
+    delta.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
     delta
+}
+
+/// Adds `change` copies of `env` to `delta` (an envelope is listed once).
+fn add(delta: &mut Vec<(Envelope, i64)>, env: &Envelope, change: i64) {
+    match delta.iter_mut().find(|(e, _)| e == env) {
+        Some((_, n)) => *n += change,
+        None => delta.push((env.clone(), change)),
+    }
 }
 
 /// Counts what differs between two versions of one connection's queue.
 fn count_changed(
-    delta: &mut BTreeMap<Envelope, i64>,
+    delta: &mut Vec<(Envelope, i64)>,
     channel: Channel,
     before: &VecDeque<Msg>,
     after: &VecDeque<Msg>,
@@ -286,17 +332,25 @@ fn count_changed(
 }
 
 fn count<'m>(
-    delta: &mut BTreeMap<Envelope, i64>,
+    delta: &mut Vec<(Envelope, i64)>,
     (src, dst, _): Channel,
     msgs: impl Iterator<Item = &'m Msg>,
     sign: i64,
 ) {
     for msg in msgs {
-        let env = Envelope {
-            src,
-            dst,
-            msg: msg.clone(),
-        };
-        *delta.entry(env).or_insert(0) += sign;
+        match delta
+            .iter_mut()
+            .find(|(e, _)| e.src == src && e.dst == dst && e.msg == *msg)
+        {
+            Some((_, n)) => *n += sign,
+            None => delta.push((
+                Envelope {
+                    src,
+                    dst,
+                    msg: msg.clone(),
+                },
+                sign,
+            )),
+        }
     }
 }
