@@ -392,9 +392,10 @@ impl ShareCoordinator {
 }
 
 impl ShareCoordinator {
-    /// A staging's answer. Where the leadership can move (`spl-move`) it carries the
-    /// staging's leader epoch, so that only the leader of that epoch takes it; with one
-    /// leader the epoch tells nothing new and is left out, so other scenarios' traces stay.
+    /// A staging's answer. With `stage_leader_epoch` it echoes the staging's leader epoch
+    /// (as `WriteShareGroupStateResponse` answers for the writer's), so that only the
+    /// leader of that epoch takes it and a replaced one learns it is fenced; the share
+    /// coordinator cannot know whether the leadership will move, so it echoes every time.
     fn reply(
         &self,
         o: &mut Out<impl Host>,
@@ -404,7 +405,7 @@ impl ShareCoordinator {
     ) {
         let mut answer = req.response(error);
         if let Msg::TxnShareAcknowledgeResponse(r) = &mut answer {
-            r.leader_epoch = req.leader_epoch.filter(|_| self.moved_leader.is_some());
+            r.leader_epoch = req.leader_epoch;
         }
         o.send(dst, answer);
     }
