@@ -23,7 +23,7 @@ use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition};
 use crate::protocol::msg::{
-    AddPartitionsToTxnResponse, Msg, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+    AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
 use crate::protocol::output::{Host, Saves};
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
@@ -403,11 +403,7 @@ impl ShareCoordinator {
         req: &TxnShareAcknowledgeRequest,
         error: ErrorCode,
     ) {
-        let mut answer = req.response(error);
-        if let Msg::TxnShareAcknowledgeResponse(r) = &mut answer {
-            r.leader_epoch = req.leader_epoch;
-        }
-        o.send(dst, answer);
+        o.send(dst, req.response(error));
     }
 }
 
