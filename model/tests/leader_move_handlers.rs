@@ -199,6 +199,12 @@ fn outcomes_go_to_the_new_leader_with_its_epoch() {
 /// `SP0` loaded at epoch 1, P0's fetch answered with offset 0 and its staging forwarded.
 fn old_leader_staging(sys: &System) -> NodeState {
     let (sp0, _, sc, p0) = ids(sys);
+    loaded_staging(sys, sp0, sc, p0)
+}
+
+/// Leader `sp0` loaded at epoch 1 from `sc`, `p0`'s fetch answered with offset 0 and its
+/// staging forwarded.
+fn loaded_staging(sys: &System, sp0: Id, sc: Id, p0: Id) -> NodeState {
     let (state, _) = start(sys, sp0, None);
     let loaded = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
         leader_epoch: 1,
@@ -367,4 +373,111 @@ fn not_leader_sends_the_client_to_the_new_leader() {
             })
         )]
     );
+}
+
+/// `ctp`: one leader, no move. A handler cannot know whether its leadership will move, so
+/// under `stage_leader_epoch` the leader epoch rides on the staging path there too.
+fn ctp_with(settings: &[&str]) -> (System, Id, Id, Id) {
+    let sys = system(Design::proposed(), Scenario::ctp(), settings);
+    let t = &sys.topology;
+    let (sp, sc, p0) = (
+        t.share_partition.unwrap(),
+        t.share_coordinator.unwrap(),
+        t.producers[0],
+    );
+    assert!(t.moved_share_partition.is_none());
+    (sys, sp, sc, p0)
+}
+
+fn ctp() -> (System, Id, Id, Id) {
+    ctp_with(&[])
+}
+
+#[test]
+fn without_a_move_the_staging_answer_echoes_the_leader_epoch() {
+    // Staged at once, without the KIP-890 verification in between.
+    let (sys, sp, sc, _) = ctp_with(&["stage_verification=false"]);
+    let (state, _) = start(&sys, sc, None);
+    let (state, _) = deliver(&sys, sc, &state, sp, read(1));
+    let mut req = staging(Some(1));
+    req.notify = false;
+    let (_, cmds) = deliver(&sys, sc, &state, sp, Msg::TxnShareAcknowledge(req));
+    assert_eq!(
+        sent(&cmds),
+        vec![(sp, stage_answer(ErrorCode::None, Some(1)))]
+    );
+}
+
+#[test]
+fn without_a_move_an_outcome_carries_the_stored_leader_epoch() {
+    let (sys, sp, sc, _) = ctp();
+    let (state, _) = start(&sys, sc, None);
+    let (mut state, _) = deliver(&sys, sc, &state, sp, read(1));
+    let NodeState::ShareCoordinator(s) = &mut state else {
+        panic!("not the share coordinator")
+    };
+    let request = TxnShareAcksResolvedRequest {
+        producer: pe(0),
+        commit: true,
+        offsets: vec![0],
+        leader_epoch: None,
+    };
+    s.outbox.insert(
+        (ProducerId(0), Some((ProducerEpoch(0), true))),
+        Resolution {
+            leader: sp,
+            request: request.clone(),
+        },
+    );
+    let (_, cmds) = fire(&sys, sc, &state, Timer::ResolvedRetry);
+    let sent_outcome = TxnShareAcksResolvedRequest {
+        leader_epoch: Some(1),
+        ..request
+    };
+    assert_eq!(
+        sent(&cmds),
+        vec![(sp, Msg::TxnShareAcksResolved(sent_outcome))]
+    );
+}
+
+#[test]
+fn without_a_move_the_leader_answers_an_outcome_with_its_epoch() {
+    let (sys, sp, sc, p0) = ctp();
+    let state = loaded_staging(&sys, sp, sc, p0);
+    let outcome = Msg::TxnShareAcksResolved(TxnShareAcksResolvedRequest {
+        producer: pe(0),
+        commit: true,
+        offsets: vec![0],
+        leader_epoch: Some(1),
+    });
+    let (_, cmds) = deliver(&sys, sp, &state, sc, outcome);
+    assert!(sent(&cmds).contains(&(sc, answer(1))));
+}
+
+#[test]
+fn without_a_move_fenced_leader_epoch_fences_the_leader() {
+    let (sys, sp, sc, p0) = ctp();
+    let state = loaded_staging(&sys, sp, sc, p0);
+    let fenced = stage_answer(ErrorCode::FencedLeaderEpoch, Some(1));
+    let (after, cmds) = deliver(&sys, sp, &state, sc, fenced);
+    assert_eq!(sent(&cmds), vec![(p0, not_leader_to_client())]);
+    assert!(after.share_partition().unwrap().fenced);
+    // So does an outcome for a newer leader epoch, unanswered.
+    let newer = Msg::TxnShareAcksResolved(TxnShareAcksResolvedRequest {
+        producer: pe(0),
+        commit: true,
+        offsets: vec![0],
+        leader_epoch: Some(2),
+    });
+    let (after, cmds) = deliver(&sys, sp, &state, sc, newer);
+    assert_eq!(sent(&cmds), vec![(p0, not_leader_to_client())]);
+    assert!(after.share_partition().unwrap().fenced);
+    // And a write answered FENCED_LEADER_EPOCH (`SharePartitionManager`).
+    let write = Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
+        leader_epoch: 1,
+        write: 0,
+        error: ErrorCode::FencedLeaderEpoch,
+    });
+    let (after, _) = deliver(&sys, sp, &state, sc, write);
+    assert!(after.share_partition().unwrap().fenced);
 }

@@ -75,6 +75,8 @@ pub fn run_schedule(
 /// until `delivery.timeout.ms` runs out.
 fn generous(mut scenario: Scenario, options: &SimOptions) -> Scenario {
     scenario.marker_retries = u8::MAX;
+    // `PersisterStateManager`: a read is tried `MAX_FIND_COORD_ATTEMPTS` (5) times.
+    scenario.read_retries = 4;
     scenario.request_retries = options.request_retries();
     scenario.budget = FaultBudget {
         drops: u8::MAX,

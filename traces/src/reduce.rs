@@ -32,6 +32,7 @@ const FIELDS: &[&str] = &[
     "partitions",
     "request_retries",
     "marker_retries",
+    "read_retries",
     "drops",
     "duplicates",
     "crashes",

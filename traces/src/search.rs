@@ -59,6 +59,7 @@ pub fn ladder(scenario: &Scenario) -> Vec<Scenario> {
             records: scenario.records.min(u16::from(k).max(1)),
             request_retries: cap(scenario.request_retries),
             marker_retries: cap(scenario.marker_retries),
+            read_retries: cap(scenario.read_retries),
             budget: FaultBudget {
                 drops: cap(b.drops),
                 duplicates: cap(b.duplicates),

@@ -284,8 +284,9 @@ impl VerifiedWrite for TxnShareAcknowledgeRequest {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: self.producer,
             error,
-            // Set by the share coordinator where the leadership can move.
-            leader_epoch: None,
+            // The staging's leader epoch (`stage_leader_epoch`), echoed on every answer,
+            // this one after a verification too, so that only that leader takes it.
+            leader_epoch: self.leader_epoch,
         })
     }
 }

@@ -88,11 +88,13 @@ impl ShareCoordinator {
         }
     }
 
-    /// The outcome as sent: with `stage_leader_epoch`, where the leadership can move, it
-    /// carries the stored leader epoch, so a replaced leader knows it is one.
+    /// The outcome as sent: with `stage_leader_epoch` it carries the stored leader epoch,
+    /// so a replaced leader knows it is one. Every outcome carries it, whatever the
+    /// topology: the coordinator cannot tell whether the leadership will move.
     fn outcome(&self, s: &ShareCoordinatorState, r: &Resolution) -> Msg {
-        // Only where the leadership can move: with one leader the epoch tells it nothing.
-        let leader_epoch = (self.design.stage_leader_epoch && self.moved_leader.is_some())
+        let leader_epoch = self
+            .design
+            .stage_leader_epoch
             .then(|| s.partition(self.outcome_partition(r)).leader_epoch);
         Msg::TxnShareAcksResolved(TxnShareAcksResolvedRequest {
             leader_epoch,

@@ -23,7 +23,7 @@ use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition};
 use crate::protocol::msg::{
-    AddPartitionsToTxnResponse, Msg, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
+    AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
 use crate::protocol::output::{Host, Saves};
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
@@ -392,9 +392,10 @@ impl ShareCoordinator {
 }
 
 impl ShareCoordinator {
-    /// A staging's answer. Where the leadership can move (`spl-move`) it carries the
-    /// staging's leader epoch, so that only the leader of that epoch takes it; with one
-    /// leader the epoch tells nothing new and is left out, so other scenarios' traces stay.
+    /// A staging's answer. With `stage_leader_epoch` it echoes the staging's leader epoch
+    /// (as `WriteShareGroupStateResponse` answers for the writer's), so that only the
+    /// leader of that epoch takes it and a replaced one learns it is fenced; the share
+    /// coordinator cannot know whether the leadership will move, so it echoes every time.
     fn reply(
         &self,
         o: &mut Out<impl Host>,
@@ -402,11 +403,7 @@ impl ShareCoordinator {
         req: &TxnShareAcknowledgeRequest,
         error: ErrorCode,
     ) {
-        let mut answer = req.response(error);
-        if let Msg::TxnShareAcknowledgeResponse(r) = &mut answer {
-            r.leader_epoch = req.leader_epoch.filter(|_| self.moved_leader.is_some());
-        }
-        o.send(dst, answer);
+        o.send(dst, req.response(error));
     }
 }
 

@@ -168,6 +168,10 @@ pub struct SharePartitionState {
     /// only these may be resolved by its answer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refresh_pending: Vec<(Offset, ProducerIdAndEpoch)>,
+    /// How often the refresh's read in flight may still be sent again after its request
+    /// timeout (`ReadStateHandler`'s attempts left) before it fails.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refresh_retries: u8,
     /// The share coordinator fenced this leader (FENCED_LEADER_EPOCH): another broker leads
     /// the share partition now. `SharePartitionManager` drops a fenced `SharePartition`
     /// from its cache, so every later request is answered NOT_LEADER_OR_FOLLOWER.
@@ -198,6 +202,9 @@ pub struct SharePartition {
     pub first_offset: Offset,
     /// `group.share.delivery.count.limit`.
     pub delivery_limit: u8,
+    /// How often a refresh's ReadShareGroupState is sent again after its request timeout
+    /// before it fails (scenario `read_retries`).
+    pub read_retries: u8,
     /// Scenario `spl-move`: the leader the share partition's leadership moves to, with
     /// the partition leader epoch after the first leader's ([`MOVED_LEADER_EPOCH`]).
     pub moves_in: bool,
@@ -256,6 +263,7 @@ impl SharePartition {
             next_write: 0,
             refreshing: false,
             refresh_pending: Vec::new(),
+            refresh_retries: 0,
             fenced: false,
             transitions: Vec::new(),
             events: Vec::new(),
@@ -353,8 +361,10 @@ impl SharePartition {
                 }
             }
             Timer::ReadStateTimeout if !s.loaded => self.read(s.leader_epoch, o),
-            // The old leader's broker learns it is a follower now: as when fenced.
-            Timer::LeaderMove if self.moves_out => self.fence(s, o),
+            Timer::ReadStateTimeout if s.refreshing => self.on_refresh_timeout(s, o),
+            // The old leader's broker learns it is a follower now: as when fenced. Only a
+            // leader the scenario moves away from arms this timer (`on_start`).
+            Timer::LeaderMove => self.fence(s, o),
             Timer::StageRetry | Timer::TxnRefresh => self.on_txn_timeout(s, timer, o),
             _ => {}
         }
@@ -755,12 +765,12 @@ impl SharePartition {
 }
 
 impl SharePartition {
-    /// Whether an answer to this leader epoch says FENCED_LEADER_EPOCH to a leader the
-    /// share partition can move away from (`spl-move`'s `SP0`): another broker leads now.
-    /// With one leader its own epoch is always the newest, so such an answer cannot come,
-    /// and a leader keeps today's handling of a failed read or write (retried, rolled back).
+    /// Whether an answer to this leader epoch says FENCED_LEADER_EPOCH: the share
+    /// coordinator has stored a newer leader epoch, so another broker leads now. The leader
+    /// cannot know whether its leadership will move, so it reacts whenever the answer
+    /// comes (with one leader it never does: its own epoch is always the newest stored).
     pub(crate) fn replaced(&self, s: &SharePartitionState, epoch: Epoch, error: ErrorCode) -> bool {
-        self.moves_out && epoch == s.leader_epoch && error == ErrorCode::FencedLeaderEpoch
+        epoch == s.leader_epoch && error == ErrorCode::FencedLeaderEpoch
     }
 
     /// FENCED_LEADER_EPOCH from the share coordinator: a newer leader read the state, so
@@ -797,6 +807,7 @@ impl SharePartition {
         s.sessions.clear();
         s.refreshing = false;
         s.refresh_pending.clear();
+        s.refresh_retries = 0;
         s.fenced = true;
         let mut answered: Vec<Id> = Vec::new();
         for (src, msg) in held {
@@ -856,6 +867,10 @@ fn acknowledge_response(req: &ShareAcknowledgeRequest, error: ErrorCode) -> Msg 
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 fn timeout() -> std::ops::Range<Duration> {

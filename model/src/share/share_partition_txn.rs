@@ -339,8 +339,9 @@ impl SharePartition {
         o: &mut Out<A>,
     ) {
         // `stage_leader_epoch`: an outcome sent for a newer leader epoch tells this leader
-        // it was replaced; it applies and answers nothing (the new leader is told).
-        if self.moves_out && r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
+        // it was replaced (another broker read the state since); it applies and answers
+        // nothing (the new leader is told), as it reacts to FENCED_LEADER_EPOCH.
+        if r.leader_epoch.is_some_and(|e| e > s.leader_epoch) {
             self.fence(s, o);
             return;
         }
@@ -367,9 +368,8 @@ impl SharePartition {
                     .design
                     .outcome_per_transaction
                     .then(|| (r.commit, r.offsets.clone())),
-                // Only where the leadership can move (the coordinator's check needs it there).
-                leader_epoch: (self.design.stage_leader_epoch && (self.moves_in || self.moves_out))
-                    .then_some(s.leader_epoch),
+                // The share coordinator retires nothing for a replaced leader's answer.
+                leader_epoch: self.design.stage_leader_epoch.then_some(s.leader_epoch),
             }),
         );
     }
@@ -412,9 +412,44 @@ impl SharePartition {
                     s.refresh_pending = durable_pending(s);
                 }
                 s.refreshing = true;
-                self.read_state(s.leader_epoch, guarded, guarded, o);
+                self.send_refresh_read(s, self.read_retries, o);
             }
             _ => {}
+        }
+    }
+
+    /// Sends the refresh's ReadShareGroupState, armed with its request timeout
+    /// (`PersisterStateManager.ReadStateHandler`: a read that times out or is disconnected
+    /// is REQUEST_TIMED_OUT / NETWORK_EXCEPTION, retriable), `retries` resends left.
+    fn send_refresh_read<A: Host>(&self, s: &mut SharePartitionState, retries: u8, o: &mut Out<A>) {
+        let guarded = self.design.leader_resolution == LeaderResolution::RefreshGuarded;
+        s.refresh_retries = retries;
+        self.read_state(s.leader_epoch, guarded, guarded, o);
+        o.set_timer(Timer::ReadStateTimeout, immediate());
+    }
+
+    /// The refresh's read got no answer in its request timeout: `ReadStateHandler` sends
+    /// it again while it has attempts left (`ExponentialBackoffManager.canAttempt`, at most
+    /// `maxRPCRetryAttempts`), then fails the read's future, which the refresh takes as a
+    /// failed read ([`Self::fail_refresh`]). A late answer to a resent read is the same
+    /// read's answer, since the read was sent after the refresh took its pending records.
+    pub(crate) fn on_refresh_timeout<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
+        match s.refresh_retries.checked_sub(1) {
+            Some(left) => self.send_refresh_read(s, left, o),
+            None => self.fail_refresh(s, o),
+        }
+    }
+
+    /// A refresh's read failed (an answer without state, or no answer after its last
+    /// attempt). Under `refresh-guarded`, `completeRefresh` clears the refresh in flight on
+    /// a failed read, and a later `refresh()` reads again; under `refresh` (the earlier
+    /// draft) the read stays marked in flight (docs/conformance.md DR-3).
+    fn fail_refresh<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
+        s.refresh_retries = 0;
+        if self.design.leader_resolution == LeaderResolution::RefreshGuarded {
+            s.refreshing = false;
+            s.refresh_pending.clear();
+            o.set_timer(Timer::TxnRefresh, immediate());
         }
     }
 
@@ -428,17 +463,13 @@ impl SharePartition {
         o: &mut Out<A>,
     ) {
         let guarded = self.design.leader_resolution == LeaderResolution::RefreshGuarded;
+        o.cancel_timer(Timer::ReadStateTimeout);
         let Some(state) = r.state else {
-            if guarded {
-                // `completeRefresh` clears the refresh in flight on a failed read, and a
-                // later `refresh()` reads again.
-                s.refreshing = false;
-                s.refresh_pending.clear();
-                o.set_timer(Timer::TxnRefresh, immediate());
-            }
+            self.fail_refresh(s, o);
             return;
         };
         s.refreshing = false;
+        s.refresh_retries = 0;
         if guarded {
             self.on_guarded_refresh(s, &state, &r.pending, o);
             return;

@@ -31,7 +31,8 @@ impl SharePartition {
                     write,
                 })
             }
-            Timer::ReadStateTimeout if !s.loaded => coordinator(Answer::Read {
+            // The load's read, or a refresh's (`refresh`, `refresh-guarded`).
+            Timer::ReadStateTimeout if !s.loaded || s.refreshing => coordinator(Answer::Read {
                 leader_epoch: s.leader_epoch,
             }),
             Timer::StageRetry if has_unstaged(s) => coordinator(Answer::Stage),

@@ -44,6 +44,7 @@ pub(crate) fn actors(design: &Design, scenario: &Scenario, topology: &Topology) 
             index: 0,
             first_offset: 0,
             delivery_limit: scenario.delivery_limit,
+            read_retries: scenario.read_retries,
             moves_in: true,
             moves_out: false,
         }));
@@ -148,6 +149,7 @@ fn push_share_group(
             index,
             first_offset: scenario.records * Offset::from(index),
             delivery_limit: scenario.delivery_limit,
+            read_retries: scenario.read_retries,
             moves_in: false,
             moves_out: index == 0 && topology.moved_share_partition.is_some(),
         }));

@@ -101,6 +101,12 @@ pub struct Scenario {
     pub request_retries: u8,
     /// How often the transaction coordinator resends a marker after a timeout.
     pub marker_retries: u8,
+    /// How often a share-partition leader resends a refresh's ReadShareGroupState after
+    /// its request timeout before the read fails (`PersisterStateManager.ReadStateHandler`
+    /// retries a timed-out or disconnected read up to `maxRPCRetryAttempts`, then fails
+    /// its future). Left out of traces at 1.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub read_retries: u8,
     /// Transactional producers (1 in the transaction scenarios, 0 in share-only ones).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub producers: u8,
@@ -235,6 +241,7 @@ impl Scenario {
             crashable: vec![Role::TxnCoordinator],
             request_retries: 0,
             marker_retries: 1,
+            read_retries: 1,
             producers: 1,
             records: 0,
             share_partitions: 1,
@@ -280,6 +287,7 @@ impl Scenario {
             crashable: vec![Role::SharePartition, Role::ShareCoordinator],
             request_retries: 1,
             marker_retries: 1,
+            read_retries: 1,
             producers: 0,
             records: 2,
             share_partitions: 1,
@@ -326,6 +334,7 @@ impl Scenario {
             crashable: vec![Role::ShareCoordinator],
             request_retries: 0,
             marker_retries: 1,
+            read_retries: 1,
             producers: 1,
             records: 1,
             share_partitions: 1,
@@ -508,6 +517,7 @@ impl Scenario {
             crashable: vec![Role::ExternalParticipant],
             request_retries: 0,
             marker_retries: 1,
+            read_retries: 1,
             producers: 0,
             records: 0,
             share_partitions: 1,

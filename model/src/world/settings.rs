@@ -34,6 +34,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer, source-reader, committer, external-participant) or 'none'"),
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
     ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
+    ("read_retries", "scenario: a share-partition leader's resends of a refresh's ReadShareGroupState after its request timeout, before the read fails (- : 1, left out of reports and traces), 0..=255"),
     ("producers", "scenario: transactional producers, 0..=2"),
     ("records", "scenario: records in each share partition (0: no share group), 0..=8"),
     ("share_partitions", "scenario: share partitions of the input topic, each with its own share-partition leader (- : 1, left out of reports and traces), 1..=3"),
@@ -149,6 +150,7 @@ fn apply_scenario(
         "crashable" => scenario.crashable = parse_roles(key, value)?,
         "request_retries" => scenario.request_retries = parse_range(key, value, 0, 255)?,
         "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
+        "read_retries" => scenario.read_retries = parse_range(key, value, 0, 255)?,
         "producers" => {
             scenario.producers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 2 })?
         }
@@ -224,6 +226,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         }
         if scenario.sc_prunes != 0 {
             map.insert("sc_prunes".into(), json!(scenario.sc_prunes));
+        }
+        if scenario.read_retries != 1 {
+            map.insert("read_retries".into(), json!(scenario.read_retries));
         }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));

@@ -469,7 +469,7 @@ fn a_read_answered_with_an_error_loads_nothing_and_is_sent_again() {
     let (state, _) = start(&sys, sp, None);
     let failed = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
         leader_epoch: 1,
-        error: ErrorCode::FencedLeaderEpoch,
+        error: ErrorCode::NotCoordinator,
         state: None,
         pending: Vec::new(),
         refresh: false,
@@ -660,7 +660,7 @@ fn a_failed_write_rolls_the_acknowledgement_back() {
         0,
         1,
         &[(0, 1, AckType::Accept)],
-        ErrorCode::FencedLeaderEpoch,
+        ErrorCode::FencedStateEpoch,
     );
     assert_ne!(acked.error, ErrorCode::None);
     let r = record(&acked.state, 0);
@@ -689,7 +689,7 @@ fn a_lock_expiry_stands_when_its_write_fails() {
     let failed = Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
         leader_epoch: write.leader_epoch,
         write: write.write,
-        error: ErrorCode::FencedLeaderEpoch,
+        error: ErrorCode::FencedStateEpoch,
     });
     let (state, _) = deliver(&sys, sp, &state, sc, failed);
     let r = record(&state, 0);

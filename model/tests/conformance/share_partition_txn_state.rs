@@ -164,12 +164,12 @@ fn refreshed(
     })
 }
 
-/// A refresh's read failed (NOT_COORDINATOR in the draft's test; the model's share
-/// coordinator answers a read without state only FENCED_LEADER_EPOCH).
+/// A refresh's read failed (NOT_COORDINATOR, as in the draft's test; FENCED_LEADER_EPOCH
+/// would tell the leader that another broker leads now, and fence it).
 fn read_failed(sys: &System) -> Msg {
     Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
         leader_epoch: 1,
-        error: ErrorCode::FencedLeaderEpoch,
+        error: ErrorCode::NotCoordinator,
         state: None,
         pending: Vec::new(),
         refresh: sys.design.leader_resolution.flags_refresh_reads(),
@@ -601,4 +601,94 @@ fn under_refresh_a_pruned_batch_releases_the_pending_offset() {
     assert_eq!(state_of(&state, 0), None, "ARCHIVED");
     assert_eq!(state_of(&state, 1), Some(Available));
     assert_eq!(state_of(&state, 2), Some(Acquired));
+}
+
+/// The refresh's read as the leader sends it (leader epoch 1).
+fn refresh_read(sys: &System) -> Msg {
+    let guarded = sys.design.leader_resolution.flags_refresh_reads();
+    Msg::ReadShareGroupState(ReadShareGroupStateRequest {
+        leader_epoch: 1,
+        pending: guarded,
+        partition: 0,
+        refresh: guarded,
+    })
+}
+
+/// A durable staging of offset 0 and its refresh's read in flight, on `draft` with
+/// `read_retries` resends of a read (`unguarded`: under `leader_resolution=refresh`).
+fn refresh_in_flight(read_retries: u8, unguarded: bool) -> (System, NodeState) {
+    let retries = format!("read_retries={read_retries}");
+    let mut settings = vec!["records=1", retries.as_str()];
+    if unguarded {
+        settings.push("leader_resolution=refresh");
+    }
+    let sys = system(Design::draft(), Scenario::ctp(), &settings);
+    let state = staged(&sys, &acquired(&sys), TXN_A, &[0], AckType::Accept);
+    let (state, reads) = refresh(&sys, &state);
+    assert_eq!(reads, 1);
+    (sys, state)
+}
+
+/// `PersisterStateManager.ReadStateHandler`: a refresh's read unanswered at its request
+/// timeout (REQUEST_TIMED_OUT, retriable) is sent again, with a new timeout, while it has
+/// attempts left.
+#[test]
+fn an_unanswered_refresh_read_is_sent_again() {
+    use stateright::actor::Command;
+    let (sys, state) = refresh_in_flight(1, false);
+    let (sp, sc, _) = ids(&sys);
+    let (after, cmds) = fire(&sys, sp, &state, Timer::ReadStateTimeout);
+    let read = refresh_read(&sys);
+    assert!(matches!(
+        cmds.as_slice(),
+        [Command::Send(dst, m), Command::SetTimer(Timer::ReadStateTimeout, _)]
+            if *dst == sc && *m == read
+    ));
+    assert!(spl(&after).refreshing);
+    assert_eq!(spl(&after).refresh_retries, 0);
+}
+
+/// Its attempts spent, the read fails (`ReadStateHandler` completes its future with the
+/// error): under `refresh-guarded` `completeRefresh` clears the refresh and a later one
+/// reads again, so a lost read no longer leaves the record TX_PENDING for good.
+#[test]
+fn a_refresh_read_out_of_attempts_fails_and_a_later_refresh_reads_again() {
+    use stateright::actor::Command;
+    let (sys, state) = refresh_in_flight(0, false);
+    let (sp, _, _) = ids(&sys);
+    let (after, cmds) = fire(&sys, sp, &state, Timer::ReadStateTimeout);
+    assert!(matches!(
+        cmds.as_slice(),
+        [Command::SetTimer(Timer::TxnRefresh, _)]
+    ));
+    assert!(!spl(&after).refreshing && spl(&after).refresh_pending.is_empty());
+    assert_eq!(state_of(&after, 0), Some(TxPending));
+    assert_eq!(refresh(&sys, &after).1, 1);
+}
+
+/// DR-3 under `refresh`: a read out of attempts fails like an answer without state, and
+/// the read stays marked in flight.
+#[test]
+fn under_refresh_a_read_out_of_attempts_is_never_retried() {
+    let (sys, state) = refresh_in_flight(0, true);
+    let (sp, _, _) = ids(&sys);
+    let (after, cmds) = fire(&sys, sp, &state, Timer::ReadStateTimeout);
+    assert!(cmds.is_empty());
+    assert!(spl(&after).refreshing);
+    assert_eq!(refresh(&sys, &after).1, 0);
+}
+
+/// The refresh's answer ends its request timeout.
+#[test]
+fn the_refresh_answer_cancels_its_timeout() {
+    use stateright::actor::Command;
+    let (sys, state) = refresh_in_flight(1, false);
+    let answer = refreshed(&sys, persisted(0, &[(0, Acknowledged)]), &[]);
+    let (after, cmds) = read_returns(&sys, &state, answer);
+    assert!(cmds
+        .iter()
+        .any(|c| matches!(c, Command::CancelTimer(Timer::ReadStateTimeout))));
+    assert!(!spl(&after).refreshing);
+    // Committed: ACKNOWLEDGED, and the start offset moved over it.
+    assert_eq!((state_of(&after, 0), spl(&after).start_offset), (None, 1));
 }
