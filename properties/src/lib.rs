@@ -86,9 +86,10 @@ pub fn has_share_transactions(sys: &System) -> bool {
 }
 
 /// `staged_ack_exclusive` applies where plain share consumers run beside KIP-1289's
-/// transactional clients (docs/kafka-cases.md S14).
+/// transactional clients, or where those clients acknowledge plainly themselves
+/// (`txn_plain_acks`; docs/kafka-cases.md S14).
 pub fn has_mixed_consumers(sys: &System) -> bool {
-    has_share_transactions(sys) && !sys.topology.consumers.is_empty()
+    has_share_transactions(sys) && (!sys.topology.consumers.is_empty() || sys.scenario.txn_plain_acks)
 }
 
 /// The session properties apply where KIP-1289 clients run on a KIP-1310
@@ -265,7 +266,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: staged_ack_exclusive::check,
         witness: staged_ack_exclusive::witness,
         applies: has_mixed_consumers,
-        twin_excluded: twin_scope::never,
+        twin_excluded: twin_scope::plain_after_abort,
     },
     PropertyDef {
         name: "marker_match",
