@@ -6,13 +6,13 @@
 
 mod common;
 
-use common::{choose, deliver, messages, pe, sent, start, system, Cmd};
+use common::{choose, deliver, messages, pe, sent, spl_state, start, system, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::AckType;
+use sharetxn_model::protocol::record_state::{AckType, RecordState};
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::ShareState;
 use sharetxn_model::protocol::txn_share_msg::*;
@@ -168,7 +168,8 @@ fn a_release_transaction_writes_no_output_and_stages_release() {
 fn the_next_poll_accepts_the_batch_the_transaction_was_handed() {
     let sys = system(Design::proposed(), Scenario::ctp_acks(), &[]);
     let (_, sp0, _) = ids(&sys);
-    let (_, cmds) = after_commit(&sys, AckType::Accept);
+    // A RELEASE transaction writes nothing, so EndTxn waits for no Produce.
+    let (_, cmds) = after_commit(&sys, AckType::Release);
     assert_eq!(
         sent(&cmds),
         vec![(
@@ -193,7 +194,7 @@ fn without_plain_paths_the_next_poll_carries_nothing() {
         },
         &[],
     );
-    let (_, cmds) = after_commit(&sys, AckType::Accept);
+    let (_, cmds) = after_commit(&sys, AckType::Release);
     let fetches: Vec<_> = messages(&cmds)
         .into_iter()
         .filter_map(|m| match m {
@@ -270,14 +271,11 @@ fn the_leader_rejects_an_implicit_accept_of_a_tx_pending_record() {
         leader_epoch: None,
     });
     let (state, _) = deliver(&sys, sp0, &state, p0, stage);
-    let (_, cmds) = deliver(&sys, sp0, &state, p0, fetch(1, vec![ack(AckType::Accept)]));
-    let answers: Vec<_> = sent(&cmds)
-        .into_iter()
-        .filter_map(|(d, m)| match m {
-            Msg::ShareFetchResponse(r) if d == p0 => Some((r.ack_error, r.acquired)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(answers, vec![(ErrorCode::InvalidRecordState, Vec::new())]);
+    assert_eq!(spl_state(&state).records[&0].state, RecordState::TxPending);
+    let (state, cmds) = deliver(&sys, sp0, &state, p0, fetch(1, vec![ack(AckType::Accept)]));
+    // INVALID_RECORD_STATE for the ACCEPT: nothing written, the record still TX_PENDING,
+    // and the fetch waits for a record (parked, nothing is available).
+    assert!(sent(&cmds).is_empty(), "{cmds:?}");
+    assert_eq!(spl_state(&state).records[&0].state, RecordState::TxPending);
+    assert_eq!(spl_state(&state).parked.len(), 1);
 }
-
