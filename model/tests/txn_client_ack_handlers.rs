@@ -164,9 +164,12 @@ fn a_release_transaction_writes_no_output_and_stages_release() {
     assert_eq!(staged, vec![(sp0, vec![ack(AckType::Release)])]);
 }
 
+/// The KIP's loop as it reads: the client's share consumer keeps the batch.
+const KEEPS_BATCH: &[&str] = &["exclude_txn_records=false"];
+
 #[test]
 fn the_next_poll_accepts_the_batch_the_transaction_was_handed() {
-    let sys = system(Design::proposed(), Scenario::ctp_acks(), &[]);
+    let sys = system(Design::proposed(), Scenario::ctp_acks(), KEEPS_BATCH);
     let (_, sp0, _) = ids(&sys);
     // A RELEASE transaction writes nothing, so EndTxn waits for no Produce.
     let (_, cmds) = after_commit(&sys, AckType::Release);
@@ -184,6 +187,22 @@ fn the_next_poll_accepts_the_batch_the_transaction_was_handed() {
     );
 }
 
+/// `exclude_txn_records` (in `proposed`): the record handed to the transaction left the
+/// batch, so the next poll acknowledges nothing.
+#[test]
+fn excluded_records_are_not_accepted_by_the_next_poll() {
+    let sys = system(Design::proposed(), Scenario::ctp_acks(), &[]);
+    let (_, cmds) = after_commit(&sys, AckType::Release);
+    let fetches: Vec<_> = messages(&cmds)
+        .into_iter()
+        .filter_map(|m| match m {
+            Msg::ShareFetch(r) => Some(r.acks),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fetches, vec![Vec::new()]);
+}
+
 #[test]
 fn without_plain_paths_the_next_poll_carries_nothing() {
     let sys = system(
@@ -192,7 +211,7 @@ fn without_plain_paths_the_next_poll_carries_nothing() {
             txn_plain_acks: false,
             ..Scenario::ctp_acks()
         },
-        &[],
+        KEEPS_BATCH,
     );
     let (_, cmds) = after_commit(&sys, AckType::Release);
     let fetches: Vec<_> = messages(&cmds)
@@ -213,7 +232,7 @@ fn close_after_the_last_transaction_releases_its_batch() {
             txns: 1,
             ..Scenario::ctp_acks()
         },
-        &[],
+        KEEPS_BATCH,
     );
     let (_, sp0, _) = ids(&sys);
     let (_, cmds) = after_commit(&sys, AckType::Reject);

@@ -259,8 +259,8 @@ pub const PROPERTIES: &[PropertyDef] = &[
     PropertyDef {
         name: "staged_ack_exclusive",
         kind: Kind::Always,
-        guards: "KIP-1289 transactional acknowledgements beside plain share consumers (KIP-932)",
-        what: "a record whose acknowledgement a transaction staged is never made terminal by a plain ShareFetch or ShareAcknowledge while that acknowledgement is pending; after an abort the record is available again",
+        guards: "KIP-1289 transactional acknowledgements beside plain share consumers (KIP-932) and the client's own implicit ACCEPT and close()",
+        what: "a record whose acknowledgement a transaction staged is never made terminal by a plain ShareFetch or ShareAcknowledge while that acknowledgement is pending, nor acknowledged plainly at all by the member whose transaction staged it; after an abort the record is available again",
         twin: "plain_after_abort",
         twin_what: "a record staged in a transaction that aborted is later made terminal by a plain acknowledgement",
         check: staged_ack_exclusive::check,

@@ -20,10 +20,11 @@
 //!   included; and `close()` sends what is acknowledged and leaves, and the leader releases
 //!   what the member still holds (`SharePartitionManager.releaseSession` ->
 //!   `SharePartition.releaseAcquiredRecords`, 1eb7644), modelled as a ShareAcknowledge
-//!   RELEASE of that batch. No client-side rule excludes those records in any design; a
-//!   leader that stages (`stage_at_leader`) holds them TX_PENDING and answers a plain
-//!   acknowledgement INVALID_RECORD_STATE, as its `acknowledge` does for any record not
-//!   ACQUIRED.
+//!   RELEASE of that batch. A leader that stages (`stage_at_leader`) holds those records
+//!   TX_PENDING and answers a plain acknowledgement INVALID_RECORD_STATE, as its
+//!   `acknowledge` does for any record not ACQUIRED; but a staging that is rolled back
+//!   leaves the record ACQUIRED, so `proposed` also takes the records handed to a
+//!   transaction out of the batch in the client (`exclude_txn_records`).
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::producer_share::ShareSource;
@@ -133,9 +134,11 @@ impl Producer {
     }
 
     /// The transaction ended: with the plain paths, the record it was handed stays in the
-    /// share consumer's batch (nothing took it out), for the next poll or `close()`.
+    /// share consumer's batch, for the next poll or `close()`, unless the design takes the
+    /// records handed to a transaction out of it (`exclude_txn_records`).
     pub(crate) fn keep_batch(&self, state: &mut ProducerState) {
-        let plain = self.role.share_source().is_some_and(|s| s.plain_acks);
+        let plain = self.role.share_source().is_some_and(|s| s.plain_acks)
+            && !self.design.exclude_txn_records;
         if let Some(sh) = state.role.share_mut().filter(|_| plain) {
             sh.batch = sh.fetched;
             sh.ack = None;
