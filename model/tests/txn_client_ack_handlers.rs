@@ -119,9 +119,7 @@ fn a_polled_record_waits_for_the_applications_acknowledge_type() {
 fn ctp_begins_its_transaction_at_once_with_accept() {
     let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let (_, cmds) = handed(&sys);
-    assert!(messages(&cmds)
-        .iter()
-        .any(|m| matches!(m, Msg::Produce(_))));
+    assert!(messages(&cmds).iter().any(|m| matches!(m, Msg::Produce(_))));
     assert!(!cmds
         .iter()
         .any(|c| matches!(c, Command::ChooseRandom(k, _) if k == "ack-type")));

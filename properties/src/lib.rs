@@ -89,7 +89,8 @@ pub fn has_share_transactions(sys: &System) -> bool {
 /// transactional clients, or where those clients acknowledge plainly themselves
 /// (`txn_plain_acks`; docs/kafka-cases.md S14).
 pub fn has_mixed_consumers(sys: &System) -> bool {
-    has_share_transactions(sys) && (!sys.topology.consumers.is_empty() || sys.scenario.txn_plain_acks)
+    has_share_transactions(sys)
+        && (!sys.topology.consumers.is_empty() || sys.scenario.txn_plain_acks)
 }
 
 /// The session properties apply where KIP-1289 clients run on a KIP-1310

@@ -191,7 +191,12 @@ impl Producer {
 
 /// A plain acknowledgement of the delivery `delivery_count` of `offset` by the client's
 /// member.
-fn plain_ack(src: ShareSource, offset: Offset, delivery_count: u8, ack: AckType) -> Acknowledgement {
+fn plain_ack(
+    src: ShareSource,
+    offset: Offset,
+    delivery_count: u8,
+    ack: AckType,
+) -> Acknowledgement {
     Acknowledgement {
         offset,
         ack,

@@ -597,12 +597,11 @@ impl SharePartition {
             };
             if let Some(to) = to {
                 if ok && to.is_terminal() {
-                    s.events
-                        .push(ShareEvent::PlainSettled {
-                            offset,
-                            member: rec.member,
-                            state: to,
-                        });
+                    s.events.push(ShareEvent::PlainSettled {
+                        offset,
+                        member: rec.member,
+                        state: to,
+                    });
                 }
                 s.transitions.push((rec.state, to));
                 rec.state = to;
