@@ -246,6 +246,33 @@ fn spl_move_matrix_is_pinned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Scenario `ctp-acks` (the KIP-1289 client's ack types, implicit ACCEPT and `close()`,
+/// docs/kafka-cases.md S14, S21) at its default bounds, every design exhaustive: `seed`
+/// violates `staged_ack_exclusive`, `draft` and `proposed` hold every applicable property.
+#[test]
+fn ctp_acks_matrix_is_pinned() {
+    let dir = scratch_dir("ctp-acks");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let out = run(&[
+        "matrix",
+        "--scenarios",
+        "ctp-acks",
+        "--threads",
+        "2",
+        "--json",
+        "--trace-out",
+        &dir_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
+    let mut matrix = redact(matrix, &dir_arg);
+    if let Some(cells) = matrix["cells"].as_array_mut() {
+        cells.retain(|c| c["status"] != "not_applicable" || c["design"] != "consumer-offsets");
+    }
+    insta::assert_json_snapshot!("ctp_acks_matrix", matrix);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every design on every scenario at default bounds: the statuses, and for each pair
 /// whether it was checked (and exhaustively) or why not. Timings and state counts are left
 /// out: the counts are pinned where each scenario is tested.

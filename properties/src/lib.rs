@@ -86,9 +86,11 @@ pub fn has_share_transactions(sys: &System) -> bool {
 }
 
 /// `staged_ack_exclusive` applies where plain share consumers run beside KIP-1289's
-/// transactional clients (docs/kafka-cases.md S14).
+/// transactional clients, or where those clients acknowledge plainly themselves
+/// (`txn_plain_acks`; docs/kafka-cases.md S14).
 pub fn has_mixed_consumers(sys: &System) -> bool {
-    has_share_transactions(sys) && !sys.topology.consumers.is_empty()
+    has_share_transactions(sys)
+        && (!sys.topology.consumers.is_empty() || sys.scenario.txn_plain_acks)
 }
 
 /// The session properties apply where KIP-1289 clients run on a KIP-1310
@@ -258,14 +260,14 @@ pub const PROPERTIES: &[PropertyDef] = &[
     PropertyDef {
         name: "staged_ack_exclusive",
         kind: Kind::Always,
-        guards: "KIP-1289 transactional acknowledgements beside plain share consumers (KIP-932)",
-        what: "a record whose acknowledgement a transaction staged is never made terminal by a plain ShareFetch or ShareAcknowledge while that acknowledgement is pending; after an abort the record is available again",
+        guards: "KIP-1289 transactional acknowledgements beside plain share consumers (KIP-932) and the client's own implicit ACCEPT and close()",
+        what: "a record whose acknowledgement a transaction staged is never made terminal by a plain ShareFetch or ShareAcknowledge while that acknowledgement is pending, nor acknowledged plainly at all by the member whose transaction staged it; after an abort the record is available again",
         twin: "plain_after_abort",
         twin_what: "a record staged in a transaction that aborted is later made terminal by a plain acknowledgement",
         check: staged_ack_exclusive::check,
         witness: staged_ack_exclusive::witness,
         applies: has_mixed_consumers,
-        twin_excluded: twin_scope::never,
+        twin_excluded: twin_scope::plain_after_abort,
     },
     PropertyDef {
         name: "marker_match",

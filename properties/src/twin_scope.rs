@@ -133,3 +133,12 @@ pub fn limit_archived(sys: &System) -> Option<&'static str> {
     (!message_faults(s) && !crashable(s, &roles) && deliveries < usize::from(s.delivery_limit))
         .then_some("the clients' bounded loops cannot deliver a record delivery_limit times")
 }
+
+/// `plain_after_abort`: a plain share consumer must run beside the KIP-1289 clients.
+/// Without one, only the client's own implicit ACCEPT of the batch its aborted transaction
+/// was handed could settle the record after the abort, and that is the violation itself.
+pub fn plain_after_abort(sys: &System) -> Option<&'static str> {
+    sys.topology.consumers.is_empty().then_some(
+        "no plain share consumer: a plain settle after an abort could only be the client's own, a violation",
+    )
+}

@@ -175,9 +175,30 @@ fn staged_ack_exclusive_reports_a_plain_settle_of_a_staged_record() {
     let sys = System::new(Design::proposed(), Scenario::ctp_mixed());
     let mut state = first_state(&sys, |s| !txn_acks::pending_acks(&sys, s).is_empty());
     assert_eq!(staged_ack_exclusive::check(&sys, &state), None);
-    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, RecordState::Acknowledged);
+    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, None, RecordState::Acknowledged);
     let message = staged_ack_exclusive::check(&sys, &state).expect("the plain settle is reported");
     assert!(message.contains("made offset 0 ACKNOWLEDGED"), "{message}");
+}
+
+/// A broken share-partition leader that applies the KIP-1289 client's own implicit ACCEPT
+/// (or `close()` release) of a record its transaction holds pending (S14, `ctp-acks`).
+#[test]
+fn staged_ack_exclusive_reports_the_clients_own_plain_ack_of_its_staged_record() {
+    use sharetxn_model::history::{txn_ack_ghost, txn_acks};
+    use sharetxn_model::protocol::share_msg::DeliveryTag;
+    use sharetxn_properties::props::staged_ack_exclusive;
+    let sys = System::new(Design::proposed(), Scenario::ctp_acks());
+    let mut state = first_state(&sys, |s| !txn_acks::pending_acks(&sys, s).is_empty());
+    assert_eq!(staged_ack_exclusive::check(&sys, &state), None);
+    let p0 = sys.topology.producers[0];
+    let member = sys.topology.member_of(p0).expect("P0 is a member");
+    let acquisition = DeliveryTag {
+        member,
+        delivery_count: 1,
+    };
+    txn_ack_ghost::observe_own_plain_ack(&sys, &mut state, 0, acquisition);
+    let message = staged_ack_exclusive::check(&sys, &state).expect("the own plain ack is reported");
+    assert!(message.contains("outside its transaction"), "{message}");
 }
 
 /// A broken leader that lets a plain share consumer ACCEPT a record whose processing a
@@ -190,7 +211,7 @@ fn no_duplicate_processing_reports_a_plain_accept_of_a_committed_record() {
     let sys = System::new(Design::proposed(), Scenario::ctp_mixed());
     let accepted = |s: &sharetxn_model::SystemState| {
         let mut s = s.clone();
-        txn_ack_ghost::observe_plain_settled(&sys, &mut s, 0, RecordState::Acknowledged);
+        txn_ack_ghost::observe_plain_settled(&sys, &mut s, 0, None, RecordState::Acknowledged);
         s
     };
     // The first state whose committed output a plain ACCEPT would duplicate.
@@ -198,7 +219,7 @@ fn no_duplicate_processing_reports_a_plain_accept_of_a_committed_record() {
         no_duplicate_processing::check(&sys, &accepted(s)).is_some()
     });
     assert_eq!(no_duplicate_processing::check(&sys, &state), None);
-    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, RecordState::Acknowledged);
+    txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, None, RecordState::Acknowledged);
     let message = no_duplicate_processing::check(&sys, &state).expect("the duplicate is reported");
     assert!(
         message.contains("share consumer that ACCEPTed it"),

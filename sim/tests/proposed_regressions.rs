@@ -52,3 +52,27 @@ fn a_lost_verification_times_out_and_the_staging_is_sent_again() {
         );
     }
 }
+
+/// `ctp-acks` seed 1: a staging whose verification timed out is rolled back to ACQUIRED, the
+/// transaction times out and aborts, and the client's next poll ACCEPTs the record
+/// implicitly: settled with no committed transaction having processed it
+/// (`staged_ack_exclusive`). `exclude_txn_records` (the client leaves the records it handed
+/// to a transaction out of its implicit ACCEPT and `close()`) answers it.
+#[test]
+fn the_client_leaves_its_transactions_records_out_of_its_implicit_accept() {
+    let mut design = Design::by_name("proposed").expect("proposed");
+    let options = SimOptions::default();
+    let scenario = Scenario::ctp_acks();
+    let outcome = run_seed(&design, &scenario, &options, 1);
+    assert!(
+        outcome.passed(),
+        "{:?}",
+        outcome.violation.map(|v| v.message)
+    );
+    design.exclude_txn_records = false;
+    let outcome = run_seed(&design, &scenario, &options, 1);
+    assert_eq!(
+        outcome.violation.map(|v| v.property.to_string()),
+        Some("staged_ack_exclusive".to_string())
+    );
+}

@@ -196,6 +196,7 @@ impl Producer {
             ClientRole::SinkTask(_) => self.sink_next(state, o),
             ClientRole::ShareLoop(_) | ClientRole::Session(_) => {
                 if state.manager.attempts >= self.txns {
+                    self.close_share(state, o);
                     state.manager.done = true;
                 } else {
                     self.poll(state, o);
@@ -291,6 +292,7 @@ impl Producer {
 
     /// The transaction ended: a share role lets go of what it acquired or was handed.
     pub(crate) fn txn_ended<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        self.keep_batch(state);
         if let Some(sh) = state.role.share_mut() {
             sh.fetched = None;
             sh.acks.clear();

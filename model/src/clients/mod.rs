@@ -35,6 +35,7 @@ pub mod external_participant;
 pub mod producer;
 pub mod producer_2pc;
 pub mod producer_share;
+pub mod producer_share_acks;
 pub mod resume_writer;
 pub mod session_heartbeat;
 pub mod session_resume;

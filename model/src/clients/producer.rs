@@ -210,6 +210,10 @@ impl Producer {
             // application was deciding: it gets the exception, not a commit.
             return;
         }
+        if let ClientChoice::Ack { offset, ack } = choice {
+            self.on_ack_type(state, offset, ack, o);
+            return;
+        }
         let Some(txn) = state.manager.txn.as_mut() else {
             return;
         };

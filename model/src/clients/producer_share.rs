@@ -14,6 +14,7 @@
 //! empty), so runs stay bounded.
 
 use crate::clients::producer::{Producer, ProducerState};
+pub use crate::clients::producer_share_acks::AckTypes;
 use crate::clients::share_acknowledger::HandedAck;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
@@ -54,6 +55,12 @@ pub struct ShareSource {
     /// (the scenario's `stalls`): the application is slow or paused while its transaction
     /// is open, so the lock expiring is no fault (docs/kafka-cases.md S1's GC pause).
     pub stalls: u8,
+    /// The acknowledge types the application stages by choice (the scenario's
+    /// `txn_ack_types`; ACCEPT alone but in `ctp-acks`).
+    pub ack_types: AckTypes,
+    /// The share consumer's own plain paths beside the transaction: the implicit ACCEPT
+    /// of the previous poll's batch and `close()` (the scenario's `txn_plain_acks`).
+    pub plain_acks: bool,
 }
 
 /// The member id TxnShareAcknowledge carries when its sender is not a share-group member:
@@ -95,6 +102,14 @@ pub struct ShareClientState {
     /// refresh found the first share partition's new leader, where requests go from now on.
     #[serde(default, skip_serializing_if = "is_false")]
     pub moved: bool,
+    /// The acknowledge type the application chose for the record it holds (`None`:
+    /// ACCEPT, the only type but in `ctp-acks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack: Option<AckType>,
+    /// `txn_plain_acks`: the previous poll's record, still in the share consumer's batch
+    /// after its transaction ended; the next poll ACCEPTs it, `close()` releases it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<AcquiredRecord>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -118,6 +133,7 @@ impl Producer {
         else {
             return;
         };
+        let acks = self.implicit_acks(state);
         let Some(sh) = state.role.share_mut() else {
             return;
         };
@@ -127,7 +143,7 @@ impl Producer {
             member: src.member,
             session_epoch: *epoch,
             max_records: 1,
-            acks: Vec::new(),
+            acks,
         };
         *epoch = epoch.saturating_add(1);
         let dst = current_leader(src, sh.moved, share_partition, partition);
@@ -225,7 +241,13 @@ impl Producer {
                 o.choose_random(STALL, vec![ClientChoice::Stall]);
             }
         }
-        self.begin_txn(state, record.offset, o);
+        let waits = self
+            .role
+            .share_source()
+            .is_some_and(|src| self.offer_ack_types(src, record.offset, o));
+        if !waits {
+            self.begin_txn(state, record.offset, o);
+        }
     }
 
     /// The application stalls past the lock of the record it holds: the lock's expiry is
@@ -255,16 +277,18 @@ impl Producer {
         );
     }
 
-    /// `sendShareAcksToTransaction`, second half: TxnShareAcknowledge (ACCEPT) for the
-    /// acquired record, or the acknowledgements the standalone acknowledger was handed.
+    /// `sendShareAcksToTransaction`, second half: TxnShareAcknowledge for the acquired
+    /// record (ACCEPT, or the type the application chose), or the acknowledgements the
+    /// standalone acknowledger was handed.
     pub(crate) fn send_txn_share_ack<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        let ack = self.staged_type(state);
         let (Some(src), Some(sh)) = (self.role.share_source(), state.role.share()) else {
             return;
         };
         let handed: Vec<HandedAck> = match sh.fetched {
             Some(record) => vec![HandedAck {
                 offset: record.offset,
-                ack: AckType::Accept,
+                ack,
                 delivery: DeliveryTag {
                     member: src.member,
                     delivery_count: record.delivery_count,

@@ -20,7 +20,7 @@
 
 use crate::clients::client_role::ClientRole;
 use crate::clients::producer::{Producer, ProducerState};
-use crate::clients::producer_share::{ShareSource, NOT_A_MEMBER};
+use crate::clients::producer_share::{AckTypes, ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
 use crate::protocol::ghost::Ghost;
@@ -128,6 +128,8 @@ impl TransactionalShareAcknowledger {
                     share_coordinator: config.share_coordinator,
                     member: NOT_A_MEMBER,
                     stalls: 0,
+                    ack_types: AckTypes::ACCEPT,
+                    plain_acks: false,
                 }),
             },
         }

@@ -295,8 +295,9 @@ impl Producer {
             }
             self.add_consumed(state, o);
             self.maybe_end(state, o);
-        } else if self.partitions.is_empty() {
-            // Nothing to produce (the standalone acknowledger): no partition to add.
+        } else if !self.writes_output(state) {
+            // Nothing to produce (the standalone acknowledger, or a record the application
+            // RELEASEs or REJECTs): no partition to add.
             self.after_partitions_added(state, o);
         } else {
             let partitions = (0..self.partitions.len())
@@ -382,6 +383,9 @@ impl Producer {
         tag: Ghost<TxnTag>,
         o: &mut Out<A>,
     ) {
+        if !self.writes_output(state) {
+            return;
+        }
         let record = OutputRecord { input, tag };
         let only = self.output_partition(state);
         for (i, leader) in self.partitions.iter().enumerate() {

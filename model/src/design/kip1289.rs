@@ -84,6 +84,12 @@ impl Design {
     ///   whose outcome is unanswered (else `txn_atomicity` and `cache_agrees` with
     ///   `sc_prunes=1`: a snapshot prunes the pending staging, the coordinator restarts
     ///   before the COMMIT marker, and the marker finds nothing; docs/kafka-cases.md S11);
+    /// - `exclude_txn_records`: the client's share consumer leaves the records it handed
+    ///   to a transaction out of its implicit ACCEPT and its `close()` (else
+    ///   `staged_ack_exclusive` on `ctp-acks`, simulator seed 1 of 50,000: a staging the
+    ///   coordinator's verification timed out on is rolled back, the transaction times out
+    ///   and aborts, and the next poll ACCEPTs the still ACQUIRED record, which no
+    ///   committed transaction processed; docs/kafka-cases.md S14);
     /// - `stage_verification` (the seed's own value, kept): a staging is verified with the
     ///   transaction coordinator (else `no_orphan_acks` under TV1, a late staging).
     /// - `acknowledger_commit=two-phase` with `two_phase_commit`: the Flink acknowledger
@@ -137,6 +143,7 @@ impl Design {
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,
             sc_prune_lso: true,
+            exclude_txn_records: true,
             stage_verification: true,
             two_phase_commit: true,
             acknowledger_commit: crate::design::kip939::AcknowledgerCommit::TwoPhase,

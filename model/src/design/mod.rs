@@ -158,6 +158,19 @@ design_knobs! {
             shown Moved,
             help "KIP-1289, the share coordinator's prune keeps every staging still pending or unanswered (false: deleteRecords up to the newest snapshot, docs/kafka-cases.md S11), true|false",
             reverted ["txn_atomicity", "cache_agrees"];
+        /// KIP-1289's client: its share consumer takes the records it hands to a transaction
+        /// out of its batch, so neither the next poll's implicit ACCEPT nor `close()`
+        /// acknowledges them outside the transaction; after an abort the leader's release or
+        /// the lock's expiry gives them back. With false (the KIP's loop on a plain
+        /// `KafkaShareConsumer`, `ShareConsumerImpl.poll` at 1eb7644) a transaction whose
+        /// staging rolled back aborts with the record still ACQUIRED, and the next poll
+        /// ACCEPTs it: settled, never processed (docs/kafka-cases.md S14, scenario
+        /// `ctp-acks`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        exclude_txn_records: bool = false,
+            shown Moved,
+            help "KIP-1289's client leaves the records it handed to a transaction out of its implicit ACCEPT and close() (docs/kafka-cases.md S14), true|false",
+            reverted ["staged_ack_exclusive"];
         /// KIP-1289: TxnShareAcknowledge is verified with the transaction coordinator before it
         /// is staged (KIP-890 part 1, `maybeStartTransactionVerification` in
         /// `scheduleTransactionalWriteOperation`); with false it is staged unverified.

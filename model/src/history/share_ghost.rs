@@ -139,8 +139,21 @@ pub(crate) fn record_events(sys: &System, next: &mut SystemState, id: Id, events
         match event {
             ShareEvent::Acquired { offset, .. } => txn_ack_ghost::observe_acquired(next, *offset),
             // Only beside KIP-1289's clients: without share transactions nothing reads it.
-            ShareEvent::PlainSettled { offset, state } if sys.scenario.has_share_transactions() => {
-                txn_ack_ghost::observe_plain_settled(sys, next, *offset, *state)
+            ShareEvent::PlainSettled {
+                offset,
+                member,
+                state,
+            } if sys.scenario.has_share_transactions() => {
+                txn_ack_ghost::observe_plain_settled(sys, next, *offset, *member, *state)
+            }
+            // Only where the KIP-1289 client has plain paths of its own (`ctp-acks`).
+            ShareEvent::AckApplied {
+                offset,
+                acquisition,
+                transactional: false,
+                ..
+            } if sys.scenario.txn_plain_acks => {
+                txn_ack_ghost::observe_own_plain_ack(sys, next, *offset, *acquisition)
             }
             _ => {}
         }

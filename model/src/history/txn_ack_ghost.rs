@@ -6,7 +6,7 @@
 
 use crate::history::txn_acks::PendingAck;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::TxnTag;
+use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, WriteTxnMarkersRequest};
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::Offset;
@@ -55,6 +55,12 @@ pub struct TxnAckGhost {
     /// acknowledgement: after the abort it was available again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub plain_after_abort: bool,
+    /// The first plain acknowledgement (an implicit ACCEPT, a `close()` release) a member
+    /// made of a record while its own transaction's acknowledgement of the record was
+    /// pending, or that made it terminal after that transaction aborted (S14 on the
+    /// KIP-1289 client itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_plain_while_staged: Option<String>,
 }
 
 /// What one attempt's TxnShareAcknowledge carried.
@@ -290,6 +296,7 @@ pub fn observe_plain_settled(
     sys: &System,
     next: &mut SystemState,
     offset: Offset,
+    member: Option<MemberId>,
     state: crate::protocol::record_state::RecordState,
 ) {
     let pending = crate::history::txn_acks::pending_acks(sys, next)
@@ -300,11 +307,22 @@ pub fn observe_plain_settled(
         .staged
         .iter()
         .any(|(tag, s)| s.offsets.contains(&offset) && acks.outcome(*tag) == Some(false));
-    let accepted = state == crate::protocol::record_state::RecordState::Acknowledged;
+    // A processing of its own only for a plain share consumer: a KIP-1289 client's own
+    // implicit ACCEPT settles the record its transaction processed (or failed to).
+    let plain_member = member.is_none_or(|m| {
+        sys.topology
+            .member_actor(m)
+            .is_some_and(|id| sys.topology.consumers.contains(&id))
+    });
+    let accepted =
+        plain_member && state == crate::protocol::record_state::RecordState::Acknowledged;
     let new_accept = accepted && !acks.plain_accepted.contains(&offset);
     let new_violation = acks.settled_while_staged.is_none() && pending.is_some();
     let new_abort = aborted && !acks.plain_after_abort;
-    if !(new_accept || new_violation || new_abort) {
+    let own_after_abort = (!plain_member && acks.own_plain_while_staged.is_none())
+        .then(|| own_aborted(sys, acks, offset, member))
+        .flatten();
+    if !(new_accept || new_violation || new_abort || own_after_abort.is_some()) {
         return;
     }
     next.ghost.update(|g| {
@@ -319,5 +337,65 @@ pub fn observe_plain_settled(
             ));
         }
         acks.plain_after_abort |= new_abort;
+        if let Some(tag) = own_after_abort {
+            acks.own_plain_while_staged = Some(format!(
+                "a plain acknowledgement of its own made offset {offset} {state:?} after the transaction {tag} that staged it aborted: the abort did not make it available again"
+            ));
+        }
     });
+}
+
+/// The aborted attempt of `member`'s own client that staged `offset`, if any: its plain
+/// acknowledgement settling the record is the one the abort should have prevented.
+fn own_aborted(
+    sys: &System,
+    acks: &TxnAckGhost,
+    offset: Offset,
+    member: Option<MemberId>,
+) -> Option<Ghost<TxnTag>> {
+    let client = sys.topology.member_actor(member?)?;
+    acks.staged
+        .iter()
+        .find(|(tag, s)| {
+            s.offsets.contains(&offset)
+                && acks.outcome(**tag) == Some(false)
+                && sys.topology.client_of(TransactionalId(tag.open().client)) == Some(client)
+        })
+        .map(|(tag, _)| *tag)
+}
+
+/// A plain acknowledgement was applied to `acquisition`'s delivery of `offset`: a violation
+/// of S14 when the acquiring member's own transaction holds the record's acknowledgement
+/// pending (staged, its marker not yet applied), whatever the type: an ACCEPT settles the
+/// record outside the transaction, a RELEASE hands it to the next poll while the
+/// transaction may still commit it.
+pub fn observe_own_plain_ack(
+    sys: &System,
+    next: &mut SystemState,
+    offset: Offset,
+    acquisition: crate::protocol::share_msg::DeliveryTag,
+) {
+    if next.ghost.share.txn_acks.own_plain_while_staged.is_some() {
+        return;
+    }
+    let own = crate::history::txn_acks::pending_acks(sys, next)
+        .into_iter()
+        .find(|(_, a)| {
+            a.offset == offset
+                && sys
+                    .topology
+                    .client_of(TransactionalId(a.tag.open().client))
+                    .and_then(|id| sys.topology.member_of(id))
+                    == Some(acquisition.member)
+        });
+    if let Some((holder, a)) = own {
+        let what = format!(
+            "member {:?} acknowledged offset {offset} outside its transaction while the acknowledgement staged by {} was pending at {}",
+            acquisition.member,
+            a.tag,
+            sys.topology.name(holder)
+        );
+        next.ghost
+            .update(|g| g.share.txn_acks.own_plain_while_staged = Some(what));
+    }
 }

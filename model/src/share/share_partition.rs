@@ -104,6 +104,8 @@ pub enum ShareEvent {
     PlainSettled {
         /// The offset.
         offset: Offset,
+        /// The member whose acquisition it settled.
+        member: Option<MemberId>,
         /// ACKNOWLEDGED or ARCHIVED.
         state: RecordState,
     },
@@ -605,8 +607,11 @@ impl SharePartition {
             };
             if let Some(to) = to {
                 if ok && to.is_terminal() {
-                    s.events
-                        .push(ShareEvent::PlainSettled { offset, state: to });
+                    s.events.push(ShareEvent::PlainSettled {
+                        offset,
+                        member: rec.member,
+                        state: to,
+                    });
                 }
                 s.transitions.push((rec.state, to));
                 rec.state = to;

@@ -568,7 +568,11 @@ impl SharePartition {
                 continue;
             }
             rec.member = None;
-            if !commit {
+            // A committed RELEASE at the delivery count limit archives the record here, and
+            // the share coordinator, which stored it AVAILABLE, is told as for an abort's
+            // release (`SharePartition.acknowledge` archives a RELEASE at the limit, 1eb7644).
+            let limit_release = commit && st.ack == AckType::Release && to == RecordState::Archived;
+            if !commit || limit_release {
                 if to == RecordState::Archived {
                     s.events.push(ShareEvent::LimitArchived);
                 }
@@ -609,8 +613,11 @@ impl SharePartition {
                 rec.delivery_count = rec.delivery_count.max(b.delivery_count);
                 rec.staged = Some(Staged {
                     producer: p.producer,
+                    // The staged batch's state is the staged type's target (`ack_batch`):
+                    // a RELEASE is stored AVAILABLE (docs/kafka-cases.md S21).
                     ack: match b.state {
                         RecordState::Archived => AckType::Reject,
+                        RecordState::Available => AckType::Release,
                         _ => AckType::Accept,
                     },
                     tag: p.tag,

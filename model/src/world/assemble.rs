@@ -6,7 +6,7 @@
 
 use crate::clients::client_role::ClientRole;
 use crate::clients::producer::Producer;
-use crate::clients::producer_share::ShareSource;
+use crate::clients::producer_share::{AckTypes, ShareSource};
 use crate::clients::share_acknowledger::{AcknowledgerConfig, TransactionalShareAcknowledger};
 use crate::clients::share_consumer::ShareConsumer;
 use crate::clients::source_reader::SourceReader;
@@ -126,6 +126,8 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
             } else {
                 0
             },
+            ack_types: AckTypes::of(&scenario.txn_ack_types),
+            plain_acks: scenario.txn_plain_acks,
         })
 }
 

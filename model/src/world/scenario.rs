@@ -165,6 +165,16 @@ pub struct Scenario {
     /// docs/kafka-cases.md S11). 0 in every scenario: the log is never pruned.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sc_prunes: u8,
+    /// The acknowledge types the KIP-1289 client stages in its transaction by choice
+    /// (docs/kafka-cases.md S21): ACCEPT alone but in `ctp-acks`.
+    #[serde(default = "accept_only", skip_serializing_if = "is_accept_only")]
+    pub txn_ack_types: Vec<AckType>,
+    /// The KIP-1289 client's share consumer acknowledges as a plain `KafkaShareConsumer`
+    /// in implicit mode besides its transaction (docs/kafka-cases.md S14): its next poll
+    /// ACCEPTs the record it handed to the previous transaction, and `close()` releases
+    /// the last one. Only in `ctp-acks`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub txn_plain_acks: bool,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -187,6 +197,12 @@ fn is_false(b: &bool) -> bool {
 fn is_five(n: &u8) -> bool {
     *n == 5
 }
+fn accept_only() -> Vec<AckType> {
+    vec![AckType::Accept]
+}
+fn is_accept_only(types: &Vec<AckType>) -> bool {
+    *types == accept_only()
+}
 /// The ack types an explicit consumer chooses from unless told otherwise.
 pub fn default_ack_types() -> Vec<AckType> {
     vec![AckType::Accept, AckType::Release, AckType::Reject]
@@ -208,6 +224,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "session-resume",
     "draft-itest",
     "spl-move",
+    "ctp-acks",
 ];
 
 impl Scenario {
@@ -257,6 +274,8 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            txn_ack_types: accept_only(),
+            txn_plain_acks: false,
         }
     }
 
@@ -303,6 +322,8 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            txn_ack_types: accept_only(),
+            txn_plain_acks: false,
         }
     }
 
@@ -350,6 +371,8 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            txn_ack_types: accept_only(),
+            txn_plain_acks: false,
         }
     }
 
@@ -533,6 +556,8 @@ impl Scenario {
             resume: true,
             spl_move: false,
             sc_prunes: 0,
+            txn_ack_types: accept_only(),
+            txn_plain_acks: false,
         }
     }
 
@@ -591,6 +616,27 @@ impl Scenario {
         }
     }
 
+    /// The KIP-1289 client as an application uses it (docs/kafka-cases.md S14, S21): `ctp`'s
+    /// loop, two transactions, where the application stages ACCEPT, RELEASE or REJECT by
+    /// choice (a RELEASE or REJECT transaction writes no output: the record was not
+    /// processed) and its share consumer is a plain `KafkaShareConsumer` in implicit mode,
+    /// whose next poll ACCEPTs the record the previous transaction was handed and whose
+    /// `close()` after the last transaction releases it. No fault: the implicit
+    /// acknowledgement races the transaction's markers without one.
+    pub fn ctp_acks() -> Scenario {
+        Scenario {
+            name: "ctp-acks".into(),
+            budget: FaultBudget {
+                crashes: 0,
+                ..Scenario::ctp().budget
+            },
+            crashable: Vec::new(),
+            txn_ack_types: vec![AckType::Accept, AckType::Release, AckType::Reject],
+            txn_plain_acks: true,
+            ..Scenario::ctp()
+        }
+    }
+
     /// Whether the scenario runs KIP-1289 clients (share acknowledgements inside
     /// transactions): only a design with transactional share acknowledgements gives them a
     /// meaning, so `consumer-offsets` does not apply to it.
@@ -617,6 +663,7 @@ impl Scenario {
             "session-resume" => Ok(Scenario::session_resume()),
             "draft-itest" => Ok(Scenario::draft_itest()),
             "spl-move" => Ok(Scenario::spl_move()),
+            "ctp-acks" => Ok(Scenario::ctp_acks()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

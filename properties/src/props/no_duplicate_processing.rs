@@ -14,7 +14,10 @@
 //! deliveries, are a duplicate. For a plain share consumer beside them (KIP-932, no
 //! transaction) it is its ACCEPT applied to the record (the state write completed): its
 //! application processed the record and settled it, so a committed transaction with an
-//! output of the same record is a duplicate too.
+//! output of the same record is a duplicate too. A KIP-1289 client's own plain ACCEPT (its
+//! implicit acknowledgement, scenario `ctp-acks`) is not a processing of its own: its
+//! processing is its transaction's. A transaction that RELEASEs or REJECTs its record writes
+//! no output derived from it, so it is no processing either (docs/kafka-cases.md S21).
 //!
 //! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
 //! by a COMMIT marker at the share coordinator.

@@ -11,6 +11,13 @@
 //! is settled twice, once outside the transaction. The share-partition leader observes each
 //! plain settle; the record's pending acknowledgement is read from the share coordinator.
 //!
+//! The KIP-1289 client's own plain paths (`ctp-acks`, S14) are judged the same way from the
+//! moment they are applied: its implicit ACCEPT on the next poll, or the release of its
+//! `close()`, of a record its own transaction still holds pending, is a violation whatever
+//! the type (a released record goes to the next poll while the transaction may still
+//! commit it). A design forbids it by holding the record TX_PENDING at the leader, which
+//! answers a plain acknowledgement of it INVALID_RECORD_STATE.
+//!
 //! Twin `plain_after_abort`: a record staged in a transaction that aborted was later made
 //! terminal by a plain acknowledgement.
 
@@ -18,7 +25,10 @@ use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.
 pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
-    state.ghost.share.txn_acks.settled_while_staged.clone()
+    let acks = &state.ghost.share.txn_acks;
+    acks.settled_while_staged
+        .clone()
+        .or_else(|| acks.own_plain_while_staged.clone())
 }
 
 /// Twin: after an abort, a plain acknowledgement settled the record.
