@@ -128,6 +128,7 @@ impl TransactionalShareAcknowledger {
                     share_coordinator: config.share_coordinator,
                     member: NOT_A_MEMBER,
                     stalls: 0,
+                    add_choices: false,
                 }),
             },
         }

@@ -125,6 +125,7 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
             } else {
                 0
             },
+            add_choices: scenario.share_add_choices,
         })
 }
 

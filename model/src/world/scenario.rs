@@ -159,6 +159,12 @@ pub struct Scenario {
     /// docs/kafka-cases.md S11). 0 in every scenario: the log is never pruned.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sc_prunes: u8,
+    /// Scenario `ctp-implicit-add`: each KIP-1289 consume-transform-produce client chooses
+    /// per transaction how it adds `__share_group_state` (no AddShareAcksToTxn, or the
+    /// staging sent before the add was answered; docs/kafka-cases.md S23). False in every
+    /// other scenario: the client sends AddShareAcksToTxn first.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub share_add_choices: bool,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -202,6 +208,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "session-resume",
     "draft-itest",
     "spl-move",
+    "ctp-implicit-add",
 ];
 
 impl Scenario {
@@ -250,6 +257,7 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            share_add_choices: false,
         }
     }
 
@@ -295,6 +303,7 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            share_add_choices: false,
         }
     }
 
@@ -341,6 +350,7 @@ impl Scenario {
             resume: false,
             spl_move: false,
             sc_prunes: 0,
+            share_add_choices: false,
         }
     }
 
@@ -358,6 +368,31 @@ impl Scenario {
             consumers: 1,
             ack_mode: AckMode::Explicit,
             ack_types: default_ack_types(),
+            ..Scenario::ctp()
+        }
+    }
+
+    /// `ctp` with the adds a real client sends (docs/kafka-cases.md S23): per transaction the
+    /// KIP-1289 client chooses between a TV2 client's implicit add (TxnShareAcknowledge
+    /// alone, its verification at the staging broker adding `__share_group_state`, as
+    /// TxnOffsetCommit v5 does) and KIP-890's buggy client (the staging sent with
+    /// AddShareAcksToTxn, before the add was answered). One early timeout instead of the
+    /// share coordinator's crash, so a staging can outlive the request that sent it and
+    /// reach the coordinators late, after its transaction ended: the case an implicit add
+    /// must not turn into a new transaction. `delivery_limit=2`, Kafka's least: with the
+    /// early timeout `limit_archived` is in scope, and the two transactions' deliveries
+    /// reach the limit only at 2.
+    pub fn ctp_implicit_add() -> Scenario {
+        Scenario {
+            name: "ctp-implicit-add".into(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 1,
+            },
+            delivery_limit: 2,
+            share_add_choices: true,
             ..Scenario::ctp()
         }
     }
@@ -523,6 +558,7 @@ impl Scenario {
             resume: true,
             spl_move: false,
             sc_prunes: 0,
+            share_add_choices: false,
         }
     }
 
@@ -601,6 +637,7 @@ impl Scenario {
             "ctp" => Ok(Scenario::ctp()),
             "ctp-race" => Ok(Scenario::ctp_race()),
             "ctp-mixed" => Ok(Scenario::ctp_mixed()),
+            "ctp-implicit-add" => Ok(Scenario::ctp_implicit_add()),
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             "session" => Ok(Scenario::session()),
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),

@@ -225,6 +225,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         if scenario.sc_prunes != 0 {
             map.insert("sc_prunes".into(), json!(scenario.sc_prunes));
         }
+        if scenario.share_add_choices {
+            map.insert("share_add_choices".into(), json!(true));
+        }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));
         }
