@@ -86,7 +86,10 @@ fn an_implicit_add_sends_the_staging_alone() {
     let sys = system(Design::proposed(), Scenario::ctp_implicit_add(), &[]);
     let (state, _) = polled(&sys);
     let p0 = sys.topology.producers[0];
-    let (d0, sp0) = (sys.topology.partitions[0], sys.topology.share_partition.unwrap());
+    let (d0, sp0) = (
+        sys.topology.partitions[0],
+        sys.topology.share_partition.unwrap(),
+    );
     let (_, cmds) = choose(&sys, p0, &state, add_choice(ShareAdd::Implicit));
     // `proposed` stages at the share-partition leader; no AddShareAcksToTxn at all.
     assert_eq!(
@@ -109,7 +112,10 @@ fn an_early_staging_goes_out_with_the_add_and_not_again() {
     let sys = system(Design::proposed(), Scenario::ctp_implicit_add(), &[]);
     let (state, _) = polled(&sys);
     let (tc, p0) = (sys.topology.txn_coordinator, sys.topology.producers[0]);
-    let (d0, sp0) = (sys.topology.partitions[0], sys.topology.share_partition.unwrap());
+    let (d0, sp0) = (
+        sys.topology.partitions[0],
+        sys.topology.share_partition.unwrap(),
+    );
     let (state, cmds) = choose(&sys, p0, &state, add_choice(ShareAdd::Early));
     assert_eq!(
         requests(&cmds),
@@ -206,7 +212,10 @@ fn the_staging_brokers_add_opens_the_transaction_under_tv2() {
     assert_eq!(answer_error(&cmds), ErrorCode::None);
     let meta = &tc_state(&after).txns[&TransactionalId(0)];
     assert!(meta.partitions.contains(&TopicPartition::ShareGroupState));
-    assert_eq!(meta.state, sharetxn_model::coordinator::txn_state::TransactionState::Ongoing);
+    assert_eq!(
+        meta.state,
+        sharetxn_model::coordinator::txn_state::TransactionState::Ongoing
+    );
 }
 
 #[test]
