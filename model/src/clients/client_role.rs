@@ -232,7 +232,7 @@ impl Producer {
                     self.send_coordinator(state, msg, o);
                 }
             }
-            _ => self.send_add_share_acks(state, o),
+            _ => self.add_share_acks(state, o),
         }
     }
 
@@ -297,6 +297,7 @@ impl Producer {
             sh.fetched = None;
             sh.acks.clear();
             sh.stalled = false;
+            sh.add = None;
             o.choose_random(STALL, Vec::new());
         }
     }

@@ -122,11 +122,9 @@ impl Producer {
             {
                 self.on_added(state, r.error, o, |p, s, o| p.after_partitions_added(s, o))
             }
-            Msg::AddShareAcksToTxnResponse(r) if state.manager.awaits("AddShareAcksToTxn") => self
-                .on_added(state, r.error, o, |p, s, o| {
-                    p.send_txn_share_ack(s, o);
-                    p.maybe_end(s, o);
-                }),
+            Msg::AddShareAcksToTxnResponse(r) if state.manager.awaits("AddShareAcksToTxn") => {
+                self.on_added(state, r.error, o, |p, s, o| p.share_acks_added(s, o))
+            }
             Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, src, r, o),
             Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
                 if r.error == ErrorCode::NotLeaderOrFollower {
@@ -203,6 +201,10 @@ impl Producer {
         }
         if choice == ClientChoice::Handoff {
             self.on_handoff(state, o);
+            return;
+        }
+        if let ClientChoice::ShareAdd(add) = choice {
+            self.on_share_add(state, add, o);
             return;
         }
         if state.manager.tm == TxnManagerState::FatalError {

@@ -61,6 +61,10 @@ pub struct ShareSource {
     /// The share consumer's own plain paths beside the transaction: the implicit ACCEPT
     /// of the previous poll's batch and `close()` (the scenario's `txn_plain_acks`).
     pub plain_acks: bool,
+    /// Scenario `ctp-implicit-add`: the client chooses, per transaction, how it puts
+    /// `__share_group_state` into it ([`ShareAdd`]); otherwise it always sends
+    /// AddShareAcksToTxn first (docs/kafka-cases.md S23).
+    pub add_choices: bool,
 }
 
 /// The member id TxnShareAcknowledge carries when its sender is not a share-group member:
@@ -110,6 +114,10 @@ pub struct ShareClientState {
     /// after its transaction ended; the next poll ACCEPTs it, `close()` releases it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<AcquiredRecord>,
+    /// Scenario `ctp-implicit-add`: how the current transaction adds `__share_group_state`,
+    /// once chosen (`None`: AddShareAcksToTxn first, the seed's client).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<ShareAdd>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -122,6 +130,9 @@ fn is_false(b: &bool) -> bool {
 
 /// The choice key of a client's stall.
 pub(crate) const STALL: &str = "stall";
+
+/// The choice key of how a client adds `__share_group_state` (scenario `ctp-implicit-add`).
+pub(crate) const SHARE_ADD: &str = "share-add";
 
 impl Producer {
     /// `consumer.poll()`: one ShareFetch for one record.
@@ -234,11 +245,22 @@ impl Producer {
         record: AcquiredRecord,
         o: &mut Out<A>,
     ) {
+        let choices = self.role.share_source().is_some_and(|s| s.add_choices);
         if let Some(sh) = state.role.share_mut() {
             sh.fetched = Some(record);
             sh.empty_polls = 0;
             if sh.stalls_left > 0 {
                 o.choose_random(STALL, vec![ClientChoice::Stall]);
+            }
+            if choices {
+                // The application's client decides how this transaction adds the share
+                // group's state partition before it begins (docs/kafka-cases.md S23).
+                let offer = vec![
+                    ClientChoice::ShareAdd(ShareAdd::Implicit),
+                    ClientChoice::ShareAdd(ShareAdd::Early),
+                ];
+                o.choose_random(SHARE_ADD, offer);
+                return;
             }
         }
         let waits = self
@@ -248,6 +270,48 @@ impl Producer {
         if !waits {
             self.begin_txn(state, record.offset, o);
         }
+    }
+
+    /// Scenario `ctp-implicit-add`: the client chose how its transaction adds
+    /// `__share_group_state`, and begins the transaction for the record it holds.
+    pub(crate) fn on_share_add<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        add: ShareAdd,
+        o: &mut Out<A>,
+    ) {
+        let Some(sh) = state.role.share_mut() else {
+            return;
+        };
+        let Some(record) = sh.fetched.filter(|_| sh.add.is_none()) else {
+            return;
+        };
+        sh.add = Some(add);
+        o.choose_random(SHARE_ADD, Vec::new());
+        self.begin_txn(state, record.offset, o);
+    }
+
+    /// What the client sends to add the share acknowledgements to its transaction:
+    /// AddShareAcksToTxn, then TxnShareAcknowledge once it is answered (the seed's
+    /// `sendShareAcksToTransaction`); with [`ShareAdd::Implicit`] TxnShareAcknowledge
+    /// alone; with [`ShareAdd::Early`] both at once.
+    pub(crate) fn add_share_acks<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        let add = state.role.share().and_then(|sh| sh.add);
+        if add != Some(ShareAdd::Implicit) {
+            self.send_add_share_acks(state, o);
+        }
+        if add.is_some() {
+            self.send_txn_share_ack(state, o);
+        }
+    }
+
+    /// AddShareAcksToTxn was answered: the staging follows, unless it went out with the
+    /// add ([`ShareAdd::Early`]).
+    pub(crate) fn share_acks_added<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        if state.role.share().and_then(|sh| sh.add) != Some(ShareAdd::Early) {
+            self.send_txn_share_ack(state, o);
+        }
+        self.maybe_end(state, o);
     }
 
     /// The application stalls past the lock of the record it holds: the lock's expiry is

@@ -130,6 +130,7 @@ impl TransactionalShareAcknowledger {
                     stalls: 0,
                     ack_types: AckTypes::ACCEPT,
                     plain_acks: false,
+                    add_choices: false,
                 }),
             },
         }

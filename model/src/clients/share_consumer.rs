@@ -175,7 +175,8 @@ impl ShareConsumer {
             | ClientChoice::Checkpoint
             | ClientChoice::Handoff
             | ClientChoice::Vanish
-            | ClientChoice::Wake => {}
+            | ClientChoice::Wake
+            | ClientChoice::ShareAdd(_) => {}
         }
     }
 

@@ -532,6 +532,9 @@ pub enum ClientChoice {
     /// stall not knowing it was replaced, and its application goes on: one more `send()`,
     /// then `close()`.
     Wake,
+    /// Scenario `ctp-implicit-add`: how the KIP-1289 client puts `__share_group_state`
+    /// into the transaction it is beginning (docs/kafka-cases.md S23).
+    ShareAdd(crate::protocol::txn_share_msg::ShareAdd),
 }
 
 /// The `transaction.version` feature level the brokers finalise: TV0 is the original

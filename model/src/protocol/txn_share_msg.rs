@@ -15,6 +15,24 @@ use crate::protocol::width::{Epoch, Offset};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 
+/// How a KIP-1289 client puts `__share_group_state` into its transaction
+/// (docs/kafka-cases.md S23). Without a choice (every scenario but `ctp-implicit-add`) it
+/// sends AddShareAcksToTxn and stages once that was answered, as the seed's text gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShareAdd {
+    /// No AddShareAcksToTxn: TxnShareAcknowledge alone, whose verification at the staging
+    /// broker adds the partition, as a TV2 client's `sendOffsetsToTransaction` sends
+    /// TxnOffsetCommit v5 alone (`TransactionManager`, Kafka 4.0; the version maps to
+    /// `addPartition` in `AddPartitionsToTxnManager`). Under TV0/1 the verification only
+    /// verifies, so this is KIP-890's buggy client that never adds.
+    Implicit,
+    /// AddShareAcksToTxn and TxnShareAcknowledge sent together, the staging before the add
+    /// was answered: KIP-890's buggy client, whose write may reach its broker before the
+    /// coordinator added the partition.
+    Early,
+}
+
 /// AddShareAcksToTxnRequest: `TransactionalId ProducerId ProducerEpoch GroupId [Topics]`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct AddShareAcksToTxnRequest {

@@ -128,6 +128,7 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
             },
             ack_types: AckTypes::of(&scenario.txn_ack_types),
             plain_acks: scenario.txn_plain_acks,
+            add_choices: scenario.share_add_choices,
         })
 }
 

@@ -175,6 +175,12 @@ pub struct Scenario {
     /// the last one. Only in `ctp-acks`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub txn_plain_acks: bool,
+    /// Scenario `ctp-implicit-add`: each KIP-1289 consume-transform-produce client chooses
+    /// per transaction how it adds `__share_group_state` (no AddShareAcksToTxn, or the
+    /// staging sent before the add was answered; docs/kafka-cases.md S23). False in every
+    /// other scenario: the client sends AddShareAcksToTxn first.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub share_add_choices: bool,
 }
 
 // Serde defaults: a field the transaction scenarios do not use is left out of their traces,
@@ -225,6 +231,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "draft-itest",
     "spl-move",
     "ctp-acks",
+    "ctp-implicit-add",
 ];
 
 impl Scenario {
@@ -276,6 +283,7 @@ impl Scenario {
             sc_prunes: 0,
             txn_ack_types: accept_only(),
             txn_plain_acks: false,
+            share_add_choices: false,
         }
     }
 
@@ -324,6 +332,7 @@ impl Scenario {
             sc_prunes: 0,
             txn_ack_types: accept_only(),
             txn_plain_acks: false,
+            share_add_choices: false,
         }
     }
 
@@ -373,6 +382,7 @@ impl Scenario {
             sc_prunes: 0,
             txn_ack_types: accept_only(),
             txn_plain_acks: false,
+            share_add_choices: false,
         }
     }
 
@@ -390,6 +400,31 @@ impl Scenario {
             consumers: 1,
             ack_mode: AckMode::Explicit,
             ack_types: default_ack_types(),
+            ..Scenario::ctp()
+        }
+    }
+
+    /// `ctp` with the adds a real client sends (docs/kafka-cases.md S23): per transaction the
+    /// KIP-1289 client chooses between a TV2 client's implicit add (TxnShareAcknowledge
+    /// alone, its verification at the staging broker adding `__share_group_state`, as
+    /// TxnOffsetCommit v5 does) and KIP-890's buggy client (the staging sent with
+    /// AddShareAcksToTxn, before the add was answered). One early timeout instead of the
+    /// share coordinator's crash, so a staging can outlive the request that sent it and
+    /// reach the coordinators late, after its transaction ended: the case an implicit add
+    /// must not turn into a new transaction. `delivery_limit=2`, Kafka's least: with the
+    /// early timeout `limit_archived` is in scope, and the two transactions' deliveries
+    /// reach the limit only at 2.
+    pub fn ctp_implicit_add() -> Scenario {
+        Scenario {
+            name: "ctp-implicit-add".into(),
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                crashes: 0,
+                timeouts: 1,
+            },
+            delivery_limit: 2,
+            share_add_choices: true,
             ..Scenario::ctp()
         }
     }
@@ -558,6 +593,7 @@ impl Scenario {
             sc_prunes: 0,
             txn_ack_types: accept_only(),
             txn_plain_acks: false,
+            share_add_choices: false,
         }
     }
 
@@ -657,6 +693,7 @@ impl Scenario {
             "ctp" => Ok(Scenario::ctp()),
             "ctp-race" => Ok(Scenario::ctp_race()),
             "ctp-mixed" => Ok(Scenario::ctp_mixed()),
+            "ctp-implicit-add" => Ok(Scenario::ctp_implicit_add()),
             "flink-acknowledger" => Ok(Scenario::flink_acknowledger()),
             "session" => Ok(Scenario::session()),
             "connect-share-sink" => Ok(Scenario::connect_share_sink()),

@@ -230,6 +230,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         if scenario.read_retries != 1 {
             map.insert("read_retries".into(), json!(scenario.read_retries));
         }
+        if scenario.share_add_choices {
+            map.insert("share_add_choices".into(), json!(true));
+        }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));
         }
