@@ -107,6 +107,9 @@ struct Entry {
 /// most of them shared with states the search holds anyway.
 const SLOTS: usize = 1 << 13;
 
+/// A debug build audits one memo hit in this many (the first included).
+pub const AUDIT_EVERY: u64 = 32;
+
 /// A direct-mapped memo of handler outcomes, owned by one searcher.
 #[derive(Debug, Default)]
 pub struct HandlerMemo {
@@ -119,6 +122,14 @@ impl HandlerMemo {
     /// An empty memo (it allocates its slots on first use).
     pub fn new() -> HandlerMemo {
         HandlerMemo::default()
+    }
+
+    /// Whether a debug build re-runs the handler of this hit to audit the memo: one hit in
+    /// [`AUDIT_EVERY`], so the test suite audits thousands of hits per check without paying a
+    /// second handler run on every one (which made the optimised test profile slower with
+    /// the memo than without it).
+    pub fn audit_due(&self) -> bool {
+        self.hits % AUDIT_EVERY == 1
     }
 
     /// How many handler runs were answered from the memo, and how many were run.
