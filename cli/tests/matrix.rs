@@ -191,30 +191,35 @@ fn check_without_a_design_takes_the_first_that_applies() {
 /// matrix above goes to 1,000,000): every status and every check's figures but time.
 #[test]
 fn session_scenarios_matrix_is_pinned() {
-    let dir = scratch_dir("session");
-    let dir_arg = dir.to_string_lossy().into_owned();
-    let out = run(&[
-        "matrix",
-        "--scenarios",
+    let matrix = pinned_matrix(
+        "session",
         "session,session-resume,connect-share-sink",
-        "--unclaimed-max-states",
-        "200000",
-        "--threads",
-        "2",
-        "--json",
-        "--trace-out",
-        &dir_arg,
-    ]);
+        Some("200000"),
+    );
+    insta::assert_json_snapshot!("session_scenarios_matrix", matrix);
+}
+
+/// `matrix --json` on `scenarios` at their default bounds, every design (an unclaimed
+/// design stopped at `cap` states), the trace directory redacted. consumer-offsets applies
+/// to none of the share scenarios: its check rows say why, and its cells, every one
+/// not_applicable, are left out.
+fn pinned_matrix(name: &str, scenarios: &str, cap: Option<&str>) -> Value {
+    let dir = scratch_dir(name);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let mut args = vec!["matrix", "--scenarios", scenarios];
+    if let Some(cap) = cap {
+        args.extend(["--unclaimed-max-states", cap]);
+    }
+    args.extend(["--threads", "2", "--json", "--trace-out", &dir_arg]);
+    let out = run(&args);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
     let mut matrix = redact(matrix, &dir_arg);
-    // consumer-offsets applies to none of these scenarios: its check rows say why, and its
-    // cells, every one not_applicable, are left out.
     if let Some(cells) = matrix["cells"].as_array_mut() {
         cells.retain(|c| c["status"] != "not_applicable" || c["design"] != "consumer-offsets");
     }
-    insta::assert_json_snapshot!("session_scenarios_matrix", matrix);
     let _ = std::fs::remove_dir_all(&dir);
+    matrix
 }
 
 /// Scenario `spl-move` (issue 16's leader move) at its default bounds, every design, with
@@ -222,28 +227,8 @@ fn session_scenarios_matrix_is_pinned() {
 /// holding, the old leader's late staging or write fenced (`stale_leader_fenced`).
 #[test]
 fn spl_move_matrix_is_pinned() {
-    let dir = scratch_dir("spl-move");
-    let dir_arg = dir.to_string_lossy().into_owned();
-    let out = run(&[
-        "matrix",
-        "--scenarios",
-        "spl-move",
-        "--unclaimed-max-states",
-        "100000",
-        "--threads",
-        "2",
-        "--json",
-        "--trace-out",
-        &dir_arg,
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
-    let mut matrix = redact(matrix, &dir_arg);
-    if let Some(cells) = matrix["cells"].as_array_mut() {
-        cells.retain(|c| c["status"] != "not_applicable" || c["design"] != "consumer-offsets");
-    }
+    let matrix = pinned_matrix("spl-move", "spl-move", Some("100000"));
     insta::assert_json_snapshot!("spl_move_matrix", matrix);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Scenario `ctp-acks` (the KIP-1289 client's ack types, implicit ACCEPT and `close()`,
@@ -251,26 +236,8 @@ fn spl_move_matrix_is_pinned() {
 /// violates `staged_ack_exclusive`, `draft` and `proposed` hold every applicable property.
 #[test]
 fn ctp_acks_matrix_is_pinned() {
-    let dir = scratch_dir("ctp-acks");
-    let dir_arg = dir.to_string_lossy().into_owned();
-    let out = run(&[
-        "matrix",
-        "--scenarios",
-        "ctp-acks",
-        "--threads",
-        "2",
-        "--json",
-        "--trace-out",
-        &dir_arg,
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let matrix: Value = serde_json::from_str(&text(&out.stdout)).expect("one JSON document");
-    let mut matrix = redact(matrix, &dir_arg);
-    if let Some(cells) = matrix["cells"].as_array_mut() {
-        cells.retain(|c| c["status"] != "not_applicable" || c["design"] != "consumer-offsets");
-    }
+    let matrix = pinned_matrix("ctp-acks", "ctp-acks", None);
     insta::assert_json_snapshot!("ctp_acks_matrix", matrix);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every design on every scenario at default bounds: the statuses, and for each pair
