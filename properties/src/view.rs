@@ -16,7 +16,7 @@ use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use writes::WriteIndex;
 
 /// One state as the properties judge it: the system and the state, with the parts several
@@ -30,6 +30,8 @@ pub struct View<'a> {
     pub state: &'a SystemState,
     logs: OnceCell<Vec<(Id, &'a PartitionLog)>>,
     writes: OnceCell<WriteIndex>,
+    /// Where the last lookup in `writes` left off.
+    next_write: Cell<usize>,
     applied: OnceCell<Vec<(Id, AppliedAck)>>,
     quiescent: OnceCell<bool>,
 }
@@ -42,6 +44,7 @@ impl<'a> View<'a> {
             state,
             logs: OnceCell::new(),
             writes: OnceCell::new(),
+            next_write: Cell::new(0),
             applied: OnceCell::new(),
             quiescent: OnceCell::new(),
         }
@@ -70,7 +73,7 @@ impl<'a> View<'a> {
     pub fn write_statuses(&self, tag: Ghost<TxnTag>, tp: TopicPartition) -> WriteStatuses {
         self.writes
             .get_or_init(|| WriteIndex::of(self.sys, self.state))
-            .get(tag, tp)
+            .get(tag, tp, &self.next_write)
     }
 
     /// Every transactional acknowledgement applied to share state, with the actor that

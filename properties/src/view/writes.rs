@@ -10,6 +10,7 @@ use sharetxn_model::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
+use std::cell::Cell;
 
 /// Where one write (an attempt's record on one partition) stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -153,11 +154,20 @@ impl WriteIndex {
     }
 
     /// The statuses of the write of attempt `tag` to `tp` (none if the history has no such
-    /// write).
-    pub fn get(&self, tag: Ghost<TxnTag>, tp: TopicPartition) -> WriteStatuses {
-        self.0
-            .binary_search_by(|(t, p, _)| (*t, *p).cmp(&(tag, tp)))
-            .map_or(WriteStatuses(0), |i| self.0[i].2)
+    /// write). `next` is where the last lookup left off: properties mostly ask in the
+    /// history's order, so the write asked for is usually the one after the last.
+    pub fn get(&self, tag: Ghost<TxnTag>, tp: TopicPartition, next: &Cell<usize>) -> WriteStatuses {
+        let at = match self.0.get(next.get()) {
+            Some((t, p, _)) if *t == tag && *p == tp => Some(next.get()),
+            _ => self
+                .0
+                .binary_search_by(|(t, p, _)| (*t, *p).cmp(&(tag, tp)))
+                .ok(),
+        };
+        at.map_or(WriteStatuses(0), |i| {
+            next.set(i + 1);
+            self.0[i].2
+        })
     }
 }
 
