@@ -11,7 +11,7 @@
 
 use nix::sys::resource::{getrusage, UsageWho};
 use sharetxn_model::{world::settings, Action, Design, Scenario, System, SystemState};
-use sharetxn_properties::{check, CheckOptions, Strategy, PROPERTIES};
+use sharetxn_properties::{check, CheckOptions, Strategy, View, PROPERTIES};
 use stateright::{Checker, Expectation, Model, Property};
 use std::process::Command;
 
@@ -68,11 +68,11 @@ struct Bench {
 }
 
 fn always<const I: usize>(m: &Bench, s: &SystemState) -> bool {
-    (PROPERTIES[I].check)(&m.sys, s).is_none()
+    (PROPERTIES[I].check)(&View::new(&m.sys, s)).is_none()
 }
 
 fn sometimes<const I: usize>(m: &Bench, s: &SystemState) -> bool {
-    (PROPERTIES[I].witness)(&m.sys, s)
+    (PROPERTIES[I].witness)(&View::new(&m.sys, s))
 }
 
 type Condition = fn(&Bench, &SystemState) -> bool;

@@ -18,7 +18,7 @@ use crate::bfs::{self, Frontier};
 use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
-use crate::{Kind, PROPERTIES};
+use crate::{Kind, View, PROPERTIES};
 use sharetxn_model::world::memo::HandlerMemo;
 use sharetxn_model::world::settings;
 use sharetxn_model::{Action, System, SystemState};
@@ -130,13 +130,15 @@ fn evaluate(
     open: &[bool],
     hits: &mut Vec<(usize, Option<String>)>,
 ) {
+    // One view for every property judged here: what several of them read is built once.
+    let view = View::new(sys, state);
     for (i, p) in PROPERTIES.iter().enumerate() {
         if open[2 * i] {
-            if let Some(msg) = (p.check)(sys, state) {
+            if let Some(msg) = (p.check)(&view) {
                 hits.push((2 * i, Some(msg)));
             }
         }
-        if open[2 * i + 1] && (p.witness)(sys, state) {
+        if open[2 * i + 1] && (p.witness)(&view) {
             hits.push((2 * i + 1, None));
         }
     }

@@ -13,7 +13,7 @@
 //! [`crate::check`] does too, whereas stateright's own `eventually` means something else
 //! (a condition met on every path).
 
-use crate::{Kind, PropertyDef, PROPERTIES};
+use crate::{Kind, PropertyDef, View, PROPERTIES};
 use sharetxn_model::{world::settings, Action, System, SystemState};
 use stateright::{Model, Path, Property};
 
@@ -29,8 +29,8 @@ type Condition = fn(&Checked, &SystemState) -> bool;
 macro_rules! conditions {
     ($($i:literal),*) => {
         const CONDITIONS: &[(Condition, Condition)] = &[$((
-            |m: &Checked, s: &SystemState| (PROPERTIES[$i].check)(&m.0, s).is_none(),
-            |m: &Checked, s: &SystemState| (PROPERTIES[$i].witness)(&m.0, s),
+            |m: &Checked, s: &SystemState| (PROPERTIES[$i].check)(&View::new(&m.0, s)).is_none(),
+            |m: &Checked, s: &SystemState| (PROPERTIES[$i].witness)(&View::new(&m.0, s)),
         )),*];
     };
 }

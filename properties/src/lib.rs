@@ -24,10 +24,11 @@ pub mod violation;
 mod visited;
 
 use serde::{Deserialize, Serialize};
-use sharetxn_model::{System, SystemState};
+use sharetxn_model::System;
 
 pub use check::{check, CheckOptions, Strategy};
 pub use report::{PropertyReport, Report, Status};
+pub use view::View;
 pub use violation::Violation;
 
 /// When a property is judged.
@@ -56,10 +57,11 @@ pub struct PropertyDef {
     pub twin: &'static str,
     /// What the twin reaches, in one line.
     pub twin_what: &'static str,
-    /// The check: the violation message, if the state violates it.
-    pub check: fn(&System, &SystemState) -> Option<String>,
+    /// The check: the violation message, if the state violates it. It reads the state
+    /// through a [`View`] its caller shares with every property judging the same state.
+    pub check: fn(&View) -> Option<String>,
     /// The twin: whether the state witnesses it.
-    pub witness: fn(&System, &SystemState) -> bool,
+    pub witness: fn(&View) -> bool,
     /// Whether the property (and its twin) applies to the system's scenario and design;
     /// `check` reports `not_applicable` for those that do not.
     pub applies: fn(&System) -> bool,

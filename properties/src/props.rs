@@ -1,5 +1,8 @@
 //! One file per property: `check` returns the violation's one-line message, `witness`
-//! says whether the property's reachability twin holds in a state.
+//! says whether the property's reachability twin holds in a state. Both take the state's
+//! [`View`](crate::view::View): `view.sys` and `view.state`, and the parts several
+//! properties read (`logs`, `write_statuses`, `applied_acks`, `is_quiescent`), built once
+//! for every property its caller judges on that state.
 
 pub mod ack_owner;
 pub mod at_least_once;

@@ -1,31 +1,95 @@
-//! Read-only views of a `SystemState` that several properties share: where each write of a
-//! client transaction attempt stands, and the partition logs.
+//! A read-only view of one `SystemState` that every property judging it shares: the
+//! parts several properties read (the partition logs, where each write of a client
+//! transaction attempt stands, the applied transactional acknowledgements, quiescence) are
+//! built once per state, on first use, instead of once per property; and lookups of the
+//! share-group actors' states.
 
-use sharetxn_model::partition::partition_log::{PartitionLog, RecordStatus};
+mod writes;
+
+pub use writes::{WriteStatus, WriteStatuses};
+
+use sharetxn_model::history::txn_acks::{applied_acks, AppliedAck};
+use sharetxn_model::partition::partition_log::PartitionLog;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{TopicPartition, TxnTag};
-use sharetxn_model::protocol::msg::Msg;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
-use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
-use std::collections::BTreeSet;
+use std::cell::{Cell, OnceCell};
+use writes::WriteIndex;
 
-/// Where one write (an attempt's record on one partition) stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum WriteStatus {
-    /// In the log, followed by a COMMIT marker of its producer.
-    Committed,
-    /// In the log, followed by an ABORT marker.
-    Aborted,
-    /// In the log with no marker yet.
-    Pending,
-    /// Not in the log, but a copy is in flight, parked for verification, or the client
-    /// still holds it for a resend.
-    InFlight,
-    /// Not in the log and nowhere else: it can never be written.
-    Lost,
+/// One state as the properties judge it: the system and the state, with the parts several
+/// properties read built at most once. A caller builds one per state and passes it to every
+/// property it judges there; a property reads `sys` and `state` directly, and the shared
+/// parts through the methods.
+pub struct View<'a> {
+    /// The closed world the state belongs to.
+    pub sys: &'a System,
+    /// The state judged.
+    pub state: &'a SystemState,
+    logs: OnceCell<Vec<(Id, &'a PartitionLog)>>,
+    writes: OnceCell<WriteIndex>,
+    /// Where the last lookup in `writes` left off.
+    next_write: Cell<usize>,
+    applied: OnceCell<Vec<(Id, AppliedAck)>>,
+    quiescent: OnceCell<bool>,
+}
+
+impl<'a> View<'a> {
+    /// A view of `state`; nothing is built until a property asks.
+    pub fn new(sys: &'a System, state: &'a SystemState) -> View<'a> {
+        View {
+            sys,
+            state,
+            logs: OnceCell::new(),
+            writes: OnceCell::new(),
+            next_write: Cell::new(0),
+            applied: OnceCell::new(),
+            quiescent: OnceCell::new(),
+        }
+    }
+
+    /// Every partition leader with its log: the group coordinator's `__consumer_offsets`
+    /// first, then the output partitions. Name one with [`View::name`].
+    pub fn logs(&self) -> &[(Id, &'a PartitionLog)] {
+        self.logs.get_or_init(|| {
+            let (sys, state) = (self.sys, self.state);
+            std::iter::once(sys.topology.group_coordinator)
+                .chain(sys.topology.partitions.iter().copied())
+                .filter_map(|id| leader_log(state.node(id)).map(|log| (id, log)))
+                .collect()
+        })
+    }
+
+    /// An actor's name, for a violation's message (built only when one is written).
+    pub fn name(&self, id: Id) -> String {
+        self.sys.topology.name(id)
+    }
+
+    /// Every status the write of attempt `tag` to `tp` has, for a write the history
+    /// records (`History::writes`); the statuses of every such write are found together,
+    /// on the first call.
+    pub fn write_statuses(&self, tag: Ghost<TxnTag>, tp: TopicPartition) -> WriteStatuses {
+        self.writes
+            .get_or_init(|| WriteIndex::of(self.sys, self.state))
+            .get(tag, tp, &self.next_write)
+    }
+
+    /// Every transactional acknowledgement applied to share state, with the actor that
+    /// applied it (`txn_acks::applied_acks`).
+    pub fn applied_acks(&self) -> &[(Id, AppliedAck)] {
+        self.applied
+            .get_or_init(|| applied_acks(self.sys, self.state))
+    }
+
+    /// Whether the state is quiescent (`System::is_quiescent`), where the liveness
+    /// properties are judged.
+    pub fn is_quiescent(&self) -> bool {
+        *self
+            .quiescent
+            .get_or_init(|| self.sys.is_quiescent(self.state))
+    }
 }
 
 /// The log of a transaction partition's leader.
@@ -43,105 +107,6 @@ fn leader_log(node: &NodeState) -> Option<&PartitionLog> {
     node.data_partition()
         .map(|dp| &dp.log)
         .or_else(|| node.group_coordinator().map(|gc| &gc.log))
-}
-
-/// Every partition leader with its log, named.
-pub fn logs<'a>(sys: &'a System, state: &'a SystemState) -> Vec<(String, Id, &'a PartitionLog)> {
-    let mut out = Vec::new();
-    let mut ids = vec![sys.topology.group_coordinator];
-    ids.extend(sys.topology.partitions.iter().copied());
-    for id in ids {
-        if let Some(log) = leader_log(state.node(id)) {
-            out.push((sys.topology.name(id), id, log));
-        }
-    }
-    out
-}
-
-fn carries(msg: &Msg, tag: Ghost<TxnTag>, tp: TopicPartition) -> bool {
-    match (msg, tp) {
-        (Msg::Produce(p), TopicPartition::Output(i)) => p.record.tag == tag && p.partition == i,
-        (Msg::TxnOffsetCommit(c), TopicPartition::ConsumerOffsets) => c.tag == tag,
-        (Msg::TxnShareAcknowledge(c), TopicPartition::ShareGroupState) => c.tag == tag,
-        _ => false,
-    }
-}
-
-/// Whether a leader holds the write of attempt `tag` to `tp` parked for its KIP-890
-/// verification.
-fn parks(node: &NodeState, tag: Ghost<TxnTag>, tp: TopicPartition) -> bool {
-    let data = node.data_partition().is_some_and(|dp| {
-        dp.verifying
-            .values()
-            .any(|p| carries(&Msg::Produce(p.request.clone()), tag, tp))
-    });
-    let offsets = node.group_coordinator().is_some_and(|gc| {
-        gc.verifying
-            .values()
-            .any(|p| carries(&Msg::TxnOffsetCommit(p.request.clone()), tag, tp))
-    });
-    let acks = node.share_coordinator().is_some_and(|sc| {
-        sc.verifying
-            .values()
-            .any(|p| carries(&Msg::TxnShareAcknowledge(p.request.clone()), tag, tp))
-    });
-    data || offsets || acks
-}
-
-/// Every status the write of attempt `tag` to `tp` has (a record can be in a log more than
-/// once only if deduplication failed; each copy counts).
-pub fn write_statuses(
-    sys: &System,
-    state: &SystemState,
-    tag: Ghost<TxnTag>,
-    tp: TopicPartition,
-) -> BTreeSet<WriteStatus> {
-    let mut out = BTreeSet::new();
-    if let Some(log) = log_of(sys, state, tp) {
-        for (_, _, payload, status) in log.data() {
-            if payload.tag() == tag {
-                out.insert(match status {
-                    RecordStatus::Committed => WriteStatus::Committed,
-                    RecordStatus::Aborted => WriteStatus::Aborted,
-                    RecordStatus::Pending => WriteStatus::Pending,
-                });
-            }
-        }
-    }
-    if tp == TopicPartition::ShareGroupState {
-        // KIP-1289: the share coordinator's pending and resolved acknowledgements stand in
-        // for a partition log's records.
-        if let Some(sc) = share_coordinator_txn_state(sys, state) {
-            out.extend(
-                sc.txn_ack_statuses(tag)
-                    .into_iter()
-                    .map(|status| match status {
-                        TxnAckStatus::Committed => WriteStatus::Committed,
-                        TxnAckStatus::Aborted => WriteStatus::Aborted,
-                        TxnAckStatus::Pending => WriteStatus::Pending,
-                    }),
-            );
-        }
-    }
-    if !out.is_empty() {
-        return out;
-    }
-    let leader = sys.topology.leader_of(tp);
-    let in_network = state.network.any(|_, _, msg| carries(msg, tag, tp));
-    let parked = state.is_up(leader) && parks(state.node(leader), tag, tp);
-    let held = sys.topology.txn_clients().any(|id| {
-        state.is_up(id)
-            && state
-                .node(id)
-                .txn_client()
-                .is_some_and(|p| p.requests.values().any(|r| carries(&r.msg, tag, tp)))
-    });
-    out.insert(if in_network || parked || held {
-        WriteStatus::InFlight
-    } else {
-        WriteStatus::Lost
-    });
-    out
 }
 
 /// The share coordinator's persisted share state, if the scenario has a share group.

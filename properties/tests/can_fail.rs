@@ -8,12 +8,13 @@ use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
 use sharetxn_model::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::props::producer_fencing;
+use sharetxn_properties::View;
 
 #[test]
 fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
     let mut state = sys.init_state();
-    assert_eq!(producer_fencing::check(&sys, &state), None);
+    assert_eq!(producer_fencing::check(&View::new(&sys, &state)), None);
     let d0 = usize::from(sys.topology.partitions[0]);
     let mut node = state.nodes[d0].as_ref().clone();
     let leader = node.data_partition_mut().expect("D0 is a data partition");
@@ -35,7 +36,8 @@ fn producer_fencing_reports_a_partition_that_accepts_a_fenced_epoch() {
     // A broken leader that skipped the epoch check appends a zombie's write.
     leader.log.append(pe(1), Some(1), record(1));
     state.nodes[d0] = sharetxn_model::world::shared::Shared::new(node);
-    let message = producer_fencing::check(&sys, &state).expect("the zombie write is reported");
+    let message =
+        producer_fencing::check(&View::new(&sys, &state)).expect("the zombie write is reported");
     assert!(
         message.contains("D0 accepted a write from pid0/e1"),
         "{message}"
@@ -72,7 +74,7 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
         sharetxn_model::history::transitions::txn_states(s, tc).contains(&TransactionState::Ongoing)
     };
     let mut state = walk_until(&sys, sys.init_state(), ongoing);
-    assert_eq!(legal_transitions::check(&sys, &state), None);
+    assert_eq!(legal_transitions::check(&View::new(&sys, &state)), None);
     // A broken log: the record that began the transaction is gone, as if a leader
     // acknowledged a write that the new leader never had.
     let i = usize::from(tc);
@@ -87,7 +89,8 @@ fn legal_transitions_reports_a_coordinator_whose_log_lost_its_last_record() {
     ));
     let crashed = sys.step(&state, &Action::Crash(tc));
     let restarted = sys.step(&crashed, &Action::Restart(tc));
-    let message = legal_transitions::check(&sys, &restarted).expect("the lost record is reported");
+    let message = legal_transitions::check(&View::new(&sys, &restarted))
+        .expect("the lost record is reported");
     assert!(message.contains("as Empty, it was Ongoing"), "{message}");
 }
 
@@ -134,7 +137,8 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     state.timers[i] = sharetxn_model::world::shared::Shared::new(Default::default());
     state.network.channels.retain(|((src, _, _), _)| *src != tc);
     let quiescent = walk_until(&sys, state, |s| sys.is_quiescent(s));
-    let message = txn_completes::check(&sys, &quiescent).expect("the stuck commit is reported");
+    let message =
+        txn_completes::check(&View::new(&sys, &quiescent)).expect("the stuck commit is reported");
     assert!(message.contains("in PrepareCommit forever"), "{message}");
 }
 
@@ -174,9 +178,10 @@ fn staged_ack_exclusive_reports_a_plain_settle_of_a_staged_record() {
     use sharetxn_properties::props::staged_ack_exclusive;
     let sys = System::new(Design::proposed(), Scenario::ctp_mixed());
     let mut state = first_state(&sys, |s| !txn_acks::pending_acks(&sys, s).is_empty());
-    assert_eq!(staged_ack_exclusive::check(&sys, &state), None);
+    assert_eq!(staged_ack_exclusive::check(&View::new(&sys, &state)), None);
     txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, None, RecordState::Acknowledged);
-    let message = staged_ack_exclusive::check(&sys, &state).expect("the plain settle is reported");
+    let message = staged_ack_exclusive::check(&View::new(&sys, &state))
+        .expect("the plain settle is reported");
     assert!(message.contains("made offset 0 ACKNOWLEDGED"), "{message}");
 }
 
@@ -189,7 +194,7 @@ fn staged_ack_exclusive_reports_the_clients_own_plain_ack_of_its_staged_record()
     use sharetxn_properties::props::staged_ack_exclusive;
     let sys = System::new(Design::proposed(), Scenario::ctp_acks());
     let mut state = first_state(&sys, |s| !txn_acks::pending_acks(&sys, s).is_empty());
-    assert_eq!(staged_ack_exclusive::check(&sys, &state), None);
+    assert_eq!(staged_ack_exclusive::check(&View::new(&sys, &state)), None);
     let p0 = sys.topology.producers[0];
     let member = sys.topology.member_of(p0).expect("P0 is a member");
     let acquisition = DeliveryTag {
@@ -197,7 +202,8 @@ fn staged_ack_exclusive_reports_the_clients_own_plain_ack_of_its_staged_record()
         delivery_count: 1,
     };
     txn_ack_ghost::observe_own_plain_ack(&sys, &mut state, 0, acquisition);
-    let message = staged_ack_exclusive::check(&sys, &state).expect("the own plain ack is reported");
+    let message = staged_ack_exclusive::check(&View::new(&sys, &state))
+        .expect("the own plain ack is reported");
     assert!(message.contains("outside its transaction"), "{message}");
 }
 
@@ -216,11 +222,15 @@ fn no_duplicate_processing_reports_a_plain_accept_of_a_committed_record() {
     };
     // The first state whose committed output a plain ACCEPT would duplicate.
     let mut state = first_state(&sys, |s| {
-        no_duplicate_processing::check(&sys, &accepted(s)).is_some()
+        no_duplicate_processing::check(&View::new(&sys, &accepted(s))).is_some()
     });
-    assert_eq!(no_duplicate_processing::check(&sys, &state), None);
+    assert_eq!(
+        no_duplicate_processing::check(&View::new(&sys, &state)),
+        None
+    );
     txn_ack_ghost::observe_plain_settled(&sys, &mut state, 0, None, RecordState::Acknowledged);
-    let message = no_duplicate_processing::check(&sys, &state).expect("the duplicate is reported");
+    let message = no_duplicate_processing::check(&View::new(&sys, &state))
+        .expect("the duplicate is reported");
     assert!(
         message.contains("share consumer that ACCEPTed it"),
         "{message}"

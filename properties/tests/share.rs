@@ -2,7 +2,7 @@
 //! knobs each found by the property they break, and the fixed defaults passing.
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
-use sharetxn_properties::{check, CheckOptions, Report, Status};
+use sharetxn_properties::{check, CheckOptions, Report, Status, View};
 mod common;
 
 fn run(sets: &[&str]) -> Report {
@@ -184,7 +184,7 @@ fn delivery_limit_counts_what_the_leader_could_know() {
         g.share.deliveries.insert(1, 4);
         g.share.failovers = 1;
     });
-    let message = delivery_limit::check(&sys, &state).expect("4 deliveries at limit 2");
+    let message = delivery_limit::check(&View::new(&sys, &state)).expect("4 deliveries at limit 2");
     assert!(
         message.contains("offset 1 was delivered 4 times"),
         "{message}"
@@ -192,9 +192,9 @@ fn delivery_limit_counts_what_the_leader_could_know() {
     state.ghost.update(|g| {
         g.share.forgotten.insert(1, 2);
     });
-    assert_eq!(delivery_limit::check(&sys, &state), None);
+    assert_eq!(delivery_limit::check(&View::new(&sys, &state)), None);
     state.ghost.update(|g| {
         g.share.deliveries.insert(1, 5);
     });
-    assert!(delivery_limit::check(&sys, &state).is_some());
+    assert!(delivery_limit::check(&View::new(&sys, &state)).is_some());
 }

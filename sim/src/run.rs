@@ -13,7 +13,7 @@ use crate::scheduler::{Pick, Scheduler};
 use crate::swarm::{Sizable, Swarm};
 use sharetxn_model::world::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
-use sharetxn_properties::{Kind, Violation, PROPERTIES};
+use sharetxn_properties::{Kind, View, Violation, PROPERTIES};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -99,11 +99,13 @@ fn judge(
     only: Option<&[String]>,
 ) -> Option<Violation> {
     let judged = |name: &str| only.is_none_or(|names| names.iter().any(|n| n == name));
+    // One view for every property judged here: what several of them read is built once.
+    let view = View::new(sys, state);
     PROPERTIES
         .iter()
         .filter(|p| p.kind == kind && judged(p.name))
         .find_map(|p| {
-            (p.check)(sys, state).map(|message| Violation {
+            (p.check)(&view).map(|message| Violation {
                 property: p.name.to_string(),
                 message,
             })

@@ -53,7 +53,7 @@ fn tv1_breaks_atomicity_within_120_seeds() {
         state = sys.step(&state, &t.action);
     }
     let atomicity = sharetxn_properties::property("txn_atomicity").unwrap();
-    assert!((atomicity.check)(&sys, &state).is_some());
+    assert!((atomicity.check)(&sharetxn_properties::View::new(&sys, &state)).is_some());
 }
 
 #[test]

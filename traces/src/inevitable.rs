@@ -11,7 +11,7 @@
 use crate::format::{Outcome, Trace};
 use crate::walk;
 use sharetxn_model::{System, SystemState};
-use sharetxn_properties::{Kind, PropertyDef};
+use sharetxn_properties::{Kind, PropertyDef, View};
 use std::collections::BTreeSet;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -68,8 +68,10 @@ pub fn inevitable(trace: &Trace, cap: usize) -> Result<Option<Inevitable>, Strin
 /// Whether the state violates the property as the checker judges it.
 fn violates(sys: &System, def: &PropertyDef, state: &SystemState) -> bool {
     match def.kind {
-        Kind::Always => (def.check)(sys, state).is_some(),
-        Kind::Eventually => sys.is_quiescent(state) && (def.check)(sys, state).is_some(),
+        Kind::Always => (def.check)(&View::new(sys, state)).is_some(),
+        Kind::Eventually => {
+            sys.is_quiescent(state) && (def.check)(&View::new(sys, state)).is_some()
+        }
         Kind::Sometimes => false,
     }
 }

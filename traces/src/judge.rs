@@ -4,7 +4,7 @@
 
 use crate::format::Outcome;
 use sharetxn_model::{System, SystemState};
-use sharetxn_properties::{Kind, PropertyDef, PROPERTIES};
+use sharetxn_properties::{Kind, PropertyDef, View, PROPERTIES};
 
 /// The table row behind an outcome: the property of a violation, or the property whose
 /// twin a witness names.
@@ -64,15 +64,16 @@ pub fn shows(
     state: &SystemState,
 ) -> Option<String> {
     match outcome {
-        Outcome::Violation { .. } => (def.check)(sys, state),
-        Outcome::Witness { .. } => (def.witness)(sys, state).then(String::new),
+        Outcome::Violation { .. } => (def.check)(&View::new(sys, state)),
+        Outcome::Witness { .. } => (def.witness)(&View::new(sys, state)).then(String::new),
     }
 }
 
 /// Every property `state` violates, with its message, in table order.
 pub fn violations(sys: &System, state: &SystemState) -> Vec<(&'static str, String)> {
+    let view = View::new(sys, state);
     PROPERTIES
         .iter()
-        .filter_map(|p| (p.check)(sys, state).map(|m| (p.name, m)))
+        .filter_map(|p| (p.check)(&view).map(|m| (p.name, m)))
         .collect()
 }

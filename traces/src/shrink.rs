@@ -23,6 +23,7 @@ use crate::record;
 use crate::reduce::reduce;
 use crate::search::search_ladder;
 use sharetxn_model::Action;
+use sharetxn_properties::View;
 
 /// How hard to shrink.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,7 +260,7 @@ fn finish(
         Outcome::Violation { property, kind, .. } => Outcome::Violation {
             property: property.clone(),
             kind: *kind,
-            message: (def.check)(&sys, &state).unwrap_or_default(),
+            message: (def.check)(&View::new(&sys, &state)).unwrap_or_default(),
         },
         witness => witness.clone(),
     };

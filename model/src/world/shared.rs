@@ -1,14 +1,19 @@
-//! `Shared<T>`: an immutable value shared between states, with its hash computed once.
+//! `Shared<T>`: an immutable value shared between states, with its hash computed at most
+//! once.
 //!
 //! Successor states share every actor state that a step did not touch, so cloning a state
-//! copies pointers, and fingerprinting a state hashes one precomputed `u64` per actor
-//! instead of walking every log and table again. Equality compares the cached hashes first,
-//! so two different states almost never compare their contents.
+//! copies pointers, and fingerprinting a state hashes one cached `u64` per actor instead of
+//! walking every log and table again. The hash is computed when first asked for, not when
+//! the value is made: a checker fingerprints every state it reaches and pays it once per
+//! value, while the simulator, which never compares states, never pays it. Equality
+//! compares the hashes first when both are known, so two different states almost never
+//! compare their contents.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The fixed hash function of in-memory fingerprints: fast, seeded with a constant, so a
@@ -25,8 +30,15 @@ pub fn fixed_hash<T: Hash + ?Sized>(value: &T) -> u64 {
     h.finish()
 }
 
+/// The cached hash before it is computed. A value whose hash is `UNKNOWN` caches
+/// [`UNKNOWN_STANDS_IN`] instead (one value in 2^64).
+const UNKNOWN: u64 = 0;
+const UNKNOWN_STANDS_IN: u64 = 1;
+
 struct Inner<T> {
-    hash: u64,
+    /// The value's hash under [`fixed_hasher`], or [`UNKNOWN`]. Threads that race to fill
+    /// it store the same number, so relaxed loads and stores are enough.
+    hash: AtomicU64,
     value: T,
 }
 
@@ -34,17 +46,32 @@ struct Inner<T> {
 pub struct Shared<T>(Arc<Inner<T>>);
 
 impl<T: Hash> Shared<T> {
-    /// Wraps `value`, hashing it once.
+    /// Wraps `value`; its hash is computed on first use.
     pub fn new(value: T) -> Shared<T> {
         Shared(Arc::new(Inner {
-            hash: fixed_hash(&value),
+            hash: AtomicU64::new(UNKNOWN),
             value,
         }))
+    }
+
+    /// The value's hash, computed on the first call and cached.
+    pub fn cached_hash(&self) -> u64 {
+        match self.0.hash.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let hash = match fixed_hash(&self.0.value) {
+                    UNKNOWN => UNKNOWN_STANDS_IN,
+                    hash => hash,
+                };
+                self.0.hash.store(hash, Ordering::Relaxed);
+                hash
+            }
+            hash => hash,
+        }
     }
 }
 
 impl<T: Hash + Clone> Shared<T> {
-    /// A copy of the value with `f` applied, rehashed.
+    /// A copy of the value with `f` applied (hashed again when first asked).
     pub fn with(&self, f: impl FnOnce(&mut T)) -> Shared<T> {
         let mut value = self.0.value.clone();
         f(&mut value);
@@ -65,11 +92,6 @@ impl<T: Hash + Clone + PartialEq> Shared<T> {
 }
 
 impl<T> Shared<T> {
-    /// The cached hash.
-    pub fn cached_hash(&self) -> u64 {
-        self.0.hash
-    }
-
     /// Whether both handles point at the same value in memory.
     pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
         Arc::ptr_eq(&a.0, &b.0)
@@ -97,16 +119,24 @@ impl<T> AsRef<T> for Shared<T> {
 
 impl<T: PartialEq> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
-        Shared::ptr_eq(self, other)
-            || (self.0.hash == other.0.hash && self.0.value == other.0.value)
+        if Shared::ptr_eq(self, other) {
+            return true;
+        }
+        // Different known hashes are different values; an unknown hash is not computed
+        // here, since comparing the values stops at their first difference.
+        let (a, b) = (
+            self.0.hash.load(Ordering::Relaxed),
+            other.0.hash.load(Ordering::Relaxed),
+        );
+        (a == UNKNOWN || b == UNKNOWN || a == b) && self.0.value == other.0.value
     }
 }
 
 impl<T: Eq> Eq for Shared<T> {}
 
-impl<T> Hash for Shared<T> {
+impl<T: Hash> Hash for Shared<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash);
+        state.write_u64(self.cached_hash());
     }
 }
 

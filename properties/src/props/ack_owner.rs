@@ -20,10 +20,11 @@
 //!
 //! Twin `late_ack_rejected`: an acknowledgement was rejected with INVALID_RECORD_STATE.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     let share = &state.ghost.share;
     // `misapplied_plain_delivery` is not judged: Kafka applies such an acknowledgement.
     share
@@ -33,6 +34,7 @@ pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: an acknowledgement was rejected.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.late_ack_rejected
 }

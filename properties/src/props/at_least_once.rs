@@ -12,14 +12,14 @@
 //! Twin `lock_redelivered`: an acquisition lock expired and the record was delivered to a
 //! different member.
 
-use crate::view::{share_coordinator_state_of, share_partition_state_of};
+use crate::view::{share_coordinator_state_of, share_partition_state_of, View};
 use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
-    if !sys.is_quiescent(state) {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
+    if !view.is_quiescent() {
         return None;
     }
     // Each offset is judged against its own share partition's persisted state.
@@ -49,6 +49,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a record whose lock expired went to another member.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.lock_redelivered
 }

@@ -7,16 +7,16 @@
 //! Twin `spl_rebuilt`: the share-partition leader restarted and rebuilt its state from the
 //! share coordinator, and that state had a terminal record.
 
-use crate::view::{share_coordinator_state_of, share_partition_state_of};
+use crate::view::{share_coordinator_state_of, share_partition_state_of, View};
 use sharetxn_model::protocol::record_state::RecordState;
-use sharetxn_model::{System, SystemState};
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
     if let Some(what) = &state.ghost.share.terminal_regressed {
         return Some(what.clone());
     }
-    if !sys.is_quiescent(state) {
+    if !view.is_quiescent() {
         return None;
     }
     for offset in 0..sys.scenario.share_offsets() {
@@ -58,6 +58,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: the leader rebuilt a state with a terminal record after a restart.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.spl_rebuilt
 }

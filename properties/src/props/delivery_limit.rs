@@ -10,10 +10,11 @@
 //!
 //! Twin `limit_archived`: a record reached the limit and was archived.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
     let share = &state.ghost.share;
     let limit = u16::from(sys.scenario.delivery_limit);
     share.deliveries.iter().find_map(|(offset, n)| {
@@ -27,6 +28,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a record was archived at the delivery count limit.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.limit_archived
 }

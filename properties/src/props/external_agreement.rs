@@ -4,10 +4,11 @@
 //!
 //! Twin `external_commit`: both committed.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     let g = &state.ghost.resume;
     match (g.kafka, g.external) {
         (Some(kafka), Some(external)) if kafka != external => Some(format!(
@@ -20,7 +21,8 @@ pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: Kafka and the external participant both committed.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     let g = &state.ghost.resume;
     g.kafka == Some(true) && g.external == Some(true)
 }

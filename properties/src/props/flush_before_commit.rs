@@ -7,14 +7,16 @@
 //! Twin `flushed_commit`: a session decided a commit after its produce and its share
 //! acknowledgement were both answered.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.session.unflushed_commit.clone()
 }
 
 /// Twin: a commit decided with its writes answered.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.session.flushed_commit
 }

@@ -10,14 +10,16 @@
 //! Twin `stale_leader_fenced`: the share coordinator answered a late staging or write of
 //! the replaced leader FENCED_LEADER_EPOCH.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.share.stale_leader_accepted.clone()
 }
 
 /// Twin: a replaced leader's late staging or write was fenced.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.stale_leader_fenced
 }

@@ -7,14 +7,16 @@
 //! flight, or the share coordinator restarted with persisted share state to replay (so the
 //! twin is reachable in share scenarios too, where there is no transaction).
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.illegal_transition.clone()
 }
 
 /// Twin: a coordinator failover with state in flight (transaction or share state).
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.coordinator_restart
 }

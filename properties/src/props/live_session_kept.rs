@@ -8,14 +8,16 @@
 //!
 //! Twin `heartbeat_abort`: the coordinator aborted a transaction whose heartbeats stopped.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.session.live_heartbeat_abort.clone()
 }
 
 /// Twin: a transaction was aborted for missing heartbeats.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.session.heartbeat_abort
 }

@@ -9,14 +9,16 @@
 //!
 //! Twin `share_ack_aborted`: an ABORT marker discarded staged acknowledgements.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any (recorded by the system when the marker was delivered).
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.share.txn_acks.marker_mismatch.clone()
 }
 
 /// Twin: an ABORT marker discarded staged acknowledgements.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.txn_acks.abort_discarded
 }

@@ -4,17 +4,20 @@
 //!
 //! Twin `abort_reached`: an aborted attempt left ABORT-marked records in a log.
 
-use crate::view::{write_statuses, WriteStatus};
-use sharetxn_model::{System, SystemState};
+use crate::view::{View, WriteStatus};
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     for (tag, commit) in &state.ghost.decisions {
         if *commit {
             continue;
         }
         for tp in state.ghost.writes.get(tag).into_iter().flatten() {
-            if write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Committed) {
+            if view
+                .write_statuses(*tag, *tp)
+                .contains(&WriteStatus::Committed)
+            {
                 return Some(format!(
                     "{tp:?} exposes attempt {tag} to read_committed readers, but the client aborted it"
                 ));
@@ -25,15 +28,13 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: an aborted attempt's record is in a log behind an ABORT marker.
-pub fn witness(sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.decisions.iter().any(|(tag, commit)| {
         !commit
-            && state
-                .ghost
-                .writes
-                .get(tag)
-                .into_iter()
-                .flatten()
-                .any(|tp| write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Aborted))
+            && state.ghost.writes.get(tag).into_iter().flatten().any(|tp| {
+                view.write_statuses(*tag, *tp)
+                    .contains(&WriteStatus::Aborted)
+            })
     })
 }

@@ -22,16 +22,17 @@
 //! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
 //! by a COMMIT marker at the share coordinator.
 
-use crate::view::share_coordinator_txn_state;
+use crate::view::{share_coordinator_txn_state, View};
 use sharetxn_model::partition::partition_log::{Payload, RecordStatus};
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{PartitionIndex, TopicPartition, TxnTag};
 use sharetxn_model::protocol::width::Offset;
-use sharetxn_model::{System, SystemState};
+use sharetxn_model::SystemState;
 use std::collections::BTreeMap;
 
 /// The violation, if any: two committed attempts with an output for the same input.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
     for (i, _) in sys.topology.partitions.iter().enumerate() {
         let tp = TopicPartition::Output(PartitionIndex(i as u8));
         let log = crate::view::log_of(sys, state, tp)?;
@@ -92,7 +93,8 @@ fn checkpoints(state: &SystemState) -> Option<String> {
 }
 
 /// Twin: some transaction's share acknowledgements were committed.
-pub fn witness(sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let (sys, state) = (view.sys, view.state);
     share_coordinator_txn_state(sys, state)
         .is_some_and(|sc| sc.resolved.open().iter().any(|r| r.commit && r.by_marker))
 }

@@ -4,19 +4,19 @@
 //!
 //! Twin `timeout_abort`: the coordinator aborted a transaction that timed out.
 
-use crate::view::logs;
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any (judged only in quiescent states).
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
-    if !sys.is_quiescent(state) {
+pub fn check(view: &View) -> Option<String> {
+    if !view.is_quiescent() {
         return None;
     }
-    for (name, _, log) in logs(sys, state) {
+    for (id, log) in view.logs() {
         let (lso, hw) = (log.last_stable_offset(), log.high_watermark());
         if lso < hw {
             return Some(format!(
-                "{name}'s last stable offset is stuck at {lso} below its high watermark {hw}: a transaction no coordinator will end is open there"
+                "{}'s last stable offset is stuck at {lso} below its high watermark {hw}: a transaction no coordinator will end is open there",
+                view.name(*id)
             ));
         }
     }
@@ -24,6 +24,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a transaction timed out and was aborted by the coordinator.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.timeout_abort
 }

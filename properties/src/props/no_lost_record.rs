@@ -8,14 +8,13 @@
 //! Twin `redelivered_after_abort`: a record whose acknowledgement was aborted is delivered
 //! again.
 
-use crate::view::{share_coordinator_state_of, share_partition_state_of};
-use sharetxn_model::history::txn_acks::applied_acks;
-use sharetxn_model::{System, SystemState};
+use crate::view::{share_coordinator_state_of, share_partition_state_of, View};
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
     let ghost = &state.ghost;
-    for (id, a) in applied_acks(sys, state) {
+    for (id, a) in view.applied_acks() {
         let tag = a.ack.tag;
         let aborted = ghost.share.txn_acks.outcome(tag) == Some(false)
             || ghost.decisions.get(&tag) == Some(&false);
@@ -26,21 +25,25 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
         let persisted = share_coordinator_state_of(sys, state, offset)
             .and_then(|s| s.state_of(offset))
             .filter(|(st, dc)| st.is_terminal() && *dc == a.ack.delivery_count)
-            .map(|(st, _)| ("SC", st));
-        let leader = sys
-            .topology
-            .share_partition_leader(sys.scenario.share_partition_of(offset))
-            .map(|id| sys.topology.name(id))
-            .unwrap_or_default();
-        let cached = share_partition_state_of(sys, state, offset)
-            .and_then(|s| s.records.get(&offset))
-            .filter(|r| r.state.is_terminal() && r.delivery_count == a.ack.delivery_count)
-            .map(|r| (leader.as_str(), r.state));
-        if let Some((holder, st)) = persisted.or(cached) {
+            .map(|(st, _)| ("SC".to_string(), st));
+        // The leader is named only in a violation's message: this runs on every state.
+        let leader = || {
+            sys.topology
+                .share_partition_leader(sys.scenario.share_partition_of(offset))
+                .map(|id| sys.topology.name(id))
+                .unwrap_or_default()
+        };
+        let cached = || {
+            share_partition_state_of(sys, state, offset)
+                .and_then(|s| s.records.get(&offset))
+                .filter(|r| r.state.is_terminal() && r.delivery_count == a.ack.delivery_count)
+                .map(|r| (leader(), r.state))
+        };
+        if let Some((holder, st)) = persisted.or_else(cached) {
             return Some(format!(
                 "{holder} holds offset {offset} {st:?} at delivery {} from the ack of aborted transaction {tag} (applied by {})",
                 a.ack.delivery_count,
-                sys.topology.name(id)
+                sys.topology.name(*id)
             ));
         }
     }
@@ -48,6 +51,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a record whose transactional acknowledgement was aborted was delivered again.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.txn_acks.redelivered_after_abort
 }

@@ -8,13 +8,14 @@
 //! Twin `resolved_after_restart`: a marker resolved pending acknowledgements after the
 //! share coordinator reloaded them from its log.
 
+use crate::view::View;
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::history::txn_acks::pending_acks;
-use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
-    if !sys.is_quiescent(state) {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
+    if !view.is_quiescent() {
         return None;
     }
     let tc = state.node(sys.topology.txn_coordinator).txn_coordinator()?;
@@ -46,6 +47,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: pending acknowledgements reloaded by the share coordinator were resolved.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.txn_acks.resolved_after_restart
 }

@@ -7,14 +7,14 @@
 //! Twin `pending_across_restart`: the share coordinator restarted while its log held
 //! pending acknowledgements.
 
-use sharetxn_model::history::txn_acks::applied_acks;
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
     let ghost = &state.ghost.share.txn_acks;
-    applied_acks(sys, state)
-        .into_iter()
+    view.applied_acks()
+        .iter()
         .find(|(_, a)| ghost.outcome(a.ack.tag) != Some(true))
         .map(|(id, a)| {
             let why = match ghost.outcome(a.ack.tag) {
@@ -24,7 +24,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
             let how = if a.by_marker { "a marker" } else { "a load" };
             format!(
                 "{} applied the ack of offset {} by {} (staged at {:?}/{:?}) through {how}, but {why}",
-                sys.topology.name(id),
+                sys.topology.name(*id),
                 a.ack.offset,
                 a.ack.tag,
                 a.ack.producer.pid,
@@ -34,6 +34,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: the share coordinator restarted with pending acknowledgements in its log.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.txn_acks.pending_across_restart
 }

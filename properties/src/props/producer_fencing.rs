@@ -6,14 +6,13 @@
 //! Twin `zombie_fenced`: a request was rejected with PRODUCER_FENCED or
 //! INVALID_PRODUCER_EPOCH.
 
-use crate::view::logs;
+use crate::view::View;
 use sharetxn_model::partition::partition_log::LogEntry;
-use sharetxn_model::{System, SystemState};
 use std::collections::BTreeMap;
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
-    for (name, _, log) in logs(sys, state) {
+pub fn check(view: &View) -> Option<String> {
+    for (id, log) in view.logs() {
         let mut seen = BTreeMap::new();
         for entry in &log.entries {
             let (producer, is_data) = match entry {
@@ -23,8 +22,10 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
             let max = seen.entry(producer.pid).or_insert(producer.epoch);
             if is_data && producer.epoch < *max {
                 return Some(format!(
-                    "{name} accepted a write from {:?} after it had seen epoch {:?}",
-                    producer, max
+                    "{} accepted a write from {:?} after it had seen epoch {:?}",
+                    view.name(*id),
+                    producer,
+                    max
                 ));
             }
             if producer.epoch > *max {
@@ -36,6 +37,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a zombie's request was fenced.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.zombie_fenced
 }

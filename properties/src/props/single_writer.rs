@@ -6,14 +6,16 @@
 //!
 //! Twin `resumed_writer_fenced`: a broker rejected such a request of the old incarnation.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     state.ghost.resume.zombie_accepted.clone()
 }
 
 /// Twin: the old incarnation's request with the resumed identity was rejected.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.resume.zombie_rejected
 }

@@ -21,10 +21,11 @@
 //! Twin `plain_after_abort`: a record staged in a transaction that aborted was later made
 //! terminal by a plain acknowledgement.
 
-use sharetxn_model::{System, SystemState};
+use crate::view::View;
 
 /// The violation, if any.
-pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     let acks = &state.ghost.share.txn_acks;
     acks.settled_while_staged
         .clone()
@@ -32,6 +33,7 @@ pub fn check(_sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: after an abort, a plain acknowledgement settled the record.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.share.txn_acks.plain_after_abort
 }

@@ -11,18 +11,18 @@
 //! Twin `commit_reached`: an attempt committed on every output partition and the offset
 //! store (or, under KIP-1289, the share acknowledgements).
 
-use crate::view::{write_statuses, WriteStatus};
-use sharetxn_model::{System, SystemState};
+use crate::view::{View, WriteStatus};
 
 /// The violation, if any.
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
+pub fn check(view: &View) -> Option<String> {
+    let state = view.state;
     for (tag, tps) in &state.ghost.writes {
         // Only the first committed and the first broken write are named, and only when
         // both exist: nothing is formatted on a state that holds (this runs on every state).
         let mut committed = None;
         let mut broken = None;
         for tp in tps {
-            let statuses = write_statuses(sys, state, *tag, *tp);
+            let statuses = view.write_statuses(*tag, *tp);
             if statuses.contains(&WriteStatus::Committed) {
                 committed.get_or_insert(*tp);
             }
@@ -44,13 +44,15 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: some attempt committed every one of its writes.
-pub fn witness(sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let (sys, state) = (view.sys, view.state);
     // The output partitions one transaction writes, and the offset or share-ack store.
     let participants = usize::from(sys.scenario.outputs_per_txn()) + 1;
     state.ghost.writes.iter().any(|(tag, tps)| {
         tps.len() == participants
-            && tps
-                .iter()
-                .all(|tp| write_statuses(sys, state, *tag, *tp).contains(&WriteStatus::Committed))
+            && tps.iter().all(|tp| {
+                view.write_statuses(*tag, *tp)
+                    .contains(&WriteStatus::Committed)
+            })
     })
 }

@@ -5,12 +5,13 @@
 //! Twin `commit_after_fault`: a transaction commits after a message was lost or duplicated
 //! or an actor crashed.
 
+use crate::view::View;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
-use sharetxn_model::{System, SystemState};
 
 /// The violation, if any (judged only in quiescent states).
-pub fn check(sys: &System, state: &SystemState) -> Option<String> {
-    if !sys.is_quiescent(state) {
+pub fn check(view: &View) -> Option<String> {
+    let (sys, state) = (view.sys, view.state);
+    if !view.is_quiescent() {
         return None;
     }
     if let Some(tc) = state.node(sys.topology.txn_coordinator).txn_coordinator() {
@@ -37,6 +38,7 @@ pub fn check(sys: &System, state: &SystemState) -> Option<String> {
 }
 
 /// Twin: a commit completed after a fault.
-pub fn witness(_sys: &System, state: &SystemState) -> bool {
+pub fn witness(view: &View) -> bool {
+    let state = view.state;
     state.ghost.commit_after_fault
 }
