@@ -29,11 +29,12 @@ shard=${1:-0/20}
 # The mutants are listed in cargo-mutants' own order (by file, then position), not shuffled,
 # and the shard takes every n-th one (round-robin), so a shard is the same set on every
 # machine and samples every file.
+# In place means one mutant at a time (cargo-mutants refuses --jobs with --in-place).
 # The baseline is skipped: cargo-mutants 27.1.0 builds it for the mutated package alone,
 # which lacks the properties' test targets of the oracle. The oracle passes on the
 # unmutated tree (it is part of `cargo test --workspace`; docs/mutants.md gives its time),
 # and the test timeout is set from that time with room for a loaded machine.
-common=(--no-shuffle --sharding round-robin --jobs 1 --in-place
+common=(--no-shuffle --sharding round-robin --in-place
     --baseline skip --timeout 120 --build-timeout 600)
 case "$shard" in
     list) exec cargo mutants --list --no-shuffle ;;
