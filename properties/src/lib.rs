@@ -227,7 +227,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         name: "ack_owner",
         kind: Kind::Always,
         guards: "KIP-932 acquisition ownership (SharePartition memberId check)",
-        what: "an acknowledgement is applied only to an acquisition of the member that made it (a late one after lock expiry and redelivery to another member never lands on the new acquisition); one committed in a transaction (KIP-1289), only to the very delivery it was made for",
+        what: "an acknowledgement is applied only to an acquisition of the member that made it (a late one after lock expiry and redelivery to another member never lands on the new acquisition); one committed in a transaction (KIP-1289), only to the very delivery it was made for; and a plain one whose every record its member holds ACQUIRED is applied, not rejected",
         twin: "late_ack_rejected",
         twin_what: "an acknowledgement is rejected with INVALID_RECORD_STATE",
         check: ack_owner::check,

@@ -236,3 +236,38 @@ fn no_duplicate_processing_reports_a_plain_accept_of_a_committed_record() {
         "{message}"
     );
 }
+
+/// A broken leader that rejects a plain acknowledgement of a record its member still holds
+/// (what a leader that rejected every acknowledgement would do; it passes every other
+/// share property, since its records reach the delivery limit and are archived).
+#[test]
+fn ack_owner_reports_a_rejected_acknowledgement_of_a_held_record() {
+    use sharetxn_model::protocol::ids::MemberId;
+    use sharetxn_model::protocol::record_state::RecordState;
+    use sharetxn_model::share::share_partition::InFlightRecord;
+    use sharetxn_properties::props::ack_owner;
+    let sys = System::new(Design::proposed(), Scenario::share_basic());
+    let mut state = sys.init_state();
+    let acquired_by = |member| {
+        Some(InFlightRecord {
+            state: RecordState::Acquired,
+            delivery_count: 1,
+            member: Some(member),
+            ongoing: None,
+            staged: None,
+        })
+    };
+    // A late acknowledgement, of a record another member now holds: rejecting it is right.
+    state.ghost.update(|g| {
+        g.share
+            .observe_ack_rejected(MemberId(0), &[acquired_by(MemberId(1))], true)
+    });
+    assert_eq!(ack_owner::check(&sys, &state), None);
+    // The same acknowledgement while member 0 still holds the record.
+    state.ghost.update(|g| {
+        g.share
+            .observe_ack_rejected(MemberId(0), &[acquired_by(MemberId(0))], true)
+    });
+    let message = ack_owner::check(&sys, &state).expect("the rejection is reported");
+    assert!(message.contains("it held ACQUIRED"), "{message}");
+}

@@ -8,9 +8,10 @@
 use crate::clients::source_reader::{CheckpointId, Processed};
 use crate::history::txn_ack_ghost::{self, TxnAckGhost};
 use crate::protocol::ids::MemberId;
+use crate::protocol::record_state::RecordState;
 use crate::protocol::share_msg::DeliveryTag;
 use crate::protocol::width::{Epoch, Offset};
-use crate::share::share_partition::ShareEvent;
+use crate::share::share_partition::{InFlightRecord, ShareEvent};
 use crate::world::node::NodeState;
 use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,13 @@ pub struct ShareGhost {
     /// offset and state, not the delivery).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub misapplied_delivery: Option<String>,
+    /// The first plain acknowledgement (ShareFetch or ShareAcknowledge) that the leader
+    /// rejected although every record it named was ACQUIRED by its member with no
+    /// transition in progress: KIP-932 applies such an acknowledgement
+    /// (`SharePartition.acknowledge`, 1eb7644, fails only a batch whose records are not
+    /// ACQUIRED or are held by another member).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected_held: Option<String>,
     /// The first plain acknowledgement (ShareFetch or ShareAcknowledge) applied to a later
     /// delivery of the same record to the same member: Kafka applies it too, since a share
     /// session epoch names the session's requests, not its deliveries
@@ -117,6 +125,33 @@ impl ShareGhost {
     }
 }
 
+impl ShareGhost {
+    /// The share-partition leader rejected a plain acknowledgement by `member` of
+    /// `records` (as it held them; `None` where it held none): records the first one whose
+    /// every record the member held, ACQUIRED with no transition in progress (the member is
+    /// not compared where the design drops the leader's member check).
+    pub fn observe_ack_rejected(
+        &mut self,
+        member: MemberId,
+        records: &[Option<InFlightRecord>],
+        member_check: bool,
+    ) {
+        let held = |r: &Option<InFlightRecord>| {
+            r.as_ref().is_some_and(|r| {
+                r.state == RecordState::Acquired
+                    && r.ongoing.is_none()
+                    && (!member_check || r.member == Some(member))
+            })
+        };
+        if self.rejected_held.is_none() && !records.is_empty() && records.iter().all(held) {
+            self.rejected_held = Some(format!(
+                "SP0 rejected {member:?}'s acknowledgement of {} record(s) it held ACQUIRED",
+                records.len()
+            ));
+        }
+    }
+}
+
 /// The share-partition leader's events: one history update, then KIP-1289's redelivery
 /// rule for each acquisition.
 pub(crate) fn record_events(sys: &System, next: &mut SystemState, id: Id, events: &[ShareEvent]) {
@@ -125,6 +160,13 @@ pub(crate) fn record_events(sys: &System, next: &mut SystemState, id: Id, events
     let replaced = moved.is_some() && sys.topology.share_partition == Some(id);
     next.ghost.update(|g| {
         for event in events {
+            if let ShareEvent::AckRejected {
+                plain: Some((member, records)),
+            } = event
+            {
+                g.share
+                    .observe_ack_rejected(*member, records, sys.design.ack_member_check);
+            }
             if replaced && g.share.moved_in_loaded {
                 record_replaced_leader_event(&mut g.share, event);
             } else {
@@ -179,7 +221,7 @@ fn record_event(share: &mut ShareGhost, event: &ShareEvent) {
             acquisition,
             transactional,
         } => share.observe_ack_applied(*offset, *ack, *acquisition, *transactional),
-        ShareEvent::AckRejected => share.late_ack_rejected = true,
+        ShareEvent::AckRejected { .. } => share.late_ack_rejected = true,
         ShareEvent::PlainSettled { .. } => {}
         ShareEvent::LimitArchived => share.limit_archived = true,
         ShareEvent::Loaded { terminal, counts } => {

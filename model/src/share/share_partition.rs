@@ -110,7 +110,13 @@ pub enum ShareEvent {
         state: RecordState,
     },
     /// Acknowledgements were rejected with INVALID_RECORD_STATE.
-    AckRejected,
+    AckRejected {
+        /// For plain acknowledgements (ShareFetch, ShareAcknowledge), the request's member
+        /// and the records they named, as the leader held them when it rejected them, so
+        /// that `ack_owner` can tell a late acknowledgement from one of records the member
+        /// still holds; `None` for a transactional one (TxnShareAcknowledge).
+        plain: Option<(MemberId, Vec<Option<InFlightRecord>>)>,
+    },
     /// A record was archived because its delivery count reached the limit.
     LimitArchived,
     /// The leader loaded its state from the share coordinator; `terminal` when that state
@@ -510,7 +516,10 @@ impl SharePartition {
             })
         });
         if !valid {
-            s.events.push(ShareEvent::AckRejected);
+            let held = acks.iter().map(|a| s.records.get(&a.offset).cloned());
+            s.events.push(ShareEvent::AckRejected {
+                plain: Some((member, held.collect())),
+            });
             return Some(ErrorCode::InvalidRecordState);
         }
         let write = s.next_write;

@@ -78,7 +78,7 @@ impl SharePartition {
             return;
         }
         if !self.acks_valid(s, &req, &acks) {
-            s.events.push(ShareEvent::AckRejected);
+            s.events.push(ShareEvent::AckRejected { plain: None });
             answer(src, req.producer, ErrorCode::InvalidRecordState, o);
             return;
         }

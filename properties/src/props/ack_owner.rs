@@ -18,6 +18,13 @@
 //! for it the delivery counts too. Each acknowledgement carries a ghost tag of its
 //! delivery, which the protocol never reads.
 //!
+//! The converse holds too: a plain acknowledgement whose every record is ACQUIRED by its
+//! member, with no transition in progress, is applied, not rejected (KIP-932;
+//! `SharePartition.acknowledge`, 1eb7644, fails a batch only for a record in another state
+//! or held by another member). Without it, a leader that rejected every acknowledgement
+//! would pass every share property: its records reach the delivery limit and are archived,
+//! which `at_least_once` and `delivery_limit` accept.
+//!
 //! Twin `late_ack_rejected`: an acknowledgement was rejected with INVALID_RECORD_STATE.
 
 use crate::view::View;
@@ -31,6 +38,7 @@ pub fn check(view: &View) -> Option<String> {
         .misapplied_ack
         .clone()
         .or_else(|| share.misapplied_delivery.clone())
+        .or_else(|| share.rejected_held.clone())
 }
 
 /// Twin: an acknowledgement was rejected.
