@@ -30,7 +30,7 @@
 //! ```
 //!
 //! The source is laid out by Kafka's components, each folder depending only on the ones
-//! above it in this table, with no exception (`model/tests/layers.rs`). Two seams turn
+//! above it in this table, with no exception (`model/tests/suite/layers.rs`). Two seams turn
 //! the dependencies that would point down it around: a handler writes stateright's
 //! `Out<A>` for any host actor `A` ([`protocol::output`]), and the world is generic over
 //! the history it records into ([`world::record::Record`]); [`System`] and [`SystemState`]

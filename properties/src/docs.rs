@@ -5,7 +5,7 @@
 //! scenario's own values,
 //! and the findings and verdict tables from a `sharetxn matrix --json` document. The pages hold each
 //! table between `<!-- generated: NAME -->` and `<!-- end generated -->`; the tests
-//! (`properties/tests/docs.rs`, `cli/tests/docs.rs`) compare every such region with
+//! (`properties/tests/suite/docs.rs`, `cli/tests/suite/docs.rs`) compare every such region with
 //! these functions' output and fail on any hand edit.
 
 use crate::{Kind, PROPERTIES};
@@ -259,7 +259,7 @@ pub fn verdict_table(matrix: &Value) -> String {
 
 /// The protocol-level measure of checker power (`docs/mutants.md`): for each property, the
 /// `proposed` knobs whose reversion alone breaks it (each knob's `reverted`, pinned by
-/// `properties/tests/proposed.rs` and its siblings) and the designs of the full default
+/// `properties/tests/suite/proposed.rs` and its siblings) and the designs of the full default
 /// matrix that violate it, with the scenarios where they do. A property with neither is
 /// one no design bug in the project breaks; only its can-fail test shows it can fail.
 pub fn power_table(matrix: &Value) -> String {

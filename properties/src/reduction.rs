@@ -20,7 +20,7 @@
 //! window would set sooner without the reduction, so the reduction is used only where no
 //! transaction can commit: scenarios without transactional clients (producers and source
 //! readers), such as `share-basic`. No property reads the budget or counts copies
-//! (`properties/tests/fused_duplicates.rs` compares every verdict with and without it).
+//! (`properties/tests/suite/fused_duplicates.rs` compares every verdict with and without it).
 //!
 //! Breadth-first levels never fuse: a fused edge would be one level for two actions, and a
 //! BFS discovery must stay a shortest trace.

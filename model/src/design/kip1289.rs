@@ -53,7 +53,7 @@ impl Design {
     }
 
     /// This project's protocol. Each choice over `seed` is one knob, and reverting it alone
-    /// gives the counterexample pinned in `properties/tests/proposed.rs`:
+    /// gives the counterexample pinned in `properties/tests/suite/proposed.rs`:
     /// - `stage_at_leader`: the leader holds the record TX_PENDING, so its lock cannot
     ///   expire and it cannot be redelivered while the acknowledgement is pending (else
     ///   `no_duplicate_processing`);

@@ -30,7 +30,7 @@ pub struct Knob {
     /// When the design line shows it.
     pub shown: Shown,
     /// The properties that fail when this knob alone is reverted from `proposed` to the
-    /// seed's value (the counterexamples of `properties/tests/proposed.rs`); empty where
+    /// seed's value (the counterexamples of `properties/tests/suite/proposed.rs`); empty where
     /// `proposed` keeps the seed's value.
     pub reverted: &'static [&'static str],
     /// The design's value, as `--set` spells it.

@@ -2,7 +2,7 @@
 //! attempt wrote a record, which delivery an acknowledgement was made for) that no real
 //! Kafka process receives. Handlers may create one, copy it and compare it for equality,
 //! but not look inside: the field is private and there is no `Deref`, so a handler that
-//! reads a ghost's contents does not compile (`model/tests/ghost_guard`), and the one way
+//! reads a ghost's contents does not compile (`model/tests/suite/ghost_guard`), and the one way
 //! in, [`Ghost::open`], is for the history and the other crates only (the same test fails
 //! on a call of it from any other module of this crate). The one question the world's own
 //! rules ask of a ghost, whether an acknowledgement was made for a given delivery, is

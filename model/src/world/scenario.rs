@@ -240,7 +240,7 @@ impl Scenario {
     /// duplicated request and a coordinator failover in the budget.
     ///
     /// The bounds are the smallest that keep every historical bug in reach (each shows at
-    /// one output partition, see `properties/tests/historical_bugs.rs`):
+    /// one output partition, see `properties/tests/suite/historical_bugs.rs`):
     /// - One output partition: with `__consumer_offsets` every transaction already has two
     ///   participants, which is what atomicity is about; a second one multiplies the space
     ///   by about 28 and adds no new kind of participant.
@@ -296,7 +296,7 @@ impl Scenario {
     ///
     /// The whole budget has a duplicated message too, `--set duplicates=1`: about 13
     /// minutes of one core, where every property holds and every twin is witnessed
-    /// (`properties/tests/fused_duplicates.rs` pins its count). The default leaves it out:
+    /// (`properties/tests/suite/fused_duplicates.rs` pins its count). The default leaves it out:
     /// with the loss, the crash and the stall the check takes about a minute, so `check`
     /// and the matrix, where this is one pair, stay within minutes.
     pub fn share_basic() -> Scenario {
@@ -439,7 +439,7 @@ impl Scenario {
     ///
     /// Why a stall and not an early timeout, as in `ctp`: with `timeouts=1` any of the
     /// clients' timers may fire early, and the check did not finish in 7 minutes; the
-    /// stall makes only the lock due (`properties/tests/kip_scenarios.rs` pins the count).
+    /// stall makes only the lock due (`properties/tests/suite/kip_scenarios.rs` pins the count).
     pub fn ctp_race() -> Scenario {
         Scenario {
             name: "ctp-race".into(),
@@ -473,7 +473,7 @@ impl Scenario {
     /// second because the first incarnation's resent InitProducerId fences the next) lets
     /// the lock of a fetch that outlived its reader expire. 3 is the largest limit at which
     /// a run archives (at 4 none does), so the archive cuts the fewest runs short: fewer
-    /// states for `proposed` than at 4 or 5 (`properties/tests/flink_two_phase.rs` pins
+    /// states for `proposed` than at 4 or 5 (`properties/tests/suite/flink_two_phase.rs` pins
     /// the three), and every design's violations are unchanged.
     pub fn flink_acknowledger() -> Scenario {
         Scenario {
@@ -530,7 +530,7 @@ impl Scenario {
     /// crash and restart of the client: its InitProducerId fences the old incarnation) is
     /// `--set crashes=1`: `producer` is crashable, but the default budget has no crash,
     /// since a client restart multiplies the space past what a check finishes in minutes,
-    /// as on `ctp` (`properties/tests/connect_sink.rs` pins the count for `proposed`).
+    /// as on `ctp` (`properties/tests/suite/connect_sink.rs` pins the count for `proposed`).
     pub fn connect_share_sink() -> Scenario {
         Scenario {
             name: "connect-share-sink".into(),

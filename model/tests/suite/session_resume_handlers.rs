@@ -1,0 +1,162 @@
+//! `TransactionSession.resume` at the committer of `session-resume`, one event in, the
+//! requests out: `resume=install` sends nothing and completes with the prepared pair;
+//! `resume=fence` sends InitProducerId(keepPreparedTxn=true) and completes with the bumped
+//! pair once the kept transaction is returned; with `decide_after_resume` a fence that
+//! finds no kept transaction decides abort.
+
+use crate::common;
+
+use common::{committer_state as k, deliver, messages, pe, start, Cmd, TXN};
+use sharetxn_model::clients::committer::CommitterStorage;
+use sharetxn_model::coordinator::txn_state::TxnManagerState;
+use sharetxn_model::design::Design;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::external_msg::*;
+use sharetxn_model::protocol::ghost::Ghost;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::{Scenario, System};
+use stateright::actor::{Command, Id};
+
+fn committable() -> Committable {
+    Committable {
+        txn: TXN,
+        producer: pe(0),
+        tag: Ghost::new(TxnTag {
+            client: 0,
+            incarnation: 0,
+            attempt: 0,
+        }),
+    }
+}
+
+fn committer(sys: &System) -> Id {
+    sys.topology.committers[0]
+}
+
+/// The committer started from the writer's committable, with the external coordinator's
+/// `decision` if it has one.
+fn resumed(sys: &System, decision: Option<bool>) -> (NodeState, Vec<Cmd>) {
+    let storage = Some(NodeStorage::Committer(CommitterStorage {
+        incarnation: 0,
+        committable: Some(committable()),
+        decision,
+    }));
+    start(sys, committer(sys), storage)
+}
+
+fn end_txn(msgs: &[Msg]) -> Option<EndTxnRequest> {
+    msgs.iter().find_map(|m| match m {
+        Msg::EndTxn(r) => Some(r.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn install_sends_no_init_producer_id_and_commits_with_the_prepared_pair() {
+    let sys = System::new(Design::seed(), Scenario::session_resume());
+    let (state, cmds) = resumed(&sys, Some(true));
+    let msgs = messages(&cmds);
+    assert!(
+        !msgs.iter().any(|m| matches!(m, Msg::InitProducerId(_))),
+        "{msgs:?}"
+    );
+    let end = end_txn(&msgs).expect("EndTxn at once");
+    assert!(end.commit);
+    assert_eq!(end.producer, pe(0), "the writer's own pair");
+    assert!(msgs.contains(&Msg::ExternalRequest(ExternalRequest {
+        op: ExternalOp::Commit
+    })));
+    assert!(k(&state).resumed, "installed: acknowledged at once");
+}
+
+#[test]
+fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() {
+    let sys = System::new(Design::proposed(), Scenario::session_resume());
+    let (state, cmds) = resumed(&sys, Some(true));
+    let msgs = messages(&cmds);
+    let init = msgs
+        .iter()
+        .find_map(|m| match m {
+            Msg::InitProducerId(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("InitProducerId");
+    assert!(init.keep_prepared_txn && init.enable_2pc);
+    assert!(
+        end_txn(&msgs).is_none(),
+        "nothing completes before the fence"
+    );
+    assert!(!k(&state).resumed);
+    let tc = sys.topology.txn_coordinator;
+    let (state, cmds) = deliver(
+        &sys,
+        committer(&sys),
+        &state,
+        tc,
+        Msg::InitProducerIdResponse(InitProducerIdResponse {
+            txn: TXN,
+            error: ErrorCode::None,
+            producer: Some(pe(1)),
+            ongoing: Some(pe(0)),
+        }),
+    );
+    assert!(k(&state).resumed);
+    let end = end_txn(&messages(&cmds)).expect("completeTransaction sends EndTxn");
+    assert!(end.commit, "the kept pair is the prepared state");
+    assert_eq!(end.producer, pe(1), "the bumped pair");
+    let session = k(&state).session.as_ref().unwrap();
+    assert_eq!(session.manager.tm, TxnManagerState::CommittingTransaction);
+    assert_eq!(session.manager.txn.as_ref().unwrap().tag, committable().tag);
+}
+
+#[test]
+fn a_fence_that_finds_no_kept_transaction_decides_abort() {
+    let sys = System::new(Design::proposed(), Scenario::session_resume());
+    let (state, _) = resumed(&sys, None);
+    let db = sys.topology.externals[0];
+    let (state, cmds) = deliver(
+        &sys,
+        committer(&sys),
+        &state,
+        db,
+        Msg::ExternalResponse(ExternalResponse {
+            op: ExternalOp::Prepare,
+            decided: None,
+        }),
+    );
+    assert!(
+        messages(&cmds)
+            .iter()
+            .any(|m| matches!(m, Msg::InitProducerId(r) if r.keep_prepared_txn)),
+        "decide_after_resume: the fence comes before the decision"
+    );
+    assert_eq!(k(&state).log.decision, None);
+    let tc = sys.topology.txn_coordinator;
+    let (state, cmds) = deliver(
+        &sys,
+        committer(&sys),
+        &state,
+        tc,
+        Msg::InitProducerIdResponse(InitProducerIdResponse {
+            txn: TXN,
+            error: ErrorCode::None,
+            producer: Some(pe(2)),
+            ongoing: None,
+        }),
+    );
+    assert_eq!(k(&state).log.decision, Some(false));
+    assert!(
+        messages(&cmds).contains(&Msg::ExternalRequest(ExternalRequest {
+            op: ExternalOp::Abort
+        }))
+    );
+    assert!(cmds.iter().any(|c| matches!(
+        c,
+        Command::Save(NodeStorage::Committer(CommitterStorage {
+            decision: Some(false),
+            ..
+        }))
+    )));
+}

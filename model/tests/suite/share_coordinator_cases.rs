@@ -1,0 +1,192 @@
+//! Handler tests of the share coordinator's cases of docs/kafka-cases.md that need Kafka's
+//! own routing and log rules: a marker for `__share_group_state` as `KafkaApis` routes it
+//! today (S9), and a marker from a deposed transaction coordinator (S6 (c)).
+
+use crate::common;
+
+use common::{deliver, messages, pe, start, system};
+use sharetxn_model::design::Design;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::share_msg::*;
+use sharetxn_model::protocol::txn_share_msg::*;
+use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
+use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
+use sharetxn_model::world::node::{NodeState, NodeStorage};
+use sharetxn_model::Scenario;
+
+/// Knobs under which a staging is written at once and a TV2 marker finds it.
+const FIXED: &[&str] = &[
+    "stage_verification=false",
+    "marker_match=txn-epoch",
+    "sc_replay_pending=true",
+];
+
+fn tag(attempt: u8) -> Ghost<TxnTag> {
+    Ghost::new(TxnTag {
+        client: 0,
+        incarnation: 0,
+        attempt,
+    })
+}
+
+/// The client's staging of offset `offset` in its transaction `attempt`, at `epoch`.
+fn stage(epoch: u16, offset: u64, attempt: u8) -> Msg {
+    Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        txn: TransactionalId(0),
+        producer: pe(epoch),
+        member: MemberId(0),
+        acks: vec![Acknowledgement {
+            offset: offset.try_into().expect("a small offset"),
+            ack: AckType::Accept,
+            tag: Ghost::new(DeliveryTag {
+                member: MemberId(0),
+                delivery_count: 1,
+            }),
+        }],
+        tag: tag(attempt),
+        deliveries: Vec::new(),
+        notify: false,
+        leader_epoch: None,
+    })
+}
+
+fn marker(epoch: u16, commit: bool, coordinator_epoch: u16) -> Msg {
+    Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
+        producer: pe(epoch),
+        commit,
+        coordinator_epoch: CoordinatorEpoch(coordinator_epoch),
+        partition: TopicPartition::ShareGroupState,
+        tv: 2,
+    })
+}
+
+fn sc(state: &NodeState) -> &ShareCoordinatorState {
+    match state {
+        NodeState::ShareCoordinator(s) => s,
+        _ => panic!("not the share coordinator"),
+    }
+}
+
+fn answer(msgs: &[Msg]) -> ErrorCode {
+    match msgs {
+        [Msg::WriteTxnMarkersResponse(r)] => r.error,
+        other => panic!("not one marker answer: {other:?}"),
+    }
+}
+
+/// S9, Kafka's routing (`sc_live_markers=false`): `KafkaApis.handleWriteTxnMarkersRequest`
+/// (1eb7644) appends the COMMIT marker to `__share_group_state` and answers NONE, but the
+/// live shard never replays it: the staged acknowledgement stays pending and the share
+/// state does not change. Only a load (`replayEndTransactionMarker`) applies it.
+#[test]
+fn a_marker_routed_as_kafka_routes_it_today_resolves_only_at_the_next_load() {
+    let mut settings = FIXED.to_vec();
+    settings.push("sc_live_markers=false");
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    assert!(matches!(
+        sc(&state).log.last(),
+        Some(ShareRecord::TxnMarker { commit: true, .. })
+    ));
+    assert_eq!(
+        sc(&state).txn_ack_status(tag(0)),
+        Some(TxnAckStatus::Pending)
+    );
+    assert_eq!(sc(&state).state.state_of(0), None);
+    // The log's producer state took the marker: a retry writes nothing, an older epoch is
+    // fenced, as at a data partition under TV2.
+    let (again, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    assert_eq!(sc(&again).log, sc(&state).log);
+    let (_, cmds) = deliver(&sys, id, &state, tc, marker(0, true, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::InvalidProducerEpoch);
+    // A load replays the marker and commits the acknowledgement.
+    let reloaded = start(&sys, id, storage(&state)).0;
+    assert_eq!(
+        sc(&reloaded).txn_ack_status(tag(0)),
+        Some(TxnAckStatus::Committed)
+    );
+    assert_eq!(
+        sc(&reloaded).state.state_of(0),
+        Some((RecordState::Acknowledged, 0))
+    );
+}
+
+/// What a restart of the coordinator in `state` loads: its log, as every append saves it.
+fn storage(state: &NodeState) -> Option<NodeStorage> {
+    Some(NodeStorage::ShareCoordinator(sc(state).log.clone()))
+}
+
+/// The same marker with every design's value (`sc_live_markers=true`) resolves the staged
+/// acknowledgement at once, which the designs' text asks for.
+#[test]
+fn a_live_marker_resolves_at_once() {
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, _) = deliver(&sys, id, &state, tc, marker(1, true, 0));
+    assert_eq!(
+        sc(&state).txn_ack_status(tag(0)),
+        Some(TxnAckStatus::Committed)
+    );
+}
+
+/// S6 (c): with `sc_coordinator_epoch`, a marker carrying a coordinator epoch older than
+/// the last marker the log wrote for the producer id is TRANSACTION_COORDINATOR_FENCED and
+/// changes nothing, as `ProducerAppendInfo.appendEndTxnMarker` (1eb7644) fences it at every
+/// partition; the epoch survives a load. Without the knob only the producer epoch decides,
+/// and the deposed coordinator's ABORT discards the next transaction's acknowledgement.
+#[test]
+fn a_deposed_coordinators_marker_is_fenced_by_coordinator_epoch() {
+    let mut settings = FIXED.to_vec();
+    settings.push("sc_coordinator_epoch=true");
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    // The new coordinator (epoch 1) completes the first transaction.
+    let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 1));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
+    // The deposed coordinator (epoch 0) sends an ABORT with the current producer epoch.
+    let (after, cmds) = deliver(&sys, id, &state, tc, marker(2, false, 0));
+    assert_eq!(
+        answer(&messages(&cmds)),
+        ErrorCode::TransactionCoordinatorFenced
+    );
+    assert_eq!(after, state);
+    assert_eq!(
+        sc(&after).txn_ack_status(tag(1)),
+        Some(TxnAckStatus::Pending)
+    );
+    let reloaded = start(&sys, id, storage(&state)).0;
+    let (_, cmds) = deliver(&sys, id, &reloaded, tc, marker(2, false, 0));
+    assert_eq!(
+        answer(&messages(&cmds)),
+        ErrorCode::TransactionCoordinatorFenced
+    );
+    // The model's earlier rule: the same ABORT is taken.
+    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, _) = deliver(&sys, id, &state, tc, marker(1, true, 1));
+    let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
+    let (after, cmds) = deliver(&sys, id, &state, tc, marker(2, false, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    assert_eq!(
+        sc(&after).txn_ack_status(tag(1)),
+        Some(TxnAckStatus::Aborted)
+    );
+}

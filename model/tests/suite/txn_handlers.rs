@@ -1,0 +1,225 @@
+//! Handler tests: one message in, the exact commands out.
+
+use crate::common;
+
+use common::{deliver, dp_state, pe, same, sent, start, system, tc_state, Cmd};
+use sharetxn_model::design::Design;
+use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ghost::Ghost;
+use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::msg::*;
+use sharetxn_model::world::node::NodeStorage;
+use sharetxn_model::Scenario;
+use stateright::actor::Command;
+
+#[test]
+fn producer_start_sends_init_producer_id_with_a_request_timeout() {
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let p0 = sys.topology.producers[0];
+    let (_, commands) = start(&sys, p0, None);
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert!(same(
+        &commands[0],
+        &Command::Save(NodeStorage::Producer { incarnation: 0 })
+    ));
+    assert!(same(
+        &commands[1],
+        &Command::Send(
+            sys.topology.txn_coordinator,
+            Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)))
+        )
+    ));
+    assert!(matches!(
+        commands[2],
+        Command::SetTimer(Timer::RequestTimeout(RequestKey::Coordinator), _)
+    ));
+}
+
+#[test]
+fn coordinator_grants_a_new_producer_id_and_persists_it() {
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let tc = sys.topology.txn_coordinator;
+    let p0 = sys.topology.producers[0];
+    let (state, _) = start(&sys, tc, None);
+    let (after, commands) = deliver(
+        &sys,
+        tc,
+        &state,
+        p0,
+        Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0))),
+    );
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(matches!(
+        commands[0],
+        Command::Save(NodeStorage::TxnCoordinator(_))
+    ));
+    assert!(same(
+        &commands[1],
+        &Command::Send(
+            p0,
+            Msg::InitProducerIdResponse(InitProducerIdResponse {
+                txn: TransactionalId(0),
+                error: ErrorCode::None,
+                producer: Some(pe(0)),
+                ongoing: None,
+            })
+        )
+    ));
+    let tc_state = tc_state(&after);
+    assert_eq!(tc_state.next_pid, ProducerId(1));
+}
+
+#[test]
+fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let d0 = sys.topology.partitions[0];
+    let p0 = sys.topology.producers[0];
+    let (state, _) = start(&sys, d0, None);
+    let req = ProduceRequest {
+        txn: TransactionalId(0),
+        producer: pe(0),
+        seq: 0,
+        partition: PartitionIndex(0),
+        record: OutputRecord {
+            input: 0,
+            tag: Ghost::new(TxnTag {
+                client: 0,
+                incarnation: 0,
+                attempt: 0,
+            }),
+        },
+    };
+    let (after, commands) = deliver(&sys, d0, &state, p0, Msg::Produce(req));
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(same(
+        &commands[0],
+        &Command::Send(
+            sys.topology.txn_coordinator,
+            Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+                txn: TransactionalId(0),
+                producer: pe(0),
+                partitions: vec![TopicPartition::Output(PartitionIndex(0))],
+                mode: AddPartitionsMode::BrokerAdd {
+                    guard: VerificationGuard {
+                        generation: 0,
+                        counter: 0
+                    }
+                },
+            })
+        )
+    ));
+    assert!(matches!(
+        commands[1],
+        Command::SetTimer(Timer::VerificationTimeout(ProducerId(0)), _)
+    ));
+    let d = dp_state(&after);
+    assert!(
+        d.log.entries.is_empty(),
+        "nothing is appended before verification"
+    );
+    assert_eq!(d.verifying.len(), 1);
+}
+
+#[test]
+fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let tc = sys.topology.txn_coordinator;
+    let p0 = sys.topology.producers[0];
+    let d0 = sys.topology.partitions[0];
+    let (mut state, _) = start(&sys, tc, None);
+    let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
+    state = deliver(&sys, tc, &state, p0, init).0;
+    let add = Msg::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+        txn: TransactionalId(0),
+        producer: pe(0),
+        partitions: vec![TopicPartition::Output(PartitionIndex(0))],
+        mode: AddPartitionsMode::BrokerAdd {
+            guard: VerificationGuard {
+                generation: 0,
+                counter: 0,
+            },
+        },
+    });
+    state = deliver(&sys, tc, &state, d0, add).0;
+    let end = Msg::EndTxn(EndTxnRequest {
+        txn: TransactionalId(0),
+        producer: pe(0),
+        commit: true,
+    });
+    let (after, commands) = deliver(&sys, tc, &state, p0, end);
+    let sends = sent(&commands);
+    assert_eq!(
+        sends,
+        vec![
+            (
+                d0,
+                Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
+                    producer: pe(1),
+                    commit: true,
+                    coordinator_epoch: CoordinatorEpoch(0),
+                    partition: TopicPartition::Output(PartitionIndex(0)),
+                    tv: 2,
+                })
+            ),
+            (
+                p0,
+                Msg::EndTxnResponse(EndTxnResponse {
+                    txn: TransactionalId(0),
+                    request_producer: pe(0),
+                    commit: true,
+                    error: ErrorCode::None,
+                    producer: Some(pe(1)),
+                })
+            ),
+        ]
+    );
+    let cancel: Cmd = Command::CancelTimer(Timer::TxnTimeout(TransactionalId(0)));
+    assert!(commands.iter().any(|c| same(c, &cancel)));
+    let s = tc_state(&after);
+    assert_eq!(
+        s.txns[&TransactionalId(0)].state,
+        sharetxn_model::coordinator::txn_state::TransactionState::PrepareCommit
+    );
+}
+
+/// KIP-447: an OffsetFetch with RequireStable waits while a transactional offset commit is
+/// pending (Kafka answers UNSTABLE_OFFSET_COMMIT and the consumer retries), so a restarted
+/// client never starts from an offset that a committing transaction is about to move;
+/// without RequireStable the last committed offset is answered at once.
+#[test]
+fn offset_fetch_require_stable_waits_for_a_pending_offset_commit() {
+    use sharetxn_model::partition::partition_log::Payload;
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &[]);
+    let gc = sys.topology.group_coordinator;
+    let p0 = sys.topology.producers[0];
+    let (mut state, _) = start(&sys, gc, None);
+    let leader = state
+        .group_coordinator_mut()
+        .expect("the group coordinator's state");
+    let tag = Ghost::new(TxnTag {
+        client: 0,
+        incarnation: 0,
+        attempt: 0,
+    });
+    leader
+        .log
+        .append(pe(0), Some(0), Payload::Offset { offset: 1, tag });
+    let fetch = |require_stable| Msg::OffsetFetch(OffsetFetchRequest { require_stable });
+    let (waiting, commands) = deliver(&sys, gc, &state, p0, fetch(true));
+    assert!(commands.is_empty(), "{commands:?}");
+    let waiting = waiting
+        .group_coordinator()
+        .expect("the group coordinator's state");
+    assert_eq!(waiting.waiting_fetches, vec![p0]);
+    let (_, commands) = deliver(&sys, gc, &state, p0, fetch(false));
+    assert!(same(
+        &commands[0],
+        &Command::Send(
+            p0,
+            Msg::OffsetFetchResponse(OffsetFetchResponse {
+                error: ErrorCode::None,
+                offset: 0,
+            })
+        )
+    ));
+}
