@@ -30,3 +30,4 @@ mod share;
 mod share_coordinator_cases;
 mod spl_move;
 mod stall_symmetry;
+mod view;
