@@ -262,12 +262,12 @@ fn ack_owner_reports_a_rejected_acknowledgement_of_a_held_record() {
         g.share
             .observe_ack_rejected(MemberId(0), &[acquired_by(MemberId(1))], true)
     });
-    assert_eq!(ack_owner::check(&sys, &state), None);
+    assert_eq!(ack_owner::check(&View::new(&sys, &state)), None);
     // The same acknowledgement while member 0 still holds the record.
     state.ghost.update(|g| {
         g.share
             .observe_ack_rejected(MemberId(0), &[acquired_by(MemberId(0))], true)
     });
-    let message = ack_owner::check(&sys, &state).expect("the rejection is reported");
+    let message = ack_owner::check(&View::new(&sys, &state)).expect("the rejection is reported");
     assert!(message.contains("it held ACQUIRED"), "{message}");
 }
