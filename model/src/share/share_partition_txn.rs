@@ -204,13 +204,14 @@ impl SharePartition {
             })
             .collect();
         // `strict_wire_format`: the share coordinator reads no member (docs/wire.md).
-        let member = if self.design.strict_wire_format {
-            crate::protocol::ids::MemberId::NONE
+        let (member, members) = if self.design.strict_wire_format {
+            (crate::protocol::ids::MemberId::NONE, Vec::new())
         } else {
-            req.member
+            (req.member, req.members.clone())
         };
         TxnShareAcknowledgeRequest {
             member,
+            members,
             acks: acks.to_vec(),
             deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,
@@ -229,7 +230,15 @@ impl SharePartition {
             StageOwnerCheck::None => true,
             StageOwnerCheck::MemberEpoch => r.member == Some(req.member),
             StageOwnerCheck::Acquisition => {
-                r.member == Some(req.member)
+                // Each acknowledgement against its own member's acquisition: the request's
+                // member, or the one it names for that offset (several members' acks in one
+                // transaction, docs/kafka-cases.md S22).
+                let member = req
+                    .members
+                    .iter()
+                    .find(|m| m.offset == offset)
+                    .map_or(req.member, |m| m.member);
+                r.member == Some(member)
                     && req
                         .deliveries
                         .iter()
