@@ -452,8 +452,12 @@ impl SourceReader {
         if s.acknowledger.manager.tm == TxnManagerState::FatalError {
             return Holding::Dropped;
         }
-        let holds = s
-            .pending
+        // A record emitted after the bounded loop's last checkpoint (a further member's
+        // fetch answered late) is never checkpointed: the job holds it no more, and its
+        // lock expiring is no fault.
+        let checkpoints_left = s.checkpoints < self.checkpoints;
+        let pending: &[HandedAck] = if checkpoints_left { &s.pending } else { &[] };
+        let holds = pending
             .iter()
             .chain(&s.committing)
             .chain(&s.restored)

@@ -138,6 +138,7 @@ impl SharePartition {
         acks: &[Acknowledgement],
     ) -> bool {
         !acks.is_empty()
+            && !self.names_a_record_twice(acks)
             && acks.iter().all(|a| {
                 s.records.get(&a.offset).is_some_and(|r| {
                     r.state == RecordState::Acquired
@@ -145,6 +146,18 @@ impl SharePartition {
                         && self.owner_ok(r, req, a.offset)
                 })
             })
+    }
+
+    /// `stage_owner_check=acquisition`: a request acknowledging one record twice (two
+    /// deliveries of it, to two members of a shuffle, docs/kafka-cases.md S22) is refused,
+    /// since its acquisitions are named per offset and an older delivery's acknowledgement
+    /// would pass as the current one's (`ack_owner`, simulator seed 751 on `flink-shuffle`).
+    fn names_a_record_twice(&self, acks: &[Acknowledgement]) -> bool {
+        self.design.stage_owner_check == StageOwnerCheck::Acquisition
+            && acks
+                .iter()
+                .enumerate()
+                .any(|(i, a)| acks[..i].iter().any(|b| b.offset == a.offset))
     }
 
     /// Moves each acknowledged record ACQUIRED -> TX_PENDING (its lock cancelled) and
