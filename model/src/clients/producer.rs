@@ -130,6 +130,9 @@ impl Producer {
                 if r.error == ErrorCode::NotLeaderOrFollower {
                     self.leader_moved(state);
                 }
+                if r.error == ErrorCode::None && self.stage_next_member(state, o) {
+                    return;
+                }
                 self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
             }
             Msg::AddOffsetsToTxnResponse(r) if state.manager.awaits("AddOffsetsToTxn") => self

@@ -118,6 +118,12 @@ pub struct ShareClientState {
     /// once chosen (`None`: AddShareAcksToTxn first, the seed's client).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add: Option<ShareAdd>,
+    /// The standalone acknowledger's acknowledgements of several members (scenario
+    /// `flink-shuffle`), under a design whose TxnShareAcknowledge names one member: how
+    /// many members' requests were answered in the current transaction (see
+    /// [`Producer::member_group`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub staged_members: u8,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -358,17 +364,19 @@ impl Producer {
                     delivery_count: record.delivery_count,
                 },
             }],
-            None => sh.acks.clone(),
+            None => self.member_group(&sh.acks, sh.staged_members),
         };
         if handed.is_empty() {
             return;
         }
         let id = state.manager.identity();
         let tag = state.manager.txn.as_ref().expect("in a transaction").tag;
+        let member = self.acking_member(src, &handed);
         let req = TxnShareAcknowledgeRequest {
             txn: self.txn,
             producer: id,
-            member: self.acking_member(src, &handed),
+            member,
+            members: self.other_members(member, &handed),
             acks: handed.iter().map(HandedAck::to_wire).collect(),
             tag,
             // What the leader's owner check needs: the acquisition acknowledged, as the
@@ -404,6 +412,64 @@ impl Producer {
         );
     }
 
+    /// The acknowledgements the standalone acknowledger's next TxnShareAcknowledge carries,
+    /// `answered` members' requests of this transaction having been answered. A design
+    /// whose TxnShareAcknowledge names one member (the draft's `MemberId`, which the
+    /// leader's `member-epoch` owner check reads) sends one request per member, in the
+    /// order the members first appear among `acks`, as `sendShareAcksToTransaction(acks,
+    /// groupMetadata)` takes one member's `ShareGroupMetadata` per call (KIP-1289 3.1). The
+    /// seed's, with no member (4.2), and `proposed`'s, whose acquisitions name their
+    /// member per acknowledgement (`stage_owner_check=acquisition`), send them all at once.
+    pub(crate) fn member_group(&self, acks: &[HandedAck], answered: u8) -> Vec<HandedAck> {
+        let format = self.design.wire_format();
+        if !format.txn_share_ack_member || format.txn_share_ack_deliveries {
+            // One request carries them all.
+            return if answered == 0 {
+                acks.to_vec()
+            } else {
+                Vec::new()
+            };
+        }
+        let mut members: Vec<MemberId> = Vec::new();
+        for a in acks {
+            if !members.contains(&a.delivery.member) {
+                members.push(a.delivery.member);
+            }
+        }
+        let Some(member) = members.get(usize::from(answered)) else {
+            return Vec::new();
+        };
+        acks.iter()
+            .filter(|a| a.delivery.member == *member)
+            .copied()
+            .collect()
+    }
+
+    /// A TxnShareAcknowledge of the standalone acknowledger was answered without error:
+    /// the next member's request goes out if one is left (see [`Producer::member_group`]),
+    /// under the same request key, so EndTxn still waits for it. Returns whether one went.
+    pub(crate) fn stage_next_member<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        o: &mut Out<A>,
+    ) -> bool {
+        let Some(sh) = state.role.share().filter(|sh| sh.fetched.is_none()) else {
+            return false;
+        };
+        if self
+            .member_group(&sh.acks, sh.staged_members.saturating_add(1))
+            .is_empty()
+        {
+            return false;
+        }
+        if let Some(sh) = state.role.share_mut() {
+            sh.staged_members += 1;
+        }
+        // The answered request is replaced under its key, and its timer set again.
+        self.send_txn_share_ack(state, o);
+        true
+    }
+
     /// The member a TxnShareAcknowledge names. The seed's standalone acknowledger is no
     /// member and `commitAcknowledgements(acks, groupId)` takes no member, so it names
     /// none; a design whose leader checks the owner hands it the member's
@@ -426,6 +492,23 @@ impl Producer {
             }
             _ => src.member,
         }
+    }
+
+    /// The acknowledgements of `handed` that are another member's than `member`, with their
+    /// member: only where the request names its acquisitions (`deliveries`), whose owner
+    /// check reads each acknowledgement's member.
+    fn other_members(&self, member: MemberId, handed: &[HandedAck]) -> Vec<AckMember> {
+        if !self.sends_deliveries() {
+            return Vec::new();
+        }
+        handed
+            .iter()
+            .filter(|a| a.delivery.member != member)
+            .map(|a| AckMember {
+                offset: a.offset,
+                member: a.delivery.member,
+            })
+            .collect()
     }
 
     /// Whether a TxnShareAcknowledge names the acquisitions it acknowledges: wherever the

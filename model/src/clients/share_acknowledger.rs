@@ -167,6 +167,7 @@ impl TransactionalShareAcknowledger {
         state.manager.done = false;
         if let Some(share) = state.role.share_mut() {
             share.acks = acks;
+            share.staged_members = 0;
         }
         self.producer.begin_txn(state, first, o);
         true

@@ -74,6 +74,10 @@ pub struct ShareConsumer {
     pub stalls: u8,
     /// ShareFetch `MaxRecords`.
     pub max_records: u8,
+    /// The key of its one request in flight and of that request's timer:
+    /// [`RequestKey::Share`], but for a Flink reader's further share consumers
+    /// ([`RequestKey::ShareOf`]), whose fetches are in flight beside the first one's.
+    pub key: RequestKey,
 }
 
 const STALL: &str = "stall";
@@ -125,7 +129,7 @@ impl ShareConsumer {
             return None;
         }
         s.in_flight = None;
-        o.cancel_timer(Timer::RequestTimeout(RequestKey::Share));
+        o.cancel_timer(Timer::RequestTimeout(self.key));
         if r.error != ErrorCode::None {
             // What is held cannot be acknowledged in a new session.
             self.reset(s, o);
@@ -136,7 +140,7 @@ impl ShareConsumer {
 
     /// The request timed out: a new session, without what the old one held.
     pub fn on_timeout<A: Host>(&self, s: &mut ShareConsumerState, timer: Timer, o: &mut Out<A>) {
-        if timer == Timer::RequestTimeout(RequestKey::Share) && s.in_flight.is_some() {
+        if timer == Timer::RequestTimeout(self.key) && s.in_flight.is_some() {
             s.in_flight = None;
             self.reset(s, o);
         }
@@ -252,7 +256,7 @@ impl ShareConsumer {
         };
         s.session_epoch = s.session_epoch.saturating_add(1);
         o.send(self.share_partition, Msg::ShareFetch(req.clone()));
-        o.set_timer(Timer::RequestTimeout(RequestKey::Share), timeout());
+        o.set_timer(Timer::RequestTimeout(self.key), timeout());
         s.in_flight = Some(Msg::ShareFetch(req));
     }
 }

@@ -31,6 +31,7 @@ use crate::clients::share_acknowledger::{HandedAck, TransactionalShareAcknowledg
 use crate::clients::share_consumer::{ShareConsumer, ShareConsumerState};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::kip939::AcknowledgerCommit;
+use crate::protocol::ids::MemberId;
 use crate::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, RequestKey, Timer};
 use crate::protocol::output::Saves;
 use crate::protocol::record_state::AckType;
@@ -88,6 +89,10 @@ pub struct SourceReaderState {
     pub incarnation: Epoch,
     /// The share consumer's state.
     pub consumer: ShareConsumerState,
+    /// `reader_members`: the further share consumers' states, in the order of
+    /// [`SourceReader::more_consumers`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_consumers: Vec<ShareConsumerState>,
     /// The acknowledger's `TransactionManager` state.
     pub acknowledger: ProducerState,
     /// `pendingAcks`: an ACCEPT for every record emitted since the last checkpoint.
@@ -117,6 +122,10 @@ pub struct SourceReaderState {
 pub struct SourceReader {
     /// Its share consumer (member).
     pub consumer: ShareConsumer,
+    /// `reader_members` (scenario `flink-shuffle`): the further share consumers, each its
+    /// own member, whose records a shuffle brings to this task's acknowledger; empty in
+    /// every other scenario.
+    pub more_consumers: Vec<ShareConsumer>,
     /// Its acknowledger.
     pub acknowledger: TransactionalShareAcknowledger,
     /// Checkpoints per incarnation.
@@ -146,6 +155,7 @@ impl SourceReader {
         );
         let two_phase = self.two_phase();
         let consumer = self.consumer.on_start(o);
+        let more_consumers = self.more_consumers.iter().map(|c| c.on_start(o)).collect();
         let acknowledger = if two_phase {
             // Flink's KafkaSink recovery: keep whatever the last incarnation prepared, then
             // complete it against the restored checkpoint's state.
@@ -157,6 +167,7 @@ impl SourceReader {
         SourceReaderState {
             incarnation,
             consumer,
+            more_consumers,
             acknowledger,
             pending: Vec::new(),
             committing: Vec::new(),
@@ -178,9 +189,13 @@ impl SourceReader {
         msg: Msg,
         o: &mut Out<A>,
     ) {
-        if let Msg::ShareFetchResponse(_) = msg {
-            if let Some(acquired) = self.consumer.receive(&mut s.consumer, msg, o) {
-                self.emit(s, &acquired);
+        if let Msg::ShareFetchResponse(r) = &msg {
+            // Each member's answer goes to its own share consumer.
+            let member = r.member;
+            let (consumer, cs) = self.consumer_of(s, |c| c.member == member);
+            if let Some(acquired) = consumer.receive(cs, msg, o) {
+                let member = consumer.member;
+                self.emit(s, member, &acquired);
             }
         } else {
             self.acknowledger.on_msg(&mut s.acknowledger, src, msg, o);
@@ -196,8 +211,9 @@ impl SourceReader {
         timer: Timer,
         o: &mut Out<A>,
     ) {
-        if timer == Timer::RequestTimeout(RequestKey::Share) {
-            self.consumer.on_timeout(&mut s.consumer, timer, o);
+        if let Timer::RequestTimeout(key @ (RequestKey::Share | RequestKey::ShareOf(_))) = timer {
+            let (consumer, cs) = self.consumer_of(s, |c| c.key == key);
+            consumer.on_timeout(cs, timer, o);
         } else {
             self.acknowledger.on_timeout(&mut s.acknowledger, timer, o);
         }
@@ -247,16 +263,44 @@ impl SourceReader {
         self.next(s, o);
     }
 
-    /// Emits fetched records downstream: each gets an ACCEPT in `pendingAcks`.
-    fn emit(&self, s: &mut SourceReaderState, acquired: &[AcquiredRecord]) {
+    /// Emits what `member`'s consumer fetched downstream: each record gets an ACCEPT in
+    /// `pendingAcks`, with the delivery of the member that acquired it.
+    fn emit(&self, s: &mut SourceReaderState, member: MemberId, acquired: &[AcquiredRecord]) {
         s.pending.extend(acquired.iter().map(|a| HandedAck {
             offset: a.offset,
             ack: AckType::Accept,
             delivery: DeliveryTag {
-                member: self.consumer.member,
+                member,
                 delivery_count: a.delivery_count,
             },
         }));
+    }
+
+    /// The share consumer `which` picks, with its state: the first one unless a further
+    /// one matches.
+    fn consumer_of<'a>(
+        &'a self,
+        s: &'a mut SourceReaderState,
+        which: impl Fn(&ShareConsumer) -> bool,
+    ) -> (&'a ShareConsumer, &'a mut ShareConsumerState) {
+        match self.more_consumers.iter().position(which) {
+            Some(k) if k < s.more_consumers.len() => {
+                (&self.more_consumers[k], &mut s.more_consumers[k])
+            }
+            _ => (&self.consumer, &mut s.consumer),
+        }
+    }
+
+    /// Every share consumer that has no request in flight polls (after a commit ended).
+    fn poll_idle<A: Saves<ReaderStorage>>(&self, s: &mut SourceReaderState, o: &mut Out<A>) {
+        if s.consumer.in_flight.is_none() {
+            self.consumer.poll(&mut s.consumer, o);
+        }
+        for (c, cs) in self.more_consumers.iter().zip(&mut s.more_consumers) {
+            if cs.in_flight.is_none() {
+                c.poll(cs, o);
+            }
+        }
     }
 
     fn may_checkpoint(&self, s: &SourceReaderState) -> bool {
@@ -281,11 +325,8 @@ impl SourceReader {
         let idle = TransactionalShareAcknowledger::is_idle(&s.acknowledger);
         if idle && !s.committing.is_empty() {
             s.committing.clear();
-            if s.pending.is_empty()
-                && s.consumer.in_flight.is_none()
-                && s.checkpoints < self.checkpoints
-            {
-                self.consumer.poll(&mut s.consumer, o);
+            if s.pending.is_empty() && s.checkpoints < self.checkpoints {
+                self.poll_idle(s, o);
             }
         }
         if idle && !s.restored.is_empty() {
@@ -356,11 +397,8 @@ impl SourceReader {
     }
 
     fn poll_again<A: Saves<ReaderStorage>>(&self, s: &mut SourceReaderState, o: &mut Out<A>) {
-        if s.pending.is_empty()
-            && s.consumer.in_flight.is_none()
-            && s.checkpoints < self.checkpoints
-        {
-            self.consumer.poll(&mut s.consumer, o);
+        if s.pending.is_empty() && s.checkpoints < self.checkpoints {
+            self.poll_idle(s, o);
         }
     }
 }
@@ -371,7 +409,10 @@ impl SourceReader {
     /// What `timer` waits for: the share consumer's request, or the acknowledger's.
     pub fn wait(&self, s: &SourceReaderState, timer: &Timer) -> Wait {
         match *timer {
-            Timer::RequestTimeout(RequestKey::Share) => self.consumer.wait(&s.consumer, timer),
+            Timer::RequestTimeout(key @ (RequestKey::Share | RequestKey::ShareOf(_))) => {
+                let (c, cs) = self.consumer_ref(s, key);
+                c.wait(cs, timer)
+            }
             _ => self.acknowledger.producer.wait(&s.acknowledger, timer),
         }
     }
@@ -379,11 +420,28 @@ impl SourceReader {
     /// Where the outstanding request `key` went.
     pub fn request_destination(&self, s: &SourceReaderState, key: RequestKey) -> Option<Id> {
         match key {
-            RequestKey::Share => self.consumer.request_destination(&s.consumer),
+            RequestKey::Share | RequestKey::ShareOf(_) => {
+                let (c, cs) = self.consumer_ref(s, key);
+                c.request_destination(cs)
+            }
             _ => self
                 .acknowledger
                 .producer
                 .request_destination(&s.acknowledger, key),
+        }
+    }
+
+    /// The share consumer whose request is keyed `key`, with its state.
+    fn consumer_ref<'a>(
+        &'a self,
+        s: &'a SourceReaderState,
+        key: RequestKey,
+    ) -> (&'a ShareConsumer, &'a ShareConsumerState) {
+        match self.more_consumers.iter().position(|c| c.key == key) {
+            Some(k) if k < s.more_consumers.len() => {
+                (&self.more_consumers[k], &s.more_consumers[k])
+            }
+            _ => (&self.consumer, &s.consumer),
         }
     }
 
@@ -394,8 +452,12 @@ impl SourceReader {
         if s.acknowledger.manager.tm == TxnManagerState::FatalError {
             return Holding::Dropped;
         }
-        let holds = s
-            .pending
+        // A record emitted after the bounded loop's last checkpoint (a further member's
+        // fetch answered late) is never checkpointed: the job holds it no more, and its
+        // lock expiring is no fault.
+        let checkpoints_left = s.checkpoints < self.checkpoints;
+        let pending: &[HandedAck] = if checkpoints_left { &s.pending } else { &[] };
+        let holds = pending
             .iter()
             .chain(&s.committing)
             .chain(&s.restored)

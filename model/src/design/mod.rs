@@ -158,6 +158,19 @@ design_knobs! {
             shown Moved,
             help "KIP-1289, the share coordinator's prune keeps every staging still pending or unanswered (false: deleteRecords up to the newest snapshot, docs/kafka-cases.md S11), true|false",
             reverted ["txn_atomicity", "cache_agrees"];
+        /// KIP-1289: a second TxnShareAcknowledge of one transaction (one producer id and
+        /// epoch) at the share coordinator adds its acknowledgements to those staged before,
+        /// offset by offset. With false (the model's reading of the seed's "mirrors
+        /// TxnOffsetCommit": `OffsetMetadataManager.replay` puts a pending offset per producer
+        /// id and partition, the last write replacing the one before, 1eb7644) it replaces
+        /// them, so a transaction carrying two members' acknowledgements of one share
+        /// partition, one request per member, commits only the last member's
+        /// (docs/kafka-cases.md S22, scenario `flink-shuffle`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_merge_pending: bool = false,
+            shown Moved,
+            help "KIP-1289, a transaction's later staging at the share coordinator adds to its earlier ones offset by offset (false: replaces them, as a pending offset commit per partition; docs/kafka-cases.md S22), true|false",
+            reverted [];
         /// KIP-1289's client: its share consumer takes the records it hands to a transaction
         /// out of its batch, so neither the next poll's implicit ACCEPT nor `close()`
         /// acknowledges them outside the transaction; after an abort the leader's release or

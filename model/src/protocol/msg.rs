@@ -494,6 +494,9 @@ pub enum RequestKey {
     OffsetFetch,
     /// A share consumer's one in-flight ShareFetch or ShareAcknowledge.
     Share,
+    /// Scenario `reader_members`: the one in-flight ShareFetch of a Flink reader's share
+    /// consumer after the first (0 for the second member), beside the first one's `Share`.
+    ShareOf(u8),
     /// KIP-1289's in-flight TxnShareAcknowledge to the share coordinator.
     TxnShareAcknowledge,
     /// Scenario `session-resume`: the coordinator application's in-flight request to the

@@ -70,6 +70,12 @@ pub struct TxnShareAcknowledgeRequest {
     /// which the leader's `acquisition` owner check compares with the record's current one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deliveries: Vec<AcquiredRecord>,
+    /// With `stage_owner_check=acquisition`: the member of each acknowledgement whose
+    /// acquisition is another member's than `member` (one transaction carrying several
+    /// members' acknowledgements, docs/kafka-cases.md S22), as a batch's MemberId beside its
+    /// DeliveryCount; empty when every acknowledgement is `member`'s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<AckMember>,
     /// Set by a staging share-partition leader with `leader_resolution=notify`: the share
     /// coordinator tells it when a marker resolves these acknowledgements.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -116,6 +122,16 @@ pub struct TxnShareAcksResolvedResponse {
     /// leader that has moved away), so the outcome stays queued for the new leader.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader_epoch: Option<Epoch>,
+}
+
+/// The member whose acquisition an acknowledgement of a TxnShareAcknowledge is for, where
+/// it is not the request's `member`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AckMember {
+    /// The offset acknowledged.
+    pub offset: Offset,
+    /// The member that acquired it.
+    pub member: MemberId,
 }
 
 /// TxnShareAcknowledgeResponse.

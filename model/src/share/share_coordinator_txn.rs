@@ -362,7 +362,12 @@ impl ShareCoordinator {
                     // One pending set per producer id, as `pendingTransactionalOffsets`.
                     s.pending.retain(|k, _| k.pid != p.producer.pid);
                 }
-                s.pending.insert(p.producer, p.clone());
+                match s.pending.get_mut(&p.producer) {
+                    Some(staged) if self.design.sc_merge_pending => merge_pending(staged, p),
+                    _ => {
+                        s.pending.insert(p.producer, p.clone());
+                    }
+                }
             }
             ShareRecord::TxnMarker {
                 producer, commit, ..
@@ -418,4 +423,16 @@ fn ongoing_in_log(log: &[ShareRecord], pid: ProducerId) -> bool {
         }
     }
     false
+}
+
+/// `sc_merge_pending`: a later staging of the same transaction adds its batches to the
+/// staged ones, an offset staged again taking the later batch (a resent staging carries
+/// the same); the leader to tell is the later one's if it asked.
+fn merge_pending(staged: &mut PendingAcks, later: &PendingAcks) {
+    staged
+        .batches
+        .retain(|b| later.batches.iter().all(|l| l.offset != b.offset));
+    staged.batches.extend(later.batches.iter().copied());
+    staged.batches.sort_by_key(|b| b.offset);
+    staged.notify = later.notify.or(staged.notify);
 }

@@ -138,6 +138,7 @@ impl SharePartition {
         acks: &[Acknowledgement],
     ) -> bool {
         !acks.is_empty()
+            && !self.names_a_record_twice(acks)
             && acks.iter().all(|a| {
                 s.records.get(&a.offset).is_some_and(|r| {
                     r.state == RecordState::Acquired
@@ -145,6 +146,18 @@ impl SharePartition {
                         && self.owner_ok(r, req, a.offset)
                 })
             })
+    }
+
+    /// `stage_owner_check=acquisition`: a request acknowledging one record twice (two
+    /// deliveries of it, to two members of a shuffle, docs/kafka-cases.md S22) is refused,
+    /// since its acquisitions are named per offset and an older delivery's acknowledgement
+    /// would pass as the current one's (`ack_owner`, simulator seed 751 on `flink-shuffle`).
+    fn names_a_record_twice(&self, acks: &[Acknowledgement]) -> bool {
+        self.design.stage_owner_check == StageOwnerCheck::Acquisition
+            && acks
+                .iter()
+                .enumerate()
+                .any(|(i, a)| acks[..i].iter().any(|b| b.offset == a.offset))
     }
 
     /// Moves each acknowledged record ACQUIRED -> TX_PENDING (its lock cancelled) and
@@ -204,13 +217,14 @@ impl SharePartition {
             })
             .collect();
         // `strict_wire_format`: the share coordinator reads no member (docs/wire.md).
-        let member = if self.design.strict_wire_format {
-            crate::protocol::ids::MemberId::NONE
+        let (member, members) = if self.design.strict_wire_format {
+            (crate::protocol::ids::MemberId::NONE, Vec::new())
         } else {
-            req.member
+            (req.member, req.members.clone())
         };
         TxnShareAcknowledgeRequest {
             member,
+            members,
             acks: acks.to_vec(),
             deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,
@@ -229,7 +243,15 @@ impl SharePartition {
             StageOwnerCheck::None => true,
             StageOwnerCheck::MemberEpoch => r.member == Some(req.member),
             StageOwnerCheck::Acquisition => {
-                r.member == Some(req.member)
+                // Each acknowledgement against its own member's acquisition: the request's
+                // member, or the one it names for that offset (several members' acks in one
+                // transaction, docs/kafka-cases.md S22).
+                let member = req
+                    .members
+                    .iter()
+                    .find(|m| m.offset == offset)
+                    .map_or(req.member, |m| m.member);
+                r.member == Some(member)
                     && req
                         .deliveries
                         .iter()

@@ -15,6 +15,7 @@ use crate::coordinator::txn_coordinator::TxnCoordinator;
 use crate::design::Design;
 use crate::partition::data_partition::DataPartition;
 use crate::protocol::ids::{MemberId, PartitionIndex};
+use crate::protocol::msg::RequestKey;
 use crate::protocol::width::Offset;
 use crate::share::share_coordinator::ShareCoordinator;
 use crate::share::share_partition::SharePartition;
@@ -193,6 +194,7 @@ fn share_consumer(scenario: &Scenario, share_partition: Id, i: usize) -> ShareCo
         // where both stall are outside the bound.
         stalls: if i == 0 { scenario.stalls } else { 0 },
         max_records: scenario.max_records,
+        key: RequestKey::Share,
     }
 }
 
@@ -206,16 +208,28 @@ fn source_reader(
     id: Id,
     (sp, sc): (Id, Id),
 ) -> Node {
+    // The reader never acknowledges through the share session.
+    let consumer = |member: MemberId, key: RequestKey| ShareConsumer {
+        member,
+        share_partition: sp,
+        ack_mode: AckMode::Explicit,
+        ack_types: Vec::new(),
+        stalls: 0,
+        max_records: scenario.max_records,
+        key,
+    };
+    let members = topology.members_of(id);
     Node::SourceReader(SourceReader {
-        consumer: ShareConsumer {
-            member: topology.member_of(id).unwrap_or_default(),
-            share_partition: sp,
-            // The reader never acknowledges through the share session.
-            ack_mode: AckMode::Explicit,
-            ack_types: Vec::new(),
-            stalls: 0,
-            max_records: scenario.max_records,
-        },
+        consumer: consumer(
+            members.first().copied().unwrap_or_default(),
+            RequestKey::Share,
+        ),
+        more_consumers: members
+            .iter()
+            .skip(1)
+            .zip(0u8..)
+            .map(|(m, k)| consumer(*m, RequestKey::ShareOf(k)))
+            .collect(),
         acknowledger: TransactionalShareAcknowledger::new(AcknowledgerConfig {
             txn: topology.txn_id_of(id).unwrap_or(TXN_ID),
             txn_coordinator: topology.txn_coordinator,

@@ -143,6 +143,13 @@ pub struct Scenario {
     /// its own `TransactionalShareAcknowledger` when a checkpoint completes (KIP-1289 3.2).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub readers: u8,
+    /// Share-group members per Flink source reader (scenario `flink-shuffle`,
+    /// docs/kafka-cases.md S22): the job's source subtasks, each its own share consumer and
+    /// member, whose records a shuffle brings to the one subtask whose
+    /// `TransactionalShareAcknowledger` commits them, so one checkpoint's transaction carries
+    /// the acknowledgements of several members. 1 in every other scenario.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub reader_members: u8,
     /// KIP-1310: each KIP-1289 client is a `TransactionSession` with a producer and a share
     /// consumer on it, rather than one producer that does everything.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -232,6 +239,7 @@ pub const SCENARIO_NAMES: &[&str] = &[
     "spl-move",
     "ctp-acks",
     "ctp-implicit-add",
+    "flink-shuffle",
 ];
 
 impl Scenario {
@@ -276,6 +284,7 @@ impl Scenario {
             stalls: 0,
             max_records: 1,
             readers: 0,
+            reader_members: 1,
             session: false,
             sink: false,
             resume: false,
@@ -325,6 +334,7 @@ impl Scenario {
             stalls: 1,
             max_records: 1,
             readers: 0,
+            reader_members: 1,
             session: false,
             sink: false,
             resume: false,
@@ -375,6 +385,7 @@ impl Scenario {
             stalls: 0,
             max_records: 1,
             readers: 0,
+            reader_members: 1,
             session: false,
             sink: false,
             resume: false,
@@ -495,6 +506,31 @@ impl Scenario {
         }
     }
 
+    /// One transaction carrying the acknowledgements of two share-group members
+    /// (docs/kafka-cases.md S22 (b)): a Flink job whose source runs two subtasks, each a
+    /// share consumer and member of its own (`m0`, `m1`), and whose shuffle (`keyBy`) brings
+    /// both subtasks' records to the one subtask whose `TransactionalShareAcknowledger`
+    /// commits a checkpoint's acknowledgements. The job is one actor `R0`: an all-to-all
+    /// shuffle puts every task in one pipelined region, which Flink's failover restarts as
+    /// a whole from one checkpoint, and the shuffle's channels are in-process here as the
+    /// checkpoint barriers make them part of the checkpoint. Two records (one per member at
+    /// `max_records=1`), two checkpoints, no fault: the acknowledger is no member, and a
+    /// design whose TxnShareAcknowledge names one member sends one request per member in
+    /// the transaction. `flink-acknowledger`'s early timeout (`--set timeouts=1 --set
+    /// txns=1`) did not finish in 200 s for `proposed`; the simulator runs it.
+    pub fn flink_shuffle() -> Scenario {
+        Scenario {
+            name: "flink-shuffle".into(),
+            records: 2,
+            reader_members: 2,
+            budget: FaultBudget {
+                timeouts: 0,
+                ..Scenario::flink_acknowledger().budget
+            },
+            ..Scenario::flink_acknowledger()
+        }
+    }
+
     /// KIP-1310's consume-transform-produce loop (the seed's section 4.6): `ctp`'s share
     /// partition with one record, its share coordinator and one output partition, and one
     /// client that is a `TransactionSession` with a producer (Produce only) and a share
@@ -586,6 +622,7 @@ impl Scenario {
             stalls: 0,
             max_records: 1,
             readers: 0,
+            reader_members: 1,
             session: false,
             sink: false,
             resume: true,
@@ -701,6 +738,7 @@ impl Scenario {
             "draft-itest" => Ok(Scenario::draft_itest()),
             "spl-move" => Ok(Scenario::spl_move()),
             "ctp-acks" => Ok(Scenario::ctp_acks()),
+            "flink-shuffle" => Ok(Scenario::flink_shuffle()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")

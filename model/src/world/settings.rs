@@ -45,6 +45,10 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("stalls", "scenario: times a share consumer, or the first KIP-1289 client, may stall past its acquisition locks, 0..=255"),
     ("max_records", "scenario: ShareFetch MaxRecords, 1..=8"),
     ("readers", "scenario: Flink source readers (a share consumer and a TransactionalShareAcknowledger each), 0..=1"),
+    ("reader_members", "scenario: share-group members per Flink source reader, whose acks its one acknowledger commits (a shuffle; - : 1, left out of reports and traces), 1..=2"),
+    ("txn_ack_types", "scenario: comma-separated types the KIP-1289 client stages in its transaction by choice (accept, release, reject; - : accept, left out of reports and traces)"),
+    ("txn_plain_acks", "scenario: the KIP-1289 client's share consumer also acknowledges implicitly and on close() besides its transaction (- : false, left out of reports and traces), true|false"),
+    ("share_add_choices", "scenario: the KIP-1289 client chooses per transaction to send no AddShareAcksToTxn or to stage before it is answered (- : false, left out of reports and traces), true|false"),
     ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
     ("sink", "scenario: KIP-1302, each session client is a Connect WorkerShareSinkTask with a separate commit thread, true|false"),
     ("sc_prunes", "scenario: times each share coordinator incarnation writes a ShareSnapshot and prunes __share_group_state up to it (one share partition; - : 0, left out of reports and traces), 0..=3"),
@@ -177,6 +181,10 @@ fn apply_scenario(
         "stalls" => scenario.stalls = parse_range(key, value, 0, 255)?,
         "max_records" => scenario.max_records = parse_range(key, value, 1, 8)?,
         "readers" => scenario.readers = parse_range(key, value, 0, 1)?,
+        "reader_members" => scenario.reader_members = parse_range(key, value, 1, 2)?,
+        "txn_ack_types" => scenario.txn_ack_types = parse_ack_types(key, value)?,
+        "txn_plain_acks" => scenario.txn_plain_acks = parse_bool(key, value)?,
+        "share_add_choices" => scenario.share_add_choices = parse_bool(key, value)?,
         "session" => scenario.session = parse_bool(key, value)?,
         "sink" => scenario.sink = parse_bool(key, value)?,
         "resume_scenario" => scenario.resume = parse_bool(key, value)?,
@@ -232,6 +240,16 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         }
         if scenario.share_add_choices {
             map.insert("share_add_choices".into(), json!(true));
+        }
+        if scenario.txn_plain_acks {
+            map.insert("txn_plain_acks".into(), json!(true));
+        }
+        if scenario.txn_ack_types != [AckType::Accept] {
+            let names: Vec<&str> = scenario.txn_ack_types.iter().map(|t| t.name()).collect();
+            map.insert("txn_ack_types".into(), json!(names.join(",")));
+        }
+        if scenario.reader_members != 1 {
+            map.insert("reader_members".into(), json!(scenario.reader_members));
         }
         for knob in KNOBS {
             map.insert(knob.name.to_string(), (knob.json)(design));
@@ -294,7 +312,8 @@ mod tests {
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",
-                "ack_types" => "accept,reject",
+                "ack_types" | "txn_ack_types" => "accept,reject",
+                "txn_plain_acks" | "share_add_choices" => "true",
                 "delivery_limit" => "2",
                 _ => "1",
             };

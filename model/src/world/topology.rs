@@ -55,6 +55,15 @@ pub struct Topology {
     /// share partition's leadership moves to (`SP0b`), numbered after every other actor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved_share_partition: Option<Id>,
+    /// Scenario `reader_members`: share-group members per reader beyond its first, numbered
+    /// after every actor's member (reader `j`'s `k`-th further member is member
+    /// `consumers + producers + readers + j * extra + k`); 0 in every other scenario.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_reader_members: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Topology {
@@ -104,6 +113,11 @@ impl Topology {
             (scenario.spl_move && scenario.has_share_group()).then(|| Id::from(last));
         Topology {
             moved_share_partition,
+            extra_reader_members: if scenario.readers > 0 {
+                scenario.reader_members.saturating_sub(1)
+            } else {
+                0
+            },
             txn_coordinator: Id::from(0),
             group_coordinator: Id::from(1),
             partitions: (0..n).map(|i| Id::from(2 + i)).collect(),
@@ -275,14 +289,40 @@ impl Topology {
             .map(|i| MemberId(i as u8))
     }
 
+    /// Every share-group member id of `id`: its one member, and a reader's further ones
+    /// (`reader_members`).
+    pub fn members_of(&self, id: Id) -> Vec<MemberId> {
+        let first = self.member_of(id);
+        let extra = usize::from(self.extra_reader_members);
+        let more = self.readers.iter().position(|r| *r == id).map(|j| {
+            let base = self.members_before_extra() + j * extra;
+            (0..extra).map(move |k| MemberId((base + k) as u8))
+        });
+        first
+            .into_iter()
+            .chain(more.into_iter().flatten())
+            .collect()
+    }
+
+    /// How many members the consumers, producers and readers have, one each.
+    fn members_before_extra(&self) -> usize {
+        self.consumers.len() + self.producers.len() + self.readers.len()
+    }
+
     /// The actor that joined the share group as `member`.
     pub fn member_actor(&self, member: MemberId) -> Option<Id> {
-        self.consumers
-            .iter()
-            .chain(&self.producers)
-            .chain(&self.readers)
-            .nth(usize::from(member.0))
-            .copied()
+        let i = usize::from(member.0);
+        let base = self.members_before_extra();
+        match (i.checked_sub(base), usize::from(self.extra_reader_members)) {
+            (Some(k), extra) if extra > 0 => self.readers.get(k / extra).copied(),
+            _ => self
+                .consumers
+                .iter()
+                .chain(&self.producers)
+                .chain(&self.readers)
+                .nth(i)
+                .copied(),
+        }
     }
 
     /// The actor with a short name, if any.

@@ -172,6 +172,11 @@ impl WireFormat {
             "TxnShareAcknowledge.DeliveryCount",
         );
         outside(
+            !r.members.is_empty(),
+            self.txn_share_ack_deliveries,
+            "TxnShareAcknowledge.AcknowledgementBatches.MemberId",
+        );
+        outside(
             r.notify,
             false,
             "TxnShareAcknowledge.Notify (from a client)",

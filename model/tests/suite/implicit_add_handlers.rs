@@ -138,6 +138,7 @@ fn an_early_staging_goes_out_with_the_add_and_not_again() {
 
 fn stage() -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
         member: MemberId(0),

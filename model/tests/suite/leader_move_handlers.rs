@@ -63,6 +63,7 @@ fn coordinator_after_move(sys: &System) -> NodeState {
 
 fn staging(leader_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
         member: MemberId(0),

@@ -20,6 +20,7 @@ mod random_walks;
 mod session_resume_handlers;
 mod share_coordinator_cases;
 mod share_handlers;
+mod shuffle_handlers;
 mod two_phase_reader_handlers;
 mod tx_pending_handlers;
 mod txn_client_ack_handlers;

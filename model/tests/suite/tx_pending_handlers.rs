@@ -66,6 +66,7 @@ fn ids(sys: &System) -> (Id, Id, Id) {
 
 fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
         member: MemberId(0),

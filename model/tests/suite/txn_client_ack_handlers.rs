@@ -274,6 +274,7 @@ fn the_leader_rejects_an_implicit_accept_of_a_tx_pending_record() {
     };
     let (state, _) = deliver(&sys, sp0, &state, p0, fetch(0, Vec::new()));
     let stage = Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
         member: MemberId(0),

@@ -32,6 +32,7 @@ const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
 
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(epoch.into()),
         member: MemberId(0),
@@ -365,6 +366,7 @@ fn stage_carrying(delivery_count: u8) -> Msg {
         unreachable!("stage builds a TxnShareAcknowledge")
     };
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         deliveries: vec![AcquiredRecord {
             offset: 0,
             delivery_count,

@@ -205,6 +205,7 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
 
 fn staging() -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer: PRODUCER,
         member: MemberId(0),

@@ -205,6 +205,7 @@ fn stage(
 ) -> NodeState {
     let (sp, _, p0) = ids(sys);
     let request = TxnShareAcknowledgeRequest {
+        members: Vec::new(),
         txn: TransactionalId(0),
         producer,
         member: MemberId(0),
