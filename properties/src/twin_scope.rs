@@ -52,8 +52,10 @@ pub fn share_coordinator_restart(sys: &System) -> Option<&'static str> {
 /// `lock_redelivered`: a record can only go to another member where there are two.
 pub fn lock_redelivered(sys: &System) -> Option<&'static str> {
     let t = &sys.topology;
+    // A reader of `flink-shuffle` is several members (`reader_members`), and a record can
+    // go from one of its members to another.
     let members = t.consumers.len()
-        + t.readers.len()
+        + t.readers.len() * (1 + usize::from(t.extra_reader_members))
         + if t.share_partition.is_some() {
             t.producers.len()
         } else {
