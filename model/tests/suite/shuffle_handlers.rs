@@ -8,7 +8,9 @@
 
 use crate::common;
 
-use common::{deliver, pe, reader, reader_state, sc_state, sent, spl_state, start, system};
+use common::{
+    deliver, empty_state_read, pe, reader, reader_state, sc_state, sent, spl_state, start, system,
+};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
@@ -16,7 +18,6 @@ use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::{AckType, RecordState};
 use sharetxn_model::protocol::share_msg::*;
-use sharetxn_model::protocol::share_state::ShareState;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{Scenario, System};
@@ -170,16 +171,7 @@ fn leader_with_both_acquired(sys: &System) -> NodeState {
     );
     let r0 = reader(sys);
     let (s, _) = start(sys, spl, None);
-    let read = Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
-        leader_epoch: 1,
-        error: ErrorCode::None,
-        state: Some(ShareState {
-            leader_epoch: 1,
-            ..ShareState::default()
-        }),
-        pending: Vec::new(),
-        refresh: false,
-    });
+    let read = empty_state_read(1);
     let (mut s, _) = deliver(sys, spl, &s, sc, read);
     for member in [M0, M1] {
         let fetch = Msg::ShareFetch(ShareFetchRequest {

@@ -9,8 +9,11 @@ use sharetxn_model::clients::source_reader::SourceReaderState;
 use sharetxn_model::coordinator::txn_coordinator::TxnCoordinatorState;
 use sharetxn_model::design::Design;
 use sharetxn_model::partition::data_partition::DataPartitionState;
+use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TransactionalId};
 use sharetxn_model::protocol::msg::{ClientChoice, Msg, ProducerIdAndEpoch, Timer};
+use sharetxn_model::protocol::share_msg::ReadShareGroupStateResponse;
+use sharetxn_model::protocol::share_state::ShareState;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
 use sharetxn_model::share::share_partition::SharePartitionState;
 use sharetxn_model::world::node::{Node, NodeState, NodeStorage};
@@ -23,6 +26,21 @@ pub type Cmd = Command<Msg, Timer, ClientChoice, NodeStorage>;
 
 /// The transactional id of the scenario's first client.
 pub const TXN: TransactionalId = TransactionalId(0);
+
+/// The share coordinator's answer to a share-partition leader's first read: an empty share
+/// state at `leader_epoch`, nothing pending.
+pub fn empty_state_read(leader_epoch: u16) -> Msg {
+    Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
+        leader_epoch,
+        error: ErrorCode::None,
+        state: Some(ShareState {
+            leader_epoch,
+            ..ShareState::default()
+        }),
+        pending: Vec::new(),
+        refresh: false,
+    })
+}
 
 /// The closed world of `design` on `scenario`, with each `KEY=VALUE` of `settings` applied
 /// as `--set` applies it.
