@@ -71,6 +71,44 @@ fn install_sends_no_init_producer_id_and_commits_with_the_prepared_pair() {
     assert!(k(&state).resumed, "installed: acknowledged at once");
 }
 
+/// The installed session counts the resumed transaction as begun, as a session that began it
+/// itself would (the attempt number tags the next transaction's ghost), and after its commit
+/// is answered it begins no other.
+#[test]
+fn an_installed_session_counts_its_transaction_and_ends_after_the_commit() {
+    let sys = System::new(Design::seed(), Scenario::session_resume());
+    let (state, _) = resumed(&sys, Some(true));
+    let session = k(&state).session.as_ref().expect("the installed session");
+    assert_eq!(
+        session.manager.attempts, 1,
+        "the resumed transaction was begun"
+    );
+    let tc = sys.topology.txn_coordinator;
+    let (state, cmds) = deliver(
+        &sys,
+        committer(&sys),
+        &state,
+        tc,
+        Msg::EndTxnResponse(EndTxnResponse {
+            txn: TXN,
+            request_producer: pe(0),
+            commit: true,
+            error: ErrorCode::None,
+            producer: None,
+        }),
+    );
+    let msgs = messages(&cmds);
+    assert!(
+        !msgs.iter().any(|m| matches!(
+            m,
+            Msg::AddPartitionsToTxn(_) | Msg::Produce(_) | Msg::OffsetFetch(_)
+        )),
+        "no second transaction: {msgs:?}"
+    );
+    let session = k(&state).session.as_ref().expect("the session");
+    assert_eq!(session.manager.attempts, 1);
+}
+
 #[test]
 fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() {
     let sys = System::new(Design::proposed(), Scenario::session_resume());
