@@ -28,3 +28,4 @@ mod txn_handlers;
 mod txn_share_handlers;
 mod verification_timeout_handlers;
 mod wire_formats;
+mod world_json;
