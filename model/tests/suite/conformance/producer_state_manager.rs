@@ -235,32 +235,3 @@ fn empty_transactions_are_skipped() {
     append(&mut log, pe(1, 0), 1);
     assert_eq!(log.last_stable_offset(), first);
 }
-
-/// `checkSequence` with a KIP-890 verification entry, the model's reading of it
-/// (docs/fidelity.md, "an unknown producer's first batch"): the model's client verifies
-/// its first batch to a partition at sequence 0, so the entry's `lowestSequence` is 0 and
-/// under TV2 with verification a first batch of an unknown producer above it is out of
-/// order (`appendFirstSeq > verificationStateEntry.lowestSequence()`). Without
-/// verification, or before TV2, an unknown producer (`NO_PRODUCER_EPOCH`) appends at any
-/// sequence, as Kafka's `checkSequence` does (1eb7644).
-#[test]
-fn an_unknown_producers_verified_first_batch_starts_at_zero() {
-    const TV2: TransactionVersion = TransactionVersion(2);
-    let log = PartitionLog::default();
-    assert_eq!(
-        log.check_append(pe(1, 0), Some(0), TV2, true, true),
-        AppendCheck::Append
-    );
-    assert_eq!(
-        log.check_append(pe(1, 0), Some(1), TV2, true, true),
-        reject(ErrorCode::OutOfOrderSequenceNumber)
-    );
-    assert_eq!(
-        log.check_append(pe(1, 0), Some(1), TV2, false, false),
-        AppendCheck::Append
-    );
-    assert_eq!(
-        log.check_append(pe(1, 0), Some(1), TV1, true, true),
-        AppendCheck::Append
-    );
-}
