@@ -56,12 +56,17 @@ fn stage(epoch: u16, offset: u64, attempt: u8) -> Msg {
 }
 
 fn marker(epoch: u16, commit: bool, coordinator_epoch: u16) -> Msg {
+    marker_tv(epoch, commit, coordinator_epoch, 2)
+}
+
+/// A marker of transaction version `tv` (1: the epoch is the transaction's own, not bumped).
+fn marker_tv(epoch: u16, commit: bool, coordinator_epoch: u16, tv: u8) -> Msg {
     Msg::WriteTxnMarkers(WriteTxnMarkersRequest {
         producer: pe(epoch),
         commit,
         coordinator_epoch: CoordinatorEpoch(coordinator_epoch),
         partition: TopicPartition::ShareGroupState,
-        tv: 2,
+        tv,
     })
 }
 
@@ -190,4 +195,80 @@ fn a_deposed_coordinators_marker_is_fenced_by_coordinator_epoch() {
         sc(&after).txn_ack_status(tag(1)),
         Some(TxnAckStatus::Aborted)
     );
+}
+
+/// S6 (c), the live coordinator's side: a marker whose coordinator epoch is the one the log
+/// last wrote for the producer id is taken. `ProducerAppendInfo.checkCoordinatorEpoch`
+/// (1eb7644) fences only a strictly older one (`updatedEntry.coordinatorEpoch() >
+/// endTxnMarker.coordinatorEpoch()`), so the coordinator that completed the first
+/// transaction completes the next one too.
+#[test]
+fn a_marker_of_the_coordinator_epoch_the_log_holds_is_taken() {
+    let mut settings = FIXED.to_vec();
+    settings.push("sc_coordinator_epoch=true");
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 1));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
+    let (after, cmds) = deliver(&sys, id, &state, tc, marker(2, true, 1));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    assert_eq!(
+        sc(&after).txn_ack_status(tag(1)),
+        Some(TxnAckStatus::Committed)
+    );
+    assert_eq!(sc(&after).log.len(), sc(&state).log.len() + 1);
+}
+
+/// S9 with a transaction-version-1 marker (`sc_live_markers=false`): before TV2 the
+/// marker carries the transaction's own epoch, so the log takes a marker of the epoch it
+/// holds and fences only an older one (`ProducerAppendInfo.checkProducerEpoch`,
+/// `producerEpoch < updatedEntry.producerEpoch()`, from `appendEndTxnMarker`, 1eb7644).
+#[test]
+fn a_tv1_marker_routed_as_kafka_routes_it_is_fenced_only_below_the_logs_epoch() {
+    let mut settings = FIXED.to_vec();
+    settings.push("sc_live_markers=false");
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, cmds) = deliver(&sys, id, &state, tc, marker_tv(0, true, 0, 1));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    assert!(matches!(
+        sc(&state).log.last(),
+        Some(ShareRecord::TxnMarker { commit: true, .. })
+    ));
+    // A fencing abort bumped the epoch to 1 and the next staging carries it: a marker of
+    // epoch 0 is now a zombie's.
+    let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
+    let (after, cmds) = deliver(&sys, id, &state, tc, marker_tv(0, false, 0, 1));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::InvalidProducerEpoch);
+    assert_eq!(sc(&after).log, sc(&state).log);
+}
+
+/// S9 under TV2 (`sc_live_markers=false`): a marker of the epoch of a staging still open
+/// in the log is not a retry (a retry finds nothing open) but a marker that did not bump
+/// the epoch, and the log rejects it (INVALID_PRODUCER_EPOCH) without writing it, as
+/// `PartitionLog::write_marker` does for a data partition (the strict TV2 check of
+/// `ProducerAppendInfo.appendEndTxnMarker`, KAFKA-19999, newer than 1eb7644).
+#[test]
+fn a_tv2_marker_of_an_open_stagings_epoch_is_rejected_not_taken_as_a_retry() {
+    let mut settings = FIXED.to_vec();
+    settings.push("sc_live_markers=false");
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
+    // The next transaction stages at the bumped epoch 1, and stays open in the log.
+    let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
+    let (after, cmds) = deliver(&sys, id, &state, tc, marker(1, false, 0));
+    assert_eq!(answer(&messages(&cmds)), ErrorCode::InvalidProducerEpoch);
+    assert_eq!(sc(&after).log, sc(&state).log);
 }

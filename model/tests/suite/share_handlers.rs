@@ -12,7 +12,7 @@ use sharetxn_model::protocol::record_state::{AckType, RecordState};
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::world::node::{NodeState, NodeStorage};
-use sharetxn_model::{Scenario, System};
+use sharetxn_model::{Action, Scenario, System};
 use stateright::actor::{Command, Id};
 
 /// `Command` has no `PartialEq`: compare what it prints.
@@ -352,4 +352,47 @@ fn a_replaced_sessions_late_fetch_at_epoch_1_is_applied_to_the_new_delivery() {
             persister(1),
         ],
     );
+}
+
+/// The persister's write timeout (`PersisterStateManager.WriteStateHandler`, 1eb7644: a
+/// write not answered in its request timeout is sent again) waits for the write the leader
+/// still has outstanding: while that WriteShareGroupState is on its way a firing would be
+/// early (the fault budget's `timeouts`), and once it is lost the timeout is due.
+#[test]
+fn the_persister_timeout_is_due_only_once_its_write_is_lost() {
+    let sys = System::new(Design::proposed(), Scenario::share_basic());
+    let spl = sys.topology.share_partition.unwrap();
+    let mut state = sys.init_state();
+    let mut write = None;
+    for _ in 0..200 {
+        write = state
+            .network
+            .deliverable()
+            .into_iter()
+            .find(|e| e.src == spl && matches!(e.msg, Msg::WriteShareGroupState(_)));
+        if write.is_some() {
+            break;
+        }
+        let mut actions = Vec::new();
+        sys.enabled_progress(&state, &mut actions);
+        let next = actions
+            .iter()
+            .find(|a| matches!(a, Action::Deliver(_)))
+            .or_else(|| actions.first())
+            .expect("progress")
+            .clone();
+        state = sys.step(&state, &next);
+    }
+    let write = write.expect("the leader writes its state within 200 steps");
+    let Msg::WriteShareGroupState(w) = &write.msg else {
+        unreachable!()
+    };
+    let timer = Timer::PersisterTimeout(w.write);
+    assert!(state.timers[usize::from(spl)].contains(&timer));
+    assert!(
+        !sys.timer_is_due(&state, spl, &timer),
+        "the write is on its way: firing now would be early"
+    );
+    let lost = sys.step(&state, &Action::Drop(write));
+    assert!(sys.timer_is_due(&lost, spl, &timer), "lost: due");
 }

@@ -4,6 +4,7 @@ use crate::common;
 
 use common::{deliver, dp_state, pe, same, sent, start, system, tc_state, Cmd};
 use sharetxn_model::design::Design;
+use sharetxn_model::partition::partition_log::{AppendCheck, PartitionLog};
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
@@ -222,4 +223,34 @@ fn offset_fetch_require_stable_waits_for_a_pending_offset_commit() {
             })
         )
     ));
+}
+
+/// `checkSequence` with a KIP-890 verification entry, the model's reading of it
+/// (docs/fidelity.md, "an unknown producer's first batch"): the model's client verifies
+/// its first batch to a partition at sequence 0, so the entry's `lowestSequence` is 0 and
+/// under TV2 with verification a first batch of an unknown producer above it is out of
+/// order (`appendFirstSeq > verificationStateEntry.lowestSequence()`). Without
+/// verification, or before TV2, an unknown producer (`NO_PRODUCER_EPOCH`) appends at any
+/// sequence, as Kafka's `checkSequence` does (1eb7644).
+#[test]
+fn an_unknown_producers_verified_first_batch_starts_at_zero() {
+    const TV1: TransactionVersion = TransactionVersion(1);
+    const TV2: TransactionVersion = TransactionVersion(2);
+    let log = PartitionLog::default();
+    assert_eq!(
+        log.check_append(pe(0), Some(0), TV2, true, true),
+        AppendCheck::Append
+    );
+    assert_eq!(
+        log.check_append(pe(0), Some(1), TV2, true, true),
+        AppendCheck::Reject(ErrorCode::OutOfOrderSequenceNumber)
+    );
+    assert_eq!(
+        log.check_append(pe(0), Some(1), TV2, false, false),
+        AppendCheck::Append
+    );
+    assert_eq!(
+        log.check_append(pe(0), Some(1), TV1, true, true),
+        AppendCheck::Append
+    );
 }
