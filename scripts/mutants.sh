@@ -7,6 +7,9 @@
 #   scripts/mutants.sh 3/20       another shard of the same split
 #   scripts/mutants.sh all        every mutant (about a day on a 2-core machine)
 #   scripts/mutants.sh list       the mutants, without running any
+#   scripts/mutants.sh all -F RE  only the mutants whose name matches RE (any further
+#                                 arguments go to cargo-mutants as they are: re-judging a
+#                                 run's survivors on a later commit, say)
 #
 # The mutants are applied in place (cargo-mutants --in-place) in a scratch git worktree of
 # the current commit, `<this checkout>-run` beside it (or $SHARETXN_MUTANTS_TREE), never in
@@ -26,6 +29,7 @@ if ! cargo mutants --version 2>/dev/null | grep -qx "cargo-mutants $CARGO_MUTANT
 fi
 
 shard=${1:-0/20}
+shift || true
 # The mutants are listed in cargo-mutants' own order (by file, then position), not shuffled,
 # and the shard takes every n-th one (round-robin), so a shard is the same set on every
 # machine and samples every file.
@@ -37,10 +41,10 @@ shard=${1:-0/20}
 common=(--no-shuffle --sharding round-robin --in-place
     --baseline skip --timeout 120 --build-timeout 600)
 case "$shard" in
-    list) exec cargo mutants --list --no-shuffle ;;
+    list) exec cargo mutants --list --no-shuffle "$@" ;;
     all) args=() ;;
     */*) args=(--shard "$shard") ;;
-    *) echo "usage: scripts/mutants.sh [k/n|all|list]" >&2; exit 2 ;;
+    *) echo "usage: scripts/mutants.sh [k/n|all|list] [cargo-mutants arguments]" >&2; exit 2 ;;
 esac
 
 tree=${SHARETXN_MUTANTS_TREE:-$repo-run}
@@ -55,4 +59,4 @@ fi
 git -C "$tree" reset --quiet --hard
 git -C "$tree" checkout --quiet --detach "$commit"
 cd "$tree"
-exec cargo mutants "${common[@]}" "${args[@]}"
+exec cargo mutants "${common[@]}" "${args[@]}" "$@"
