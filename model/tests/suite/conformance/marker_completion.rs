@@ -15,11 +15,7 @@ use stateright::actor::Command;
 
 /// A TV2 transaction in PrepareCommit with its marker to `topic1()` in flight.
 fn committing() -> (System, NodeState) {
-    committing_in(txn_basic_at(2))
-}
-
-/// [`committing`] in `sys`.
-fn committing_in(sys: System) -> (System, NodeState) {
+    let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(1, 0, None, Ongoing, &[topic1()])));
     let (state, cmds) = to_coordinator(&sys, &state, end_txn(pid_epoch(1, 0), true));
     assert!(
@@ -62,35 +58,6 @@ fn an_unanswered_marker_is_sent_again() {
     );
     assert!(marker_sent(&sys, &cmds), "{cmds:?}");
     assert_eq!(txn(&after).state, PrepareCommit);
-}
-
-/// `TransactionMarkerRequestCompletionHandler.onComplete` (1eb7644) puts the markers of a
-/// disconnected broker back on its queue (`addTxnMarkersToBrokerQueue`) however often that
-/// happens; the model bounds the resends by the scenario's `marker_retries`. With a budget
-/// of two, the first resend arms the resend timer again and the second, the last, does not.
-#[test]
-fn each_resend_but_the_last_arms_the_next() {
-    let sys = crate::common::system(
-        sharetxn_model::Design::consumer_offsets(),
-        sharetxn_model::Scenario::txn_basic(),
-        &["tv=2", "marker_retries=2"],
-    );
-    let (sys, state) = committing_in(sys);
-    let (tc, retry) = (sys.topology.txn_coordinator, Timer::MarkerRetry(TXN));
-    let rearmed = |cmds: &[Cmd]| {
-        cmds.iter()
-            .any(|c| matches!(c, Command::SetTimer(t, _) if *t == retry))
-    };
-    assert_eq!(tc_state(&state).markers[&TXN].retries_left, 2);
-    let (state, first) = fire(&sys, tc, &state, retry);
-    assert!(marker_sent(&sys, &first), "{first:?}");
-    assert!(rearmed(&first), "one resend is left: {first:?}");
-    assert_eq!(tc_state(&state).markers[&TXN].retries_left, 1);
-    let (state, second) = fire(&sys, tc, &state, retry);
-    assert!(marker_sent(&sys, &second), "{second:?}");
-    assert!(!rearmed(&second), "the budget is spent: {second:?}");
-    assert_eq!(tc_state(&state).markers[&TXN].retries_left, 0);
-    assert_eq!(txn(&state).state, PrepareCommit);
 }
 
 /// `shouldRetryPartitionWhenNotLeaderOrFollowerError`: a retriable error keeps the partition
