@@ -87,7 +87,7 @@ fn a_session_told_its_transaction_was_fenced_fails_instead_of_going_on() {
         settings::apply(&mut design, &mut scenario, s).unwrap();
     }
     let sys = System::new(design, scenario);
-    let told = first_state(&sys, |v| live_session_kept::told_fenced(v));
+    let told = first_state(&sys, live_session_kept::told_fenced);
     assert!(told.is_some(), "a session fails on a fenced heartbeat");
 }
 
