@@ -371,7 +371,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         name: "live_session_kept",
         kind: Kind::Always,
         guards: "KIP-1309 TxnHeartbeat on a KIP-1310 session (the session owns the heartbeat)",
-        what: "the transaction coordinator aborts a session's transaction for missing heartbeats only once the session crashed or failed, never while it is up in a long task.put()",
+        what: "the transaction coordinator aborts a session's transaction for missing heartbeats only once the session crashed or failed, never while it is up in a long task.put(); a session whose heartbeat is answered PRODUCER_FENCED for its open transaction fails instead of going on",
         twin: "heartbeat_abort",
         twin_what: "the transaction coordinator aborts a transaction whose heartbeats stopped",
         check: live_session_kept::check,

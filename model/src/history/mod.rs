@@ -111,6 +111,7 @@ pub fn record(
             transitions::check_handler(sys, before.node(env.dst), next, env.dst);
             txn_ack_ghost::observe_delivery(sys, before.node(env.dst), next, env.dst, &env.msg);
             leader_ghost::observe_delivery(sys, before, next, env, &facts.sent);
+            session_ghost::observe_heartbeat_answer(sys, before, next, env);
         }
         Action::Fire { actor, timer } => {
             transitions::check_handler(sys, before.node(*actor), next, *actor);

@@ -1,14 +1,17 @@
 //! Ghost facts about KIP-1310 sessions, for `flush_before_commit`: whether a session
 //! decided a commit while a write of that transaction was still unanswered; and for
 //! `live_session_kept`, whether KIP-1309's heartbeat deadline aborted a live session's
-//! transaction. Only clients on a session record them, so other scenarios' ghost (and their
+//! transaction, and whether a session told by a heartbeat answer that its transaction is
+//! fenced failed. Only clients on a session record them, so other scenarios' ghost (and their
 //! digests) stay as they were.
 
 use crate::clients::transaction_manager::TransactionManager;
 use crate::coordinator::txn_state::{TransactionState, TxnManagerState};
+use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::Msg;
+use crate::world::system::Envelope;
 use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +34,14 @@ pub struct SessionGhost {
     /// due rather than fired early by a fault), described.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live_heartbeat_abort: Option<String>,
+    /// KIP-1309: a heartbeat answer told a session that its open transaction is fenced,
+    /// and the session failed (the twin of [`SessionGhost::ignored_fence`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fenced_heartbeat_failed: bool,
+    /// The first heartbeat answer that told a session its open transaction is fenced
+    /// without the session failing on it, described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ignored_fence: Option<String>,
 }
 
 impl SessionGhost {
@@ -106,6 +117,61 @@ pub(crate) fn observe_expiry(
             g.session.live_heartbeat_abort = Some(format!(
                 "TC aborted {name}'s transaction for missing heartbeats while {name} was up and in task.put()"
             ));
+        }
+    });
+}
+
+/// After `env` was delivered: if it is a heartbeat answer telling its session that the
+/// open transaction of the pair it holds is fenced (PRODUCER_FENCED, or no such producer
+/// any more: the coordinator aborted it and bumped the epoch), whether the session failed
+/// in that step, as the `TransactionManager` fails on PRODUCER_FENCED from a
+/// transactional request (`AddPartitionsToTxnHandler.handleResponse` calls
+/// `TxnRequestHandler.fatalError`, then `transitionToFatalError`, at 1eb7644; KIP-1309 is
+/// silent on the client). A session that goes on keeps using a transaction the coordinator
+/// has aborted.
+pub(crate) fn observe_heartbeat_answer(
+    sys: &System,
+    before: &SystemState,
+    next: &mut SystemState,
+    env: &Envelope,
+) {
+    let Msg::TxnHeartbeatResponse(r) = &env.msg else {
+        return;
+    };
+    let fenced = matches!(
+        r.error,
+        ErrorCode::ProducerFenced | ErrorCode::InvalidProducerIdMapping
+    );
+    let Some(client) = before.node(env.dst).session_client() else {
+        return;
+    };
+    let open = matches!(
+        client.tm,
+        TxnManagerState::InTransaction | TxnManagerState::AbortableError
+    );
+    if !fenced || !open || client.identity != Some(r.producer) {
+        return;
+    }
+    let failed = next
+        .node(env.dst)
+        .session_client()
+        .is_some_and(|c| c.tm == TxnManagerState::FatalError);
+    let g = &next.ghost.session;
+    if (failed && g.fenced_heartbeat_failed) || (!failed && g.ignored_fence.is_some()) {
+        return;
+    }
+    let what = format!(
+        "{} went on in {:?} after its heartbeat was answered {:?} for {:?}",
+        sys.topology.name(env.dst),
+        client.tm,
+        r.error,
+        r.producer
+    );
+    next.ghost.update(|g| {
+        if failed {
+            g.session.fenced_heartbeat_failed = true;
+        } else {
+            g.session.ignored_fence = Some(what);
         }
     });
 }

@@ -85,18 +85,6 @@ impl ShareState {
     pub fn is_terminal(&self, offset: Offset) -> bool {
         offset < self.start_offset || self.state_of(offset).is_some_and(|(s, _)| s.is_terminal())
     }
-
-    /// The batches as a list, by offset.
-    pub fn batch_list(&self) -> Vec<StateBatch> {
-        self.batches
-            .iter()
-            .map(|(offset, (state, delivery_count))| StateBatch {
-                offset: *offset,
-                state: *state,
-                delivery_count: *delivery_count,
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,8 @@ mod session_resume_handlers;
 mod share_coordinator_cases;
 mod share_handlers;
 mod shuffle_handlers;
+mod timer_rules;
+mod trace_fields;
 mod two_phase_reader_handlers;
 mod tx_pending_handlers;
 mod txn_client_ack_handlers;

@@ -254,3 +254,46 @@ fn an_unknown_producers_verified_first_batch_starts_at_zero() {
         AppendCheck::Append
     );
 }
+
+/// `TransactionMarkerRequestCompletionHandler.onComplete` (1eb7644) puts the markers of a
+/// disconnected broker back on its queue (`addTxnMarkersToBrokerQueue`) however often that
+/// happens; the model bounds the resends by the scenario's `marker_retries`. With a budget
+/// of two, the first resend arms the resend timer again and the second, the last, does not.
+#[test]
+fn each_marker_resend_but_the_last_arms_the_next() {
+    use crate::conformance::fixture::{coordinator, end_txn, metadata, sent_to, to_coordinator};
+    use sharetxn_model::coordinator::txn_state::TransactionState::{Ongoing, PrepareCommit};
+    let sys = system(
+        Design::consumer_offsets(),
+        Scenario::txn_basic(),
+        &["tv=2", "marker_retries=2"],
+    );
+    let (tc, d0) = (sys.topology.txn_coordinator, sys.topology.partitions[0]);
+    let topic = TopicPartition::Output(PartitionIndex(0));
+    let state = coordinator(&sys, Some(metadata(1, 0, None, Ongoing, &[topic])));
+    let (state, _) = to_coordinator(&sys, &state, end_txn(common::pid_epoch(1, 0), true));
+    let retry = Timer::MarkerRetry(common::TXN);
+    let marker_sent = |cmds: &[Cmd]| {
+        sent_to(cmds, d0)
+            .iter()
+            .any(|m| matches!(m, Msg::WriteTxnMarkers(w) if w.commit && w.partition == topic))
+    };
+    let rearmed = |cmds: &[Cmd]| {
+        cmds.iter()
+            .any(|c| matches!(c, Command::SetTimer(t, _) if *t == retry))
+    };
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 2);
+    let (state, first) = common::fire(&sys, tc, &state, retry);
+    assert!(marker_sent(&first), "{first:?}");
+    assert!(rearmed(&first), "one resend is left: {first:?}");
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 1);
+    let (state, second) = common::fire(&sys, tc, &state, retry);
+    assert!(marker_sent(&second), "{second:?}");
+    assert!(!rearmed(&second), "the budget is spent: {second:?}");
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 0);
+    assert_eq!(
+        tc_state(&state).txns[&common::TXN].state,
+        PrepareCommit,
+        "still waiting for the marker's answer"
+    );
+}

@@ -271,3 +271,105 @@ fn ack_owner_reports_a_rejected_acknowledgement_of_a_held_record() {
     let message = ack_owner::check(&View::new(&sys, &state)).expect("the rejection is reported");
     assert!(message.contains("it held ACQUIRED"), "{message}");
 }
+
+/// A broken client whose `TransactionManager` skips a state: P0 in a transaction records
+/// a move from READY to COMMITTING_TRANSACTION (an EndTxn for a transaction it never
+/// began), which its next handler's moves carry to the world's check.
+#[test]
+fn legal_transitions_reports_a_client_that_leaves_its_table() {
+    use sharetxn_model::coordinator::txn_state::TxnManagerState::*;
+    use sharetxn_model::world::node::NodeState;
+    use sharetxn_model::Action;
+    use sharetxn_properties::props::legal_transitions;
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let p0 = sys.topology.producers[0];
+    // A step of P0's handlers while it is in a transaction.
+    let p0_step = |s: &sharetxn_model::SystemState| {
+        let mut actions = Vec::new();
+        sys.enabled_progress(s, &mut actions);
+        let in_txn = s
+            .node(p0)
+            .txn_client()
+            .is_some_and(|c| c.tm == InTransaction);
+        actions.into_iter().find(|a| {
+            in_txn
+                && match a {
+                    Action::Deliver(env) => env.dst == p0,
+                    Action::Fire { actor, .. } | Action::Choose { actor, .. } => *actor == p0,
+                    _ => false,
+                }
+        })
+    };
+    let mut state = walk_until(&sys, sys.init_state(), |s| p0_step(s).is_some());
+    let action = p0_step(&state).unwrap();
+    let legal = sys.step(&state, &action);
+    assert_eq!(legal_transitions::check(&View::new(&sys, &legal)), None);
+    let i = usize::from(p0);
+    let mut node = state.nodes[i].as_ref().clone();
+    let NodeState::Producer(p) = &mut node else {
+        panic!("P0 is a producer")
+    };
+    p.manager.transitions.push((Ready, CommittingTransaction));
+    state.nodes[i] = sharetxn_model::world::shared::Shared::new(node);
+    let next = sys.step(&state, &action);
+    let message =
+        legal_transitions::check(&View::new(&sys, &next)).expect("the client's move is reported");
+    assert_eq!(
+        message,
+        "P0: TransactionManager moved from Ready to CommittingTransaction"
+    );
+}
+
+/// A broken session that ignores the heartbeat answer telling it that the coordinator
+/// aborted its open transaction and fenced its pair (its handler leaves its state as it
+/// was): the step is recorded as the world records a delivery whose handler did nothing.
+#[test]
+fn live_session_kept_reports_a_session_that_ignores_a_fenced_heartbeat() {
+    use sharetxn_model::coordinator::txn_state::TxnManagerState;
+    use sharetxn_model::protocol::error::ErrorCode;
+    use sharetxn_model::protocol::msg::Msg;
+    use sharetxn_model::protocol::txn_heartbeat_msg::TxnHeartbeatResponse;
+    use sharetxn_model::world::record::StepFacts;
+    use sharetxn_model::{Action, Envelope};
+    use sharetxn_properties::props::live_session_kept;
+    let mut design = Design::proposed();
+    let mut scenario = Scenario::session();
+    sharetxn_model::world::settings::apply(&mut design, &mut scenario, "txn_heartbeat=true")
+        .unwrap();
+    let sys = System::new(design, scenario);
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let open = |s: &sharetxn_model::SystemState| {
+        s.node(p0)
+            .session_client()
+            .is_some_and(|c| c.tm == TxnManagerState::InTransaction)
+    };
+    let mut state = walk_until(&sys, sys.init_state(), open);
+    let client = state.node(p0).session_client().unwrap();
+    let fenced = Envelope {
+        src: tc,
+        dst: p0,
+        msg: Msg::TxnHeartbeatResponse(TxnHeartbeatResponse {
+            txn: sharetxn_model::protocol::ids::TransactionalId(0),
+            producer: client.identity.expect("initialised"),
+            error: ErrorCode::ProducerFenced,
+        }),
+    };
+    state.network.add_stray(fenced.clone());
+    let deliver = Action::Deliver(fenced.clone());
+    // The session as modelled fails on the answer.
+    let failed = sys.step(&state, &deliver);
+    assert_eq!(live_session_kept::check(&View::new(&sys, &failed)), None);
+    assert!(live_session_kept::told_fenced(&View::new(&sys, &failed)));
+    // A session that goes on: the answer is taken off the network and nothing else moves.
+    let mut went_on = state.clone();
+    went_on.network.take(&fenced);
+    sharetxn_model::history::record(&sys, &state, &deliver, &StepFacts::default(), &mut went_on);
+    let message = live_session_kept::check(&View::new(&sys, &went_on))
+        .expect("the ignored fence is reported");
+    assert!(
+        message.contains(
+            "P0 went on in InTransaction after its heartbeat was answered ProducerFenced"
+        ),
+        "{message}"
+    );
+}

@@ -3,11 +3,13 @@
 //! property and the state counts of the heartbeat-free runs (a heartbeat the coordinator
 //! answers without error changes nothing); a session that is slow past the heartbeat
 //! timeout (`timeouts=1`) has its transaction aborted by the coordinator and fails instead
-//! of committing it; and a heartbeat owned by the producer, idle while the application is
-//! in a long `task.put()`, lets the coordinator abort a live task's transaction.
+//! of committing it (told by its next heartbeat's PRODUCER_FENCED, it fails on the
+//! answer); and a heartbeat owned by the producer, idle while the application is in a
+//! long `task.put()`, lets the coordinator abort a live task's transaction.
 
-use sharetxn_model::{world::settings, Design, Scenario, System};
-use sharetxn_properties::{check, CheckOptions, Report, Status};
+use sharetxn_model::{world::settings, Design, Scenario, System, SystemState};
+use sharetxn_properties::props::live_session_kept;
+use sharetxn_properties::{check, CheckOptions, Report, Status, View};
 
 fn run(scenario: Scenario, sets: &[&str], focus: Option<&str>) -> Report {
     let (mut design, mut scenario) = (Design::proposed(), scenario);
@@ -63,4 +65,53 @@ fn a_heartbeat_in_the_producer_lets_a_long_put_abort_a_live_task() {
         9,
         "the shortest trace: poll, add, stall, expiry"
     );
+}
+
+/// A session slow past the heartbeat timeout (one early firing of the coordinator's
+/// deadline) has its transaction aborted and its epoch bumped, so its next heartbeat is
+/// answered PRODUCER_FENCED: the session fails (FATAL_ERROR) on that answer instead of
+/// going on with the aborted transaction. One transaction and no output partition keep
+/// the full check small; the fence clause's own reachability is searched for on the same
+/// bounds.
+#[test]
+fn a_session_told_its_transaction_was_fenced_fails_instead_of_going_on() {
+    let sets = ["txn_heartbeat=true", "timeouts=1", "txns=1", "partitions=0"];
+    let report = run(Scenario::session(), &sets, None);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.status("live_session_kept"), Some(Status::Holds));
+    assert_eq!(report.status("heartbeat_abort"), Some(Status::Witnessed));
+    assert_eq!(report.unique_states, 10_188);
+    let (mut design, mut scenario) = (Design::proposed(), Scenario::session());
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    let sys = System::new(design, scenario);
+    let told = first_state(&sys, live_session_kept::told_fenced);
+    assert!(told.is_some(), "a session fails on a fenced heartbeat");
+}
+
+/// Breadth-first over the model's own transition function: the first state whose view
+/// `stop` holds in, if any.
+fn first_state(sys: &System, stop: impl Fn(&View) -> bool) -> Option<SystemState> {
+    use stateright::Model;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
+    let mut actions = Vec::new();
+    while let Some(state) = queue.pop_front() {
+        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
+            continue;
+        }
+        if stop(&View::new(sys, &state)) {
+            return Some(state);
+        }
+        actions.clear();
+        sys.actions(&state, &mut actions);
+        for action in actions.drain(..) {
+            if let Some(next) = sys.next_state(&state, action) {
+                queue.push_back(next);
+            }
+        }
+    }
+    None
 }
