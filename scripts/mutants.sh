@@ -7,9 +7,8 @@
 #   scripts/mutants.sh 3/20       another shard of the same split
 #   scripts/mutants.sh all        every mutant (about a day on a 2-core machine)
 #   scripts/mutants.sh list       the mutants, without running any
-#   scripts/mutants.sh all -F RE  only the mutants whose name matches RE (any further
-#                                 arguments go to cargo-mutants as they are: re-judging a
-#                                 run's survivors on a later commit, say)
+#   scripts/mutants.sh 0/20 ARGS  further arguments go to cargo-mutants as they are
+#                                 (`-f model/src/share/share_partition.rs`, one file)
 #
 # The mutants are applied in place (cargo-mutants --in-place) in a scratch git worktree of
 # the current commit, `<this checkout>-run` beside it (or $SHARETXN_MUTANTS_TREE), never in
