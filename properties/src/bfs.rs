@@ -280,7 +280,7 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize, scratch: &mut Scratch
             };
             cut |= expand(
                 shared.sys,
-                &state,
+                (fp, &state),
                 &job.open,
                 job.may_expand,
                 false,

@@ -19,6 +19,7 @@ use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, View, PROPERTIES};
+use sharetxn_model::world::fingerprint;
 use sharetxn_model::world::memo::HandlerMemo;
 use sharetxn_model::world::settings;
 use sharetxn_model::{Action, System, SystemState};
@@ -98,10 +99,12 @@ impl Default for CheckOptions<'_> {
     }
 }
 
-/// The 64-bit fingerprint of a state (in memory only; never persisted). Actor states hash
-/// as their cached hashes, so this walks only the network, timers and choices.
+/// The 64-bit fingerprint of a state (in memory only; never persisted): the sum of its
+/// parts' terms (`sharetxn_model::world::fingerprint`). A search computes it this way only
+/// for the initial state; a successor's comes from its parent's and the parts the step
+/// replaced.
 pub fn fingerprint(state: &SystemState) -> u64 {
-    sharetxn_model::world::shared::fixed_hash(state)
+    fingerprint::of(state)
 }
 
 /// What expanding one state yields, in buffers a searcher keeps from state to state so
@@ -117,6 +120,9 @@ pub(crate) struct Scratch {
     actions: Vec<Action>,
     /// The handler runs this searcher has seen (`System::step_memo`).
     memo: HandlerMemo,
+    /// The successor being judged new or known: every successor is stepped into it, and
+    /// only a new one is copied out (`System::step_memo_into`).
+    next: SystemState,
 }
 
 /// Slots in discovery order: for each property, its check then its twin.
@@ -144,14 +150,15 @@ fn evaluate(
     }
 }
 
-/// Expands one state into `scratch` (its hits and kept successors replace what was
-/// there); returns whether successors exist that were not generated (the depth bound).
-/// `keep(index, fingerprint)` decides at once whether a successor is kept: most
-/// successors are states seen before, and each is dropped as soon as it is built rather
-/// than held until its level is done.
+/// Expands one state, given with its fingerprint, into `scratch` (its hits and kept
+/// successors replace what was there); returns whether successors exist that were not
+/// generated (the depth bound). `keep(index, fingerprint)` decides at once whether a
+/// successor is kept: most successors are states seen before, and each is stepped into
+/// the scratch state, fingerprinted from the parts the step replaced, and copied out only
+/// if kept, rather than allocated and held until its level is done.
 pub(crate) fn expand(
     sys: &System,
-    state: &SystemState,
+    (fp, state): (u64, &SystemState),
     open: &[bool],
     expand: bool,
     fuse: bool,
@@ -167,19 +174,22 @@ pub(crate) fn expand(
         return !scratch.actions.is_empty();
     }
     for (i, action) in scratch.actions.iter().enumerate() {
-        let (idx, next) = match (fuse, action) {
+        let idx = match (fuse, action) {
             (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
-                Some(true) => (
-                    i as u32 | FUSED,
-                    reduction::duplicate_and_deliver(sys, state, env),
-                ),
+                Some(true) => {
+                    scratch.next = reduction::duplicate_and_deliver(sys, state, env);
+                    i as u32 | FUSED
+                }
                 _ => continue,
             },
-            _ => (i as u32, sys.step_memo(state, action, &mut scratch.memo)),
+            _ => {
+                sys.step_memo_into(state, action, &mut scratch.memo, &mut scratch.next);
+                i as u32
+            }
         };
-        let fp = fingerprint(&next);
-        if keep(idx, fp) {
-            scratch.successors.push((idx, fp, next));
+        let nfp = fingerprint::after_step(fp, state, &scratch.next);
+        if keep(idx, nfp) {
+            scratch.successors.push((idx, nfp, scratch.next.clone()));
         }
     }
     false
@@ -416,7 +426,7 @@ fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, S
         let mut keep = |_: u32, nfp: u64| !table.contains_mut(nfp);
         let cut = expand(
             sys,
-            &state,
+            (fp, &state),
             &open,
             may_expand,
             fuse,

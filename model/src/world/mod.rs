@@ -3,7 +3,8 @@
 //! (`node`, the host every handler's `Out` is over), the accessors into each actor's state
 //! (`accessors`), the network, the topology, the scenarios and their fault budgets, which
 //! design applies to which scenario (`scope`), the `--set` keys over both (`settings`),
-//! which actions are enabled (`enabled`), a searcher's memo of handler runs (`memo`),
+//! which actions are enabled (`enabled`), a state's fingerprint (`fingerprint`), a
+//! searcher's memo of handler runs (`memo`),
 //! when a timer is due, and each design's wire
 //! format (`wire`). It names every folder below it and none above: the history is a type
 //! parameter.
@@ -12,6 +13,7 @@ pub mod accessors;
 pub mod assemble;
 pub mod effects;
 pub mod enabled;
+pub mod fingerprint;
 pub mod memo;
 pub mod network;
 pub mod node;

@@ -21,13 +21,28 @@ use std::collections::VecDeque;
 pub type Channel = (Id, Id, bool);
 
 /// Messages in flight.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Network {
     /// Open connections, each a FIFO queue, sorted by connection. A step touches one or
     /// two queues, so the others stay shared with the state before it.
     pub channels: Vec<(Channel, Shared<VecDeque<Msg>>)>,
     /// Messages off their connection, deliverable in any order, with multiplicity.
     pub strays: Vec<(Envelope, u8)>,
+}
+
+impl Clone for Network {
+    fn clone(&self) -> Self {
+        Network {
+            channels: self.channels.clone(),
+            strays: self.strays.clone(),
+        }
+    }
+
+    /// Reuses this network's vectors (a searcher's scratch state).
+    fn clone_from(&mut self, source: &Self) {
+        self.channels.clone_from(&source.channels);
+        self.strays.clone_from(&source.strays);
+    }
 }
 
 fn channel_of(env: &Envelope) -> Channel {

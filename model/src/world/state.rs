@@ -65,7 +65,7 @@ pub enum Action {
 }
 
 /// The whole state of the closed world.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(bound = "H: Record")]
 pub struct SystemState<H> {
     /// Each actor's state (stale while it is down).
@@ -115,6 +115,35 @@ impl<H: Record> SystemState<H> {
     /// Messages in flight, each copy once.
     pub fn in_flight(&self) -> impl Iterator<Item = Envelope> + '_ {
         self.network.iter()
+    }
+}
+
+impl<H> Clone for SystemState<H> {
+    fn clone(&self) -> Self {
+        SystemState {
+            nodes: self.nodes.clone(),
+            storage: self.storage.clone(),
+            up: self.up.clone(),
+            timers: self.timers.clone(),
+            choices: self.choices.clone(),
+            network: self.network.clone(),
+            budget: self.budget,
+            ghost: self.ghost.clone(),
+        }
+    }
+
+    /// Copies `source` into the vectors this state already owns: a searcher steps every
+    /// successor into one scratch state and allocates an owned one only for a new state
+    /// (`System::step_memo_into`).
+    fn clone_from(&mut self, source: &Self) {
+        self.nodes.clone_from(&source.nodes);
+        self.storage.clone_from(&source.storage);
+        self.up.clone_from(&source.up);
+        self.timers.clone_from(&source.timers);
+        self.choices.clone_from(&source.choices);
+        self.network.clone_from(&source.network);
+        self.budget = source.budget;
+        self.ghost.clone_from(&source.ghost);
     }
 }
 

@@ -140,12 +140,39 @@ impl<H: Record> System<H> {
         memo: Option<&mut HandlerMemo>,
     ) -> SystemState<H> {
         let mut next = state.clone();
+        self.step_onto(state, action, &mut next, effects, memo);
+        next
+    }
+
+    /// [`System::step_memo`] into `next`, a scratch state whose vectors are reused: `next`
+    /// becomes the successor, and a searcher that already knows it has allocated nothing
+    /// for it but the parts the step replaced (`docs/checker.md`).
+    pub fn step_memo_into(
+        &self,
+        state: &SystemState<H>,
+        action: &Action,
+        memo: &mut HandlerMemo,
+        next: &mut SystemState<H>,
+    ) {
+        next.clone_from(state);
+        self.step_onto(state, action, next, None, Some(memo));
+    }
+
+    /// Executes `action` on `next`, a copy of `state`.
+    fn step_onto(
+        &self,
+        state: &SystemState<H>,
+        action: &Action,
+        next: &mut SystemState<H>,
+        effects: Option<&mut StepEffects>,
+        memo: Option<&mut HandlerMemo>,
+    ) {
         let mut facts = StepFacts::default();
         match action {
             Action::Deliver(env) => {
                 next.network.take(env);
                 let event = Event::Msg(env.src, &env.msg);
-                self.run_handler(&mut next, &mut facts, env.dst, event, effects, memo);
+                self.run_handler(next, &mut facts, env.dst, event, effects, memo);
             }
             Action::Drop(env) => {
                 next.network.take(env);
@@ -157,21 +184,20 @@ impl<H: Record> System<H> {
             }
             Action::Fire { actor, timer } => {
                 let on = (effects, memo);
-                self.fire(state, &mut next, &mut facts, *actor, timer, on)
+                self.fire(state, next, &mut facts, *actor, timer, on)
             }
-            Action::Crash(id) => self.crash(state, &mut next, *id),
-            Action::Restart(id) => self.restart(&mut next, &mut facts, *id, effects),
+            Action::Crash(id) => self.crash(state, next, *id),
+            Action::Restart(id) => self.restart(next, &mut facts, *id, effects),
             Action::Choose { actor, choice } => {
                 let i = usize::from(*actor);
                 next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
                 let event = Event::Choice(choice);
-                self.run_handler(&mut next, &mut facts, *actor, event, effects, memo);
+                self.run_handler(next, &mut facts, *actor, event, effects, memo);
             }
         }
-        H::record(self, state, action, &facts, &mut next);
+        H::record(self, state, action, &facts, next);
         self.debug_check_wire(&facts.sent);
         next.network.send_all(facts.sent);
-        next
     }
 
     /// Fires `timer` of `id`: early (a fault) unless due.

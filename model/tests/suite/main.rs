@@ -11,6 +11,7 @@ mod common;
 mod conformance;
 mod fidelity_doc;
 mod fidelity_handlers;
+mod fingerprints;
 mod ghost_guard;
 mod implicit_add_handlers;
 mod kip939_handlers;
