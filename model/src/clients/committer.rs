@@ -159,9 +159,17 @@ impl Committer {
         if !ended {
             return true;
         }
+        let failed = session.manager.tm == TxnManagerState::FatalError;
+        s.completing = false;
+        if failed && self.session.design.recovery_retry {
+            // `initTransactions` or `completeTransaction` threw (a request timed out with
+            // no retries left): the application closes that producer and runs the recovery
+            // again on a new one, since nothing else will end a prepared 2PC transaction.
+            self.presume_abort(s, o);
+            return true;
+        }
         s.presumed_abort = false;
         s.session = None;
-        s.completing = false;
         false
     }
 

@@ -284,6 +284,20 @@ design_knobs! {
             shown Moved,
             help "KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false",
             reverted ["txn_completes", "no_hanging_transaction"];
+        /// KIP-939's recovery retried, as an application does when
+        /// `KafkaProducer.initTransactions` throws (a `TimeoutException` it may retry; a
+        /// producer gone fatal is closed and a new one created): a `committer_recovery`
+        /// session that ended fatal without having aborted the kept transaction is replaced
+        /// by a fresh one that starts the presumed abort again. Seed: false (one attempt,
+        /// so a timed-out InitProducerId or EndTxn leaves the prepared 2PC transaction open
+        /// for ever). Off in every named design: alone it is not enough (the committer's
+        /// phase-1 resume session can time out the same way, and a fresh session takes the
+        /// closed one's late InitProducerIdResponse for its own; docs/findings.md).
+        #[serde(default, skip_serializing_if = "is_false")]
+        recovery_retry: bool = false,
+            shown Moved,
+            help "KIP-939 recovery retried, a 2PC coordinator whose presumed-abort session went fatal starts it again with a fresh session, true|false",
+            reverted [];
         /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
         /// with the current epoch while the previous transaction is still PrepareCommit or
         /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered

@@ -2,11 +2,12 @@
 //! requests out: `resume=install` sends nothing and completes with the prepared pair;
 //! `resume=fence` sends InitProducerId(keepPreparedTxn=true) and completes with the bumped
 //! pair once the kept transaction is returned; with `decide_after_resume` a fence that
-//! finds no kept transaction decides abort.
+//! finds no kept transaction decides abort; with `recovery_retry` a presumed abort whose
+//! session went fatal starts again with a fresh InitProducerId.
 
 use crate::common;
 
-use common::{committer_state as k, deliver, messages, pe, start, Cmd, TXN};
+use common::{committer_state as k, deliver, fire, messages, pe, start, system, Cmd, TXN};
 use sharetxn_model::clients::committer::CommitterStorage;
 use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
@@ -197,4 +198,58 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
             ..
         }))
     )));
+}
+
+fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
+    messages(cmds)
+        .into_iter()
+        .filter_map(|m| match m {
+            Msg::InitProducerId(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The restarted committer with nothing in its log presumes abort; its InitProducerId
+/// times out with no retries left, so that session is fatal: the state after the timeout
+/// and its commands.
+fn recovery_timed_out(settings: &[&str]) -> (NodeState, Vec<Cmd>) {
+    let sys = system(Design::proposed(), Scenario::session_resume(), settings);
+    let storage = Some(NodeStorage::Committer(CommitterStorage {
+        incarnation: 0,
+        committable: None,
+        decision: None,
+    }));
+    let (state, cmds) = start(&sys, committer(&sys), storage);
+    let init = init_producer_ids(&cmds);
+    assert_eq!(init.len(), 1, "the presumed abort's InitProducerId");
+    assert!(init[0].keep_prepared_txn);
+    assert!(k(&state).presumed_abort);
+    fire(
+        &sys,
+        committer(&sys),
+        &state,
+        Timer::RequestTimeout(RequestKey::Coordinator),
+    )
+}
+
+#[test]
+fn a_recovery_whose_session_went_fatal_sends_a_fresh_init_producer_id() {
+    let (state, cmds) =
+        recovery_timed_out(&["crashable=committer", "timeouts=1", "recovery_retry=true"]);
+    let init = init_producer_ids(&cmds);
+    assert_eq!(init.len(), 1, "the recovery again: {:?}", messages(&cmds));
+    assert!(init[0].keep_prepared_txn && init[0].enable_2pc);
+    assert!(k(&state).presumed_abort, "still recovering");
+    let session = k(&state).session.as_ref().expect("a fresh session");
+    assert_eq!(session.manager.tm, TxnManagerState::Initializing);
+}
+
+#[test]
+fn without_recovery_retry_a_fatal_recovery_session_is_dropped_and_nothing_is_sent() {
+    let (state, cmds) =
+        recovery_timed_out(&["crashable=committer", "timeouts=1", "recovery_retry=false"]);
+    assert!(init_producer_ids(&cmds).is_empty(), "{:?}", messages(&cmds));
+    assert!(!k(&state).presumed_abort);
+    assert!(k(&state).session.is_none());
 }

@@ -141,3 +141,25 @@ fn the_seed_with_a_crashing_committer_keeps_its_two_violations() {
         vec!["single_writer", "external_agreement"]
     );
 }
+
+#[test]
+fn a_timed_out_recovery_leaves_the_prepared_transaction_open_without_recovery_retry() {
+    // The recovery's InitProducerId times out: the session is fatal, the committer never
+    // runs the recovery again, and the writer's prepared 2PC transaction never ends. Open:
+    // `recovery_retry` alone does not close it (docs/findings.md), so `proposed` keeps it
+    // off and this pins the blind spot.
+    let report = run(
+        Design::proposed(),
+        &["crashable=committer", "timeouts=1", "recovery_retry=false"],
+    );
+    assert!(report.exhaustive);
+    assert_eq!(report.unique_states, 476_161, "pinned");
+    assert_eq!(
+        report.violated(),
+        vec!["no_hanging_transaction", "txn_completes"]
+    );
+    let why = message(&report, "txn_completes");
+    assert!(why.contains("Ongoing forever"), "{why}");
+    let steps = report.property("txn_completes").unwrap().actions.len();
+    assert_eq!(steps, 18, "the shortest trace");
+}
