@@ -16,7 +16,8 @@ use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
 use sharetxn_model::share::share_coordinator_txn::TxnAckStatus;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
-use sharetxn_model::Scenario;
+use sharetxn_model::{Scenario, System};
+use stateright::actor::Id;
 
 /// Knobs under which a staging is written at once and a TV2 marker finds it.
 const FIXED: &[&str] = &[
@@ -70,6 +71,21 @@ fn marker_tv(epoch: u16, commit: bool, coordinator_epoch: u16, tv: u8) -> Msg {
     })
 }
 
+/// The share coordinator of `ctp` under `seed` with `knob` on, after the first
+/// transaction's staging (epoch 0, offset 0, attempt 0): the system, the share
+/// coordinator, the producer that stages, the transaction coordinator that sends the
+/// markers, and the share coordinator's state.
+fn staged(knob: &str) -> (System, Id, Id, Id, NodeState) {
+    let mut settings = FIXED.to_vec();
+    settings.push(knob);
+    let sys = system(Design::seed(), Scenario::ctp(), &settings);
+    let id = sys.topology.share_coordinator.unwrap();
+    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
+    let state = start(&sys, id, None).0;
+    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    (sys, id, p0, tc, state)
+}
+
 fn sc(state: &NodeState) -> &ShareCoordinatorState {
     match state {
         NodeState::ShareCoordinator(s) => s,
@@ -90,13 +106,7 @@ fn answer(msgs: &[Msg]) -> ErrorCode {
 /// state does not change. Only a load (`replayEndTransactionMarker`) applies it.
 #[test]
 fn a_marker_routed_as_kafka_routes_it_today_resolves_only_at_the_next_load() {
-    let mut settings = FIXED.to_vec();
-    settings.push("sc_live_markers=false");
-    let sys = system(Design::seed(), Scenario::ctp(), &settings);
-    let id = sys.topology.share_coordinator.unwrap();
-    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
-    let state = start(&sys, id, None).0;
-    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (sys, id, _, tc, state) = staged("sc_live_markers=false");
     let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 0));
     assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
     assert!(matches!(
@@ -155,13 +165,7 @@ fn a_live_marker_resolves_at_once() {
 /// and the deposed coordinator's ABORT discards the next transaction's acknowledgement.
 #[test]
 fn a_deposed_coordinators_marker_is_fenced_by_coordinator_epoch() {
-    let mut settings = FIXED.to_vec();
-    settings.push("sc_coordinator_epoch=true");
-    let sys = system(Design::seed(), Scenario::ctp(), &settings);
-    let id = sys.topology.share_coordinator.unwrap();
-    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
-    let state = start(&sys, id, None).0;
-    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (sys, id, p0, tc, state) = staged("sc_coordinator_epoch=true");
     // The new coordinator (epoch 1) completes the first transaction.
     let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 1));
     assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
@@ -204,13 +208,7 @@ fn a_deposed_coordinators_marker_is_fenced_by_coordinator_epoch() {
 /// transaction completes the next one too.
 #[test]
 fn a_marker_of_the_coordinator_epoch_the_log_holds_is_taken() {
-    let mut settings = FIXED.to_vec();
-    settings.push("sc_coordinator_epoch=true");
-    let sys = system(Design::seed(), Scenario::ctp(), &settings);
-    let id = sys.topology.share_coordinator.unwrap();
-    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
-    let state = start(&sys, id, None).0;
-    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (sys, id, p0, tc, state) = staged("sc_coordinator_epoch=true");
     let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 1));
     assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
     let (state, _) = deliver(&sys, id, &state, p0, stage(1, 1, 1));
@@ -229,13 +227,7 @@ fn a_marker_of_the_coordinator_epoch_the_log_holds_is_taken() {
 /// `producerEpoch < updatedEntry.producerEpoch()`, from `appendEndTxnMarker`, 1eb7644).
 #[test]
 fn a_tv1_marker_routed_as_kafka_routes_it_is_fenced_only_below_the_logs_epoch() {
-    let mut settings = FIXED.to_vec();
-    settings.push("sc_live_markers=false");
-    let sys = system(Design::seed(), Scenario::ctp(), &settings);
-    let id = sys.topology.share_coordinator.unwrap();
-    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
-    let state = start(&sys, id, None).0;
-    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (sys, id, p0, tc, state) = staged("sc_live_markers=false");
     let (state, cmds) = deliver(&sys, id, &state, tc, marker_tv(0, true, 0, 1));
     assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
     assert!(matches!(
@@ -257,13 +249,7 @@ fn a_tv1_marker_routed_as_kafka_routes_it_is_fenced_only_below_the_logs_epoch() 
 /// `ProducerAppendInfo.appendEndTxnMarker`, KAFKA-19999, newer than 1eb7644).
 #[test]
 fn a_tv2_marker_of_an_open_stagings_epoch_is_rejected_not_taken_as_a_retry() {
-    let mut settings = FIXED.to_vec();
-    settings.push("sc_live_markers=false");
-    let sys = system(Design::seed(), Scenario::ctp(), &settings);
-    let id = sys.topology.share_coordinator.unwrap();
-    let (p0, tc) = (sys.topology.producers[0], sys.topology.txn_coordinator);
-    let state = start(&sys, id, None).0;
-    let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
+    let (sys, id, p0, tc, state) = staged("sc_live_markers=false");
     let (state, cmds) = deliver(&sys, id, &state, tc, marker(1, true, 0));
     assert_eq!(answer(&messages(&cmds)), ErrorCode::None);
     // The next transaction stages at the bumped epoch 1, and stays open in the log.

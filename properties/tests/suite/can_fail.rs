@@ -2,6 +2,7 @@
 //! reported, so a property that holds does so because the model keeps it, not because the
 //! check cannot see the failure.
 
+use crate::common;
 use sharetxn_model::partition::partition_log::Payload;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::{ProducerEpoch, ProducerId, TxnTag};
@@ -142,31 +143,13 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     assert!(message.contains("in PrepareCommit forever"), "{message}");
 }
 
-/// Breadth-first over the model's own transition function: the first state `stop` holds in.
+/// The first reachable state, breadth-first, that `stop` holds in.
 fn first_state(
     sys: &System,
     stop: impl Fn(&sharetxn_model::SystemState) -> bool,
 ) -> sharetxn_model::SystemState {
-    use stateright::Model;
-    let mut seen = std::collections::BTreeSet::new();
-    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
-    let mut actions = Vec::new();
-    while let Some(state) = queue.pop_front() {
-        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
-            continue;
-        }
-        if stop(&state) {
-            return state;
-        }
-        actions.clear();
-        sys.actions(&state, &mut actions);
-        for action in actions.drain(..) {
-            if let Some(next) = sys.next_state(&state, action) {
-                queue.push_back(next);
-            }
-        }
-    }
-    panic!("no reachable state stops the search");
+    common::first_reached(sys, |s| stop(s).then(|| s.clone()))
+        .expect("no reachable state stops the search")
 }
 
 /// A broken share-partition leader that lets a plain acknowledgement settle a record whose

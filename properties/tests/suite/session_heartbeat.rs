@@ -7,7 +7,8 @@
 //! answer); and a heartbeat owned by the producer, idle while the application is in a
 //! long `task.put()`, lets the coordinator abort a live task's transaction.
 
-use sharetxn_model::{world::settings, Design, Scenario, System, SystemState};
+use crate::common;
+use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::props::live_session_kept;
 use sharetxn_properties::{check, CheckOptions, Report, Status, View};
 
@@ -87,31 +88,8 @@ fn a_session_told_its_transaction_was_fenced_fails_instead_of_going_on() {
         settings::apply(&mut design, &mut scenario, s).unwrap();
     }
     let sys = System::new(design, scenario);
-    let told = first_state(&sys, live_session_kept::told_fenced);
+    let told = common::first_reached(&sys, |s| {
+        live_session_kept::told_fenced(&View::new(&sys, s)).then_some(())
+    });
     assert!(told.is_some(), "a session fails on a fenced heartbeat");
-}
-
-/// Breadth-first over the model's own transition function: the first state whose view
-/// `stop` holds in, if any.
-fn first_state(sys: &System, stop: impl Fn(&View) -> bool) -> Option<SystemState> {
-    use stateright::Model;
-    let mut seen = std::collections::BTreeSet::new();
-    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
-    let mut actions = Vec::new();
-    while let Some(state) = queue.pop_front() {
-        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
-            continue;
-        }
-        if stop(&View::new(sys, &state)) {
-            return Some(state);
-        }
-        actions.clear();
-        sys.actions(&state, &mut actions);
-        for action in actions.drain(..) {
-            if let Some(next) = sys.next_state(&state, action) {
-                queue.push_back(next);
-            }
-        }
-    }
-    None
 }

@@ -91,7 +91,7 @@ fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
     assert!(report.exhaustive);
     assert_eq!(report.status("ack_owner"), Some(Status::Holds));
     let sys = system(&sets);
-    let message = first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone())
+    let message = common::first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone())
         .expect("the same-member misapplication is reachable");
     assert!(
         message.contains("made for delivery m0#1 to acquisition m0#2"),
@@ -102,7 +102,7 @@ fn a_duplicated_initial_share_fetch_lets_an_old_ack_land_on_a_new_delivery() {
     without[1] = "duplicates=0";
     let sys = system(&without);
     assert_eq!(
-        first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone()),
+        common::first_reached(&sys, |s| s.ghost.share.misapplied_plain_delivery.clone()),
         None
     );
 }
@@ -114,33 +114,6 @@ fn system(sets: &[&str]) -> System {
         settings::apply(&mut design, &mut scenario, s).unwrap();
     }
     System::new(design, scenario)
-}
-
-/// Breadth-first over the model's own transition function: the first value `probe` finds.
-fn first_reached<T>(
-    sys: &System,
-    probe: impl Fn(&sharetxn_model::SystemState) -> Option<T>,
-) -> Option<T> {
-    use stateright::Model;
-    let mut seen = std::collections::BTreeSet::new();
-    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
-    let mut actions = Vec::new();
-    while let Some(state) = queue.pop_front() {
-        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
-            continue;
-        }
-        if let Some(found) = probe(&state) {
-            return Some(found);
-        }
-        actions.clear();
-        sys.actions(&state, &mut actions);
-        for action in actions.drain(..) {
-            if let Some(next) = sys.next_state(&state, action) {
-                queue.push_back(next);
-            }
-        }
-    }
-    None
 }
 
 #[test]

@@ -29,3 +29,31 @@ pub fn summary(sets: &[&str], report: &Report, applicable_only: bool) -> String 
     }
     out
 }
+
+/// Breadth-first over the model's own transition function: the first value `probe` finds
+/// in a reachable state, in breadth-first order (so the state of a shortest trace).
+pub fn first_reached<T>(
+    sys: &sharetxn_model::System,
+    probe: impl Fn(&sharetxn_model::SystemState) -> Option<T>,
+) -> Option<T> {
+    use stateright::Model;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue: std::collections::VecDeque<_> = sys.init_states().into();
+    let mut actions = Vec::new();
+    while let Some(state) = queue.pop_front() {
+        if !seen.insert(sharetxn_model::world::shared::fixed_hash(&state)) {
+            continue;
+        }
+        if let Some(found) = probe(&state) {
+            return Some(found);
+        }
+        actions.clear();
+        sys.actions(&state, &mut actions);
+        for action in actions.drain(..) {
+            if let Some(next) = sys.next_state(&state, action) {
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
