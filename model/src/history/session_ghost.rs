@@ -160,6 +160,11 @@ pub(crate) fn observe_heartbeat_answer(
     if (failed && g.fenced_heartbeat_failed) || (!failed && g.ignored_fence.is_some()) {
         return;
     }
+    if failed {
+        next.ghost
+            .update(|g| g.session.fenced_heartbeat_failed = true);
+        return;
+    }
     let what = format!(
         "{} went on in {:?} after its heartbeat was answered {:?} for {:?}",
         sys.topology.name(env.dst),
@@ -167,11 +172,5 @@ pub(crate) fn observe_heartbeat_answer(
         r.error,
         r.producer
     );
-    next.ghost.update(|g| {
-        if failed {
-            g.session.fenced_heartbeat_failed = true;
-        } else {
-            g.session.ignored_fence = Some(what);
-        }
-    });
+    next.ghost.update(|g| g.session.ignored_fence = Some(what));
 }

@@ -41,17 +41,12 @@ fn term(kind: Kind, at: u64, hash: u64) -> u64 {
     fixed_hash(&(kind as u64, at, hash))
 }
 
-/// A part's hash: a `Shared` value's cached hash, or a small value hashed.
-fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
-    fixed_hash(value)
-}
-
 fn storage_hash<T: Hash>(s: &Option<Shared<T>>) -> u64 {
     s.as_ref().map_or(0, Shared::cached_hash)
 }
 
 fn channel_term(key: &Channel, queue: u64) -> u64 {
-    term(Kind::Channel, hash_of(key), queue)
+    term(Kind::Channel, fixed_hash(key), queue)
 }
 
 /// The fingerprint of `state`, from all of its parts.
@@ -74,7 +69,7 @@ pub fn of<H: Record>(state: &SystemState<H>) -> u64 {
         add(term(Kind::Choices, i as u64, c.cached_hash()));
     }
     add(network_sum(&state.network));
-    add(term(Kind::Budget, 0, hash_of(&state.budget)));
+    add(term(Kind::Budget, 0, fixed_hash(&state.budget)));
     add(term(Kind::Ghost, 0, state.ghost.cached_hash()));
     fp
 }
@@ -90,7 +85,7 @@ fn network_sum(network: &Network) -> u64 {
 }
 
 fn stray_term(env: &crate::world::state::Envelope, copies: u8) -> u64 {
-    term(Kind::Stray, hash_of(env), u64::from(copies))
+    term(Kind::Stray, fixed_hash(env), u64::from(copies))
 }
 
 /// The fingerprint of `next` from the fingerprint `fp` of `before`: the terms of the parts
@@ -128,8 +123,8 @@ pub fn after_step<H: Record>(fp: u64, before: &SystemState<H>, next: &SystemStat
         d.swap(
             Kind::Budget,
             0,
-            hash_of(&before.budget),
-            hash_of(&next.budget),
+            fixed_hash(&before.budget),
+            fixed_hash(&next.budget),
         );
     }
     d.shared(Kind::Ghost, 0, &before.ghost, &next.ghost);
