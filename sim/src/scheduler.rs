@@ -298,7 +298,14 @@ impl<'a> Scheduler<'a> {
     /// own sequence number, and the next timed fault has 0), and only what is looked at
     /// in that order is built into an action: usually the first.
     fn first_allowed(&self, state: &SystemState) -> Option<(u64, Candidate)> {
-        let mut slots = self.slots();
+        // The earliest slot is allowed almost always: find it in one pass, and sort the
+        // whole table only when the model refuses it.
+        let (at, _, slot) = self.slots().min_by_key(|(at, seq, _)| (*at, *seq))?;
+        let candidate = self.candidate(state, slot);
+        if self.allowed(state, &candidate) {
+            return Some((at, candidate));
+        }
+        let mut slots: Vec<_> = self.slots().collect();
         slots.sort_unstable_by_key(|(at, seq, _)| (*at, *seq));
         slots.into_iter().find_map(|(at, _, slot)| {
             let candidate = self.candidate(state, slot);
@@ -308,31 +315,34 @@ impl<'a> Scheduler<'a> {
 
     /// Everything scheduled, by reference, with its time (a stall postpones what its
     /// actor would do) and its creation order.
-    fn slots(&self) -> Vec<(u64, u64, Slot<'_>)> {
+    fn slots(&self) -> impl Iterator<Item = (u64, u64, Slot<'_>)> + '_ {
         let p = &self.pending;
-        let mut out = Vec::with_capacity(
-            p.messages.len() + p.timers.len() + p.choices.len() + p.restarts.len() + 1,
-        );
-        for (env, copies) in &p.messages {
-            let Some(c) = copies.first() else { continue };
+        let messages = p.messages.iter().filter_map(|(env, copies)| {
+            let c = copies.first()?;
             let at = self.stalled_until(env.dst, c.ready_ms);
-            out.push((at, c.seq, Slot::Message(env, c)));
-        }
-        for ((actor, timer), due) in &p.timers {
+            Some((at, c.seq, Slot::Message(env, c)))
+        });
+        let timers = p.timers.iter().map(|((actor, timer), due)| {
             let at = self.stalled_until(*actor, due.at_ms);
-            out.push((at, due.seq, Slot::Timer(*actor, *timer)));
-        }
-        for ((actor, key), due) in &p.choices {
+            (at, due.seq, Slot::Timer(*actor, *timer))
+        });
+        let choices = p.choices.iter().map(|((actor, key), due)| {
             let at = self.stalled_until(*actor, due.at_ms);
-            out.push((at, due.seq, Slot::Choice(*actor, key)));
-        }
-        for (actor, due) in &p.restarts {
-            out.push((due.at_ms, due.seq, Slot::Restart(*actor)));
-        }
-        if let Some(t) = self.timed.get(self.next_timed) {
-            out.push((t.at_ms, 0, Slot::Event(self.next_timed)));
-        }
-        out
+            (at, due.seq, Slot::Choice(*actor, key.as_str()))
+        });
+        let restarts = p
+            .restarts
+            .iter()
+            .map(|(actor, due)| (due.at_ms, due.seq, Slot::Restart(*actor)));
+        let event = self
+            .timed
+            .get(self.next_timed)
+            .map(|t| (t.at_ms, 0, Slot::Event(self.next_timed)));
+        messages
+            .chain(timers)
+            .chain(choices)
+            .chain(restarts)
+            .chain(event)
     }
 
     /// What `slot` would do in `state`.
