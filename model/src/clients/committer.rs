@@ -14,7 +14,7 @@
 //! before the writer's hand-off reached it, so the hand-off is lost), the design's
 //! `committer_recovery` decides whether it aborts what the writer's transactional id left open
 //! ([`Committer::presume_abort`]), and whether a resumed session fenced before it completed
-//! the durable decision is resumed again.
+//! the durable decision is resumed again ([`crate::clients::committer_recovery`]).
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
@@ -60,6 +60,14 @@ pub struct CommitterState {
     /// left open (`committer_recovery`); phase 1 waits until that session ended.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub presumed_abort: bool,
+    /// Sessions this start of the process opened: the next one's connection
+    /// ([`crate::protocol::ids::Connection`]), so that no session takes an earlier one's answers.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sessions: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The coordinator application's configuration.
@@ -95,6 +103,7 @@ impl Committer {
             resumed: false,
             completing: false,
             presumed_abort: false,
+            sessions: 0,
         };
         match s.log.decision {
             Some(commit) => self.phase_two(&mut s, commit, o),
@@ -105,72 +114,6 @@ impl Committer {
             None => {}
         }
         s
-    }
-
-    /// Recovery with neither a committable nor a decision in the log: the writer's hand-off
-    /// died with the crashed process, so nothing will ever complete a transaction the
-    /// writer prepared, and a 2PC transaction never times out. KIP-939's recovery for an
-    /// external coordinator: InitProducerId(keepPreparedTxn=true) under the writer's
-    /// transactional id (which fences the writer) returns the prepared transaction, and
-    /// `completeTransaction` with a state that does not match aborts it (presumed abort:
-    /// the participant was never asked to prepare, since the committable is logged before
-    /// that). Flink's `KafkaSink` does the same on restore, aborting the lingering
-    /// transactions of its transactional ids. Nothing is logged: a committable that still
-    /// arrives starts phase 1 once this session ended, and finds the transaction gone.
-    pub(crate) fn presume_abort<A: Saves<CommitterStorage>>(
-        &self,
-        s: &mut CommitterState,
-        o: &mut Out<A>,
-    ) {
-        s.presumed_abort = true;
-        s.session = Some(self.session.init_transactions_2pc(
-            s.log.incarnation,
-            self.session.design.two_phase_commit,
-            true,
-            o,
-        ));
-    }
-
-    /// The presumed abort's session: abort what InitProducerId kept, and once nothing is in
-    /// flight any more, drop the session so that phase 1 resumes with a fresh one. Whether
-    /// the recovery is still under way.
-    fn presumed_abort_pending<A: Saves<CommitterStorage>>(
-        &self,
-        s: &mut CommitterState,
-        o: &mut Out<A>,
-    ) -> bool {
-        if !s.presumed_abort {
-            return false;
-        }
-        let Some(session) = s.session.as_mut() else {
-            s.presumed_abort = false;
-            return false;
-        };
-        if !s.completing && Producer::holds_resumed(session) {
-            s.completing = true;
-            self.session.complete_resumed(session, false, o);
-        }
-        let ended = session.manager.coordinator.is_none()
-            && session.manager.txn.is_none()
-            && matches!(
-                session.manager.tm,
-                TxnManagerState::Ready | TxnManagerState::FatalError
-            );
-        if !ended {
-            return true;
-        }
-        let failed = session.manager.tm == TxnManagerState::FatalError;
-        s.completing = false;
-        if failed && self.session.design.recovery_retry {
-            // `initTransactions` or `completeTransaction` threw (a request timed out with
-            // no retries left): the application closes that producer and runs the recovery
-            // again on a new one, since nothing else will end a prepared 2PC transaction.
-            self.presume_abort(s, o);
-            return true;
-        }
-        s.presumed_abort = false;
-        s.session = None;
-        false
     }
 
     /// The writer's committable, the participant's answers, and the session's responses.
@@ -190,6 +133,7 @@ impl Committer {
                     self.ask(s, ExternalOp::Prepare, o);
                 }
             }
+            Msg::WriterFailed(_) => self.writer_failed(s, o),
             Msg::ExternalResponse(r) => {
                 if s.external != Some(r.op) {
                     return;
@@ -296,20 +240,32 @@ impl Committer {
     }
 
     /// `TransactionSession.resume(txnId, producerId, epoch)` with the writer's committable.
-    fn resume<A: Saves<CommitterStorage>>(&self, s: &mut CommitterState, o: &mut Out<A>) {
+    pub(crate) fn resume<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        o: &mut Out<A>,
+    ) {
         if s.session.is_some() {
             return;
         }
         if let Some(c) = s.log.committable.clone() {
-            s.session = Some(self.session.resume_session(s.log.incarnation, &c, o));
+            let connection = s.open_connection();
+            s.session = Some(
+                self.session
+                    .resume_session(s.log.incarnation, &c, connection, o),
+            );
         }
     }
 
     /// Resumes early when the design says so, offers the decision once it may be taken
     /// (or takes abort when the resumed transaction is gone), and completes the resumed
     /// session once it holds the transaction.
-    fn next<A: Saves<CommitterStorage>>(&self, s: &mut CommitterState, o: &mut Out<A>) {
+    pub(crate) fn next<A: Saves<CommitterStorage>>(&self, s: &mut CommitterState, o: &mut Out<A>) {
         if self.presumed_abort_pending(s, o) {
+            return;
+        }
+        if self.resume_after_fatal(s, o) {
+            self.next(s, o);
             return;
         }
         let early = self.session.design.decide_after_resume;
@@ -353,21 +309,6 @@ impl Committer {
                 let Some(session) = s.session.as_mut() else {
                     return;
                 };
-                if s.completing
-                    && session.manager.tm == TxnManagerState::FatalError
-                    && self.session.design.committer_recovery
-                {
-                    // The durable decision is not done until Kafka took it: a session
-                    // fenced before its EndTxn landed (an InitProducerId this process sent
-                    // before it crashed bumped the epoch after the restarted process took
-                    // that request's answer for its own) resumes again, as the recovery
-                    // a restart would run.
-                    s.session = None;
-                    s.completing = false;
-                    self.resume(s, o);
-                    self.next(s, o);
-                    return;
-                }
                 if !s.completing && Producer::holds_resumed(session) {
                     s.completing = true;
                     self.session.complete_resumed(session, commit, o);

@@ -31,6 +31,7 @@
 
 pub mod client_role;
 pub mod committer;
+pub mod committer_recovery;
 pub mod external_participant;
 pub mod producer;
 pub mod producer_2pc;

@@ -99,7 +99,10 @@ impl Producer {
         o: &mut Out<A>,
     ) -> ProducerState {
         let mut state = ProducerState {
-            manager: TransactionManager::new(incarnation),
+            manager: TransactionManager {
+                connection: init.connection,
+                ..TransactionManager::new(incarnation)
+            },
             next_input: 0,
             role: self.role.initial_state(),
         };
@@ -113,6 +116,9 @@ impl Producer {
             return;
         }
         match msg {
+            // An answer that came back on another connection is not this client's.
+            Msg::InitProducerIdResponse(r) if r.connection != state.manager.connection => {}
+            Msg::EndTxnResponse(r) if r.connection != state.manager.connection => {}
             Msg::InitProducerIdResponse(r) if state.manager.awaits("InitProducerId") => {
                 self.on_init_producer_id(state, r, o)
             }

@@ -6,24 +6,27 @@ use crate::clients::producer::{Producer, ProducerState};
 use crate::clients::transaction_manager::CurrentTxn;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::TxnTag;
+use crate::protocol::ids::{Connection, TxnTag};
 use crate::protocol::msg::{InitProducerIdRequest, ProducerIdAndEpoch};
 use crate::protocol::output::Host;
 use stateright::actor::Out;
 
 impl Producer {
-    /// `initTransactions(keepPreparedTxn)` for a client with 2PC enabled or not.
+    /// `initTransactions(keepPreparedTxn)` for a client with 2PC enabled or not, on
+    /// `connection`.
     pub(crate) fn init_transactions_2pc<A: Host>(
         &self,
         incarnation: crate::protocol::width::Epoch,
         enable_2pc: bool,
         keep_prepared_txn: bool,
+        connection: Connection,
         o: &mut Out<A>,
     ) -> ProducerState {
         let init = InitProducerIdRequest {
             txn: self.txn,
             enable_2pc,
             keep_prepared_txn,
+            connection,
         };
         self.start_with(incarnation, init, o)
     }

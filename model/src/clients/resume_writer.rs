@@ -14,7 +14,7 @@
 
 use crate::clients::producer::{Producer, ProducerState};
 use crate::coordinator::txn_state::TxnManagerState;
-use crate::protocol::external_msg::Committable;
+use crate::protocol::external_msg::{Committable, WriterFailed};
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::protocol::output::Host;
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,8 @@ pub enum WriterFate {
     Vanished,
     /// Woke from a stall as a zombie.
     Woke,
+    /// Failed before its hand-off (its session went fatal), and reported it.
+    Failed,
 }
 
 /// The writer's state.
@@ -109,6 +111,19 @@ impl ResumeWriter {
     /// The loop: begin (the producer's own), then prepare instead of a commit choice, then
     /// hand the prepared state over.
     fn next<A: Host>(&self, s: &mut ResumeWriterState, o: &mut Out<A>) {
+        let failed = s.session.manager.tm == TxnManagerState::FatalError;
+        if failed && !s.handed && s.fate == WriterFate::Working {
+            // The task failed: with `writer_failover` its job fails over, which the
+            // committer sees as a restore with nothing logged.
+            s.fate = WriterFate::Failed;
+            if self.session.design.writer_failover {
+                let failure = WriterFailed {
+                    txn: self.session.txn,
+                };
+                o.send(self.committer, Msg::WriterFailed(failure));
+            }
+            return;
+        }
         let unprepared = s.session.manager.tm == TxnManagerState::InTransaction
             && s.session.manager.txn.as_ref().is_some_and(|t| !t.prepare);
         if unprepared {

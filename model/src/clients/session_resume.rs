@@ -14,7 +14,7 @@ use crate::clients::transaction_manager::{CurrentTxn, TransactionManager};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::session_knobs::ResumeMode;
 use crate::protocol::external_msg::Committable;
-use crate::protocol::ids::PartitionIndex;
+use crate::protocol::ids::{Connection, PartitionIndex};
 use crate::protocol::msg::OutputRecord;
 use crate::protocol::output::Host;
 use crate::protocol::width::Epoch;
@@ -28,11 +28,18 @@ impl Producer {
         incarnation: Epoch,
         o: &mut Out<A>,
     ) -> ProducerState {
-        self.init_transactions_2pc(incarnation, self.design.two_phase_commit, false, o)
+        let connection = Connection::default();
+        self.init_transactions_2pc(
+            incarnation,
+            self.design.two_phase_commit,
+            false,
+            connection,
+            o,
+        )
     }
 
     /// `TransactionSession.resume(txnId, producerId, epoch)` for the transaction the writer
-    /// prepared (`committable`). With `resume=install` the session starts IN_TRANSACTION
+    /// prepared (`committable`), on a session of its own (`connection`). With `resume=install` the session starts IN_TRANSACTION
     /// with that identity and sends nothing; with `resume=fence` it sends
     /// InitProducerId(keepPreparedTxn=true) and is PREPARED_TRANSACTION once answered
     /// ([`Producer::resume_prepared`]).
@@ -40,19 +47,29 @@ impl Producer {
         &self,
         incarnation: Epoch,
         committable: &Committable,
+        connection: Connection,
         o: &mut Out<A>,
     ) -> ProducerState {
         match self.design.resume {
-            ResumeMode::Fence => {
-                self.init_transactions_2pc(incarnation, self.design.two_phase_commit, true, o)
-            }
-            ResumeMode::Install => self.installed(incarnation, committable),
+            ResumeMode::Fence => self.init_transactions_2pc(
+                incarnation,
+                self.design.two_phase_commit,
+                true,
+                connection,
+                o,
+            ),
+            ResumeMode::Install => self.installed(incarnation, committable, connection),
         }
     }
 
     /// The session `resume=install` creates: IN_TRANSACTION with the committable's
     /// identity, which the producer on it has from the start.
-    fn installed(&self, incarnation: Epoch, committable: &Committable) -> ProducerState {
+    fn installed(
+        &self,
+        incarnation: Epoch,
+        committable: &Committable,
+        connection: Connection,
+    ) -> ProducerState {
         let mut role = self.role.initial_state();
         if let Some(session) = role.session_mut() {
             session.view = Some(committable.producer);
@@ -71,6 +88,7 @@ impl Producer {
                     prepare: false,
                 }),
                 prepared: Some(committable.producer),
+                connection,
                 ..TransactionManager::new(incarnation)
             },
             next_input: 0,

@@ -24,7 +24,7 @@ use crate::clients::producer_share::{AckTypes, ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::TransactionalId;
+use crate::protocol::ids::{Connection, TransactionalId};
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
@@ -215,7 +215,7 @@ impl TransactionalShareAcknowledger {
     ) -> ProducerState {
         let two_phase = self.producer.design.two_phase_commit;
         self.producer
-            .init_transactions_2pc(incarnation, two_phase, true, o)
+            .init_transactions_2pc(incarnation, two_phase, true, Connection::default(), o)
     }
 
     /// Flink `snapshotState` for the two-phase acknowledger: begin, AddShareAcksToTxn,

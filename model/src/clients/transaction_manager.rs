@@ -92,6 +92,10 @@ pub struct TransactionManager {
     /// prepared, or that `initTransactions(keepPreparedTxn=true)` found ongoing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prepared: Option<ProducerIdAndEpoch>,
+    /// The connection its coordinator requests go out on: answers that come back on
+    /// another (an earlier session's, a closed process's) are not its own.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    pub connection: Connection,
 }
 
 impl TransactionManager {
@@ -109,6 +113,7 @@ impl TransactionManager {
             done: false,
             transitions: Vec::new(),
             prepared: None,
+            connection: Connection::default(),
         }
     }
 
@@ -473,6 +478,7 @@ impl Producer {
                 txn: self.txn,
                 producer: id,
                 commit,
+                connection: state.manager.connection,
             }),
             o,
         );

@@ -264,6 +264,7 @@ impl TxnCoordinator {
                 error,
                 producer,
                 ongoing,
+                connection: req.connection,
             }),
         );
     }
@@ -355,6 +356,7 @@ impl TxnCoordinator {
                 commit: req.commit,
                 error,
                 producer,
+                connection: req.connection,
             }),
         );
     }

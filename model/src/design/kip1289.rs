@@ -130,7 +130,15 @@ impl Design {
     ///   left open, and one whose resumed session was fenced before its decision landed
     ///   resumes again (else `txn_completes` and `no_hanging_transaction` with `--set
     ///   crashable=committer`: the hand-off died with the crash and the prepared 2PC
-    ///   transaction never ends).
+    ///   transaction never ends);
+    /// - `recovery_retry`: a session of the coordinator application that went fatal
+    ///   before the Kafka leg was done is replaced by a fresh one (else `txn_completes` and
+    ///   `no_hanging_transaction` with `--set crashable=committer --set timeouts=1`: the
+    ///   presumed abort's InitProducerId times out and nothing runs the recovery again);
+    /// - `writer_failover`: a writer that fails before its hand-off makes the coordinator
+    ///   application run the presumed abort again (else the same two: a timed-out
+    ///   recovery's late InitProducerId keeps the writer's unprepared transaction and
+    ///   fences the writer).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -154,6 +162,8 @@ impl Design {
             session_send_check: true,
             decide_after_resume: true,
             committer_recovery: true,
+            recovery_retry: true,
+            writer_failover: true,
             ..Design::seed()
         }
     }

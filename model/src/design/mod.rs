@@ -285,19 +285,31 @@ design_knobs! {
             help "KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false",
             reverted ["txn_completes", "no_hanging_transaction"];
         /// KIP-939's recovery retried, as an application does when
-        /// `KafkaProducer.initTransactions` throws (a `TimeoutException` it may retry; a
-        /// producer gone fatal is closed and a new one created): a `committer_recovery`
-        /// session that ended fatal without having aborted the kept transaction is replaced
-        /// by a fresh one that starts the presumed abort again. Seed: false (one attempt,
-        /// so a timed-out InitProducerId or EndTxn leaves the prepared 2PC transaction open
-        /// for ever). Off in every named design: alone it is not enough (the committer's
-        /// phase-1 resume session can time out the same way, and a fresh session takes the
-        /// closed one's late InitProducerIdResponse for its own; docs/findings.md).
+        /// `KafkaProducer.initTransactions` or `completeTransaction` throws (a
+        /// `TimeoutException`; a producer gone fatal is closed and a new one created): a
+        /// session of the coordinator application that went fatal before the Kafka leg was
+        /// done (the presumed abort's, or a resumed one in either phase) is replaced by a
+        /// fresh one on a new connection that starts again. Seed: false (one attempt, so a
+        /// timed-out InitProducerId or EndTxn leaves the prepared 2PC transaction open for
+        /// ever).
         #[serde(default, skip_serializing_if = "is_false")]
         recovery_retry: bool = false,
             shown Moved,
-            help "KIP-939 recovery retried, a 2PC coordinator whose presumed-abort session went fatal starts it again with a fresh session, true|false",
-            reverted [];
+            help "KIP-939 recovery retried, a 2PC coordinator whose session went fatal before the Kafka leg was done starts again with a fresh session, true|false",
+            reverted ["txn_completes", "no_hanging_transaction"];
+        /// Flink's failover for the writer of KIP-1310 4.5: a writer that fails before its
+        /// hand-off (fenced, or a request timed out) fails the job, and the coordinator
+        /// application, restored with nothing logged, runs the presumed abort again. Needed
+        /// with `recovery_retry`: a timed-out recovery's InitProducerId(keepPreparedTxn=true)
+        /// can reach the coordinator after the writer began, and KIP-939's coordinator keeps
+        /// any ONGOING transaction (it has no PREPARED state), so it keeps the writer's
+        /// unprepared one and fences the writer, and nothing else completes it. Seed: false
+        /// (the seed's 4.5 says nothing of a writer's failure).
+        #[serde(default, skip_serializing_if = "is_false")]
+        writer_failover: bool = false,
+            shown Moved,
+            help "KIP-1310 4.5 with Flink's failover, a writer that fails before its hand-off makes the 2PC coordinator run the presumed abort again, true|false",
+            reverted ["txn_completes", "no_hanging_transaction"];
         /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
         /// with the current epoch while the previous transaction is still PrepareCommit or
         /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered

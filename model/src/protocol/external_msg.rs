@@ -19,6 +19,15 @@ pub struct Committable {
     pub tag: Ghost<TxnTag>,
 }
 
+/// The writer failed before it handed its `PreparedTxnState` over (fenced, or a request
+/// timed out): Flink's task failure, which the job manager answers with a failover of the
+/// job to its last checkpoint (`writer_failover`). Not a Kafka RPC.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct WriterFailed {
+    /// The writer's transactional id.
+    pub txn: TransactionalId,
+}
+
 /// A step of the external participant's two-phase commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ExternalOp {

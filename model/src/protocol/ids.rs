@@ -137,3 +137,34 @@ impl fmt::Display for TxnTag {
         fmt::Debug::fmt(self, f)
     }
 }
+
+/// The client connection a transaction-coordinator request went out on, which the
+/// coordinator's answer comes back on. Not a wire field: Kafka's `NetworkClient` correlates
+/// an answer with its request by the connection it arrives on and the request header's
+/// correlation id (`InFlightRequests`, `NetworkClient.handleCompletedReceives`, Kafka
+/// 1eb7644), and a connection that was closed (a request timeout disconnects it, a closed
+/// producer or a restarted process closes all of its own) delivers nothing more. The model
+/// names the connection in the request and the coordinator echoes it, so a client takes
+/// only answers to its own connection's requests (docs/wire.md). Every client that opens one
+/// `TransactionManager` per process has the default connection; the 2PC coordinator
+/// application opens one per session.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Connection {
+    /// Which start of the client process opened it.
+    pub incarnation: Epoch,
+    /// Which of that process's `TransactionManager`s (sessions) it belongs to.
+    pub session: u8,
+}
+
+impl Connection {
+    /// Whether this is the default connection (left out of traces).
+    pub fn is_default(&self) -> bool {
+        *self == Connection::default()
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "conn{}.{}", self.incarnation, self.session)
+    }
+}

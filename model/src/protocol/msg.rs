@@ -85,6 +85,10 @@ pub struct InitProducerIdRequest {
     /// keep its ongoing transaction, for `completeTransaction`. Left out of traces when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_prepared_txn: bool,
+    /// The connection it went out on (not a wire field, [`Connection`]). Left out of
+    /// traces when it is the default.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    pub connection: Connection,
 }
 
 impl InitProducerIdRequest {
@@ -94,6 +98,7 @@ impl InitProducerIdRequest {
             txn,
             enable_2pc: false,
             keep_prepared_txn: false,
+            connection: Connection::default(),
         }
     }
 }
@@ -112,6 +117,10 @@ pub struct InitProducerIdResponse {
     /// was kept. Left out of traces when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ongoing: Option<ProducerIdAndEpoch>,
+    /// The connection of the request it answers, echoed (not a wire field,
+    /// [`Connection`]). Left out of traces when it is the default.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    pub connection: Connection,
 }
 
 /// AddPartitionsToTxn (24) request.
@@ -265,6 +274,10 @@ pub struct EndTxnRequest {
     pub producer: ProducerIdAndEpoch,
     /// Commit (true) or abort (false).
     pub commit: bool,
+    /// The connection it went out on (not a wire field, [`Connection`]). Left out of
+    /// traces when it is the default.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    pub connection: Connection,
 }
 
 /// EndTxn response. Under TV2 (v5) it carries the bumped producer id and epoch.
@@ -280,6 +293,10 @@ pub struct EndTxnResponse {
     pub error: ErrorCode,
     /// TV2: the producer id and epoch to use from now on.
     pub producer: Option<ProducerIdAndEpoch>,
+    /// The connection of the request it answers, echoed (not a wire field,
+    /// [`Connection`]). Left out of traces when it is the default.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    pub connection: Connection,
 }
 
 /// WriteTxnMarkers (27) request for one partition, from the transaction coordinator.
@@ -363,6 +380,7 @@ pub enum Msg {
     TxnHeartbeat(TxnHeartbeatRequest),
     TxnHeartbeatResponse(TxnHeartbeatResponse),
     Committable(crate::protocol::external_msg::Committable),
+    WriterFailed(crate::protocol::external_msg::WriterFailed),
     ExternalRequest(crate::protocol::external_msg::ExternalRequest),
     ExternalResponse(crate::protocol::external_msg::ExternalResponse),
 }
@@ -404,6 +422,7 @@ impl Msg {
             Msg::TxnHeartbeat(_) => "TxnHeartbeat",
             Msg::TxnHeartbeatResponse(_) => "TxnHeartbeatResponse",
             Msg::Committable(_) => "Committable",
+            Msg::WriterFailed(_) => "WriterFailed",
             Msg::ExternalRequest(r) => match r.op {
                 crate::protocol::external_msg::ExternalOp::Prepare => "ExternalPrepare",
                 crate::protocol::external_msg::ExternalOp::Commit => "ExternalCommit",

@@ -308,7 +308,7 @@ mod tests {
                 "epoch_handoff" => "atomic",
                 "resume" => "fence",
                 "session_send_check" | "decide_after_resume" | "resume_scenario" => "true",
-                "committer_recovery" | "recovery_retry" => "true",
+                "committer_recovery" | "recovery_retry" | "writer_failover" => "true",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

@@ -41,6 +41,7 @@ fn holding_a_record(sys: &System) -> NodeState {
             error: ErrorCode::None,
             producer: Some(pe(0)),
             ongoing: None,
+            connection: Default::default(),
         }),
     );
     let (s, cmds) = deliver(
@@ -171,6 +172,7 @@ fn a_completed_checkpoint_commits_its_acks_as_no_member() {
             commit: true,
             error: ErrorCode::None,
             producer: Some(pe(1)),
+            connection: Default::default(),
         }),
     );
     assert!(reader_state(&s).committing.is_empty());
@@ -226,6 +228,7 @@ fn a_restart_commits_the_restored_checkpoint_again() {
             error: ErrorCode::None,
             producer: Some(pe(2)),
             ongoing: None,
+            connection: Default::default(),
         }),
     );
     assert!(

@@ -28,6 +28,7 @@ fn polled(sys: &System) -> (NodeState, Vec<Cmd>) {
         error: ErrorCode::None,
         producer: Some(pe(0)),
         ongoing: None,
+        connection: Default::default(),
     });
     let (state, _) = deliver(sys, p0, &state, tc, init);
     let fetched = Msg::ShareFetchResponse(ShareFetchResponse {

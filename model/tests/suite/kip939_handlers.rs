@@ -44,6 +44,7 @@ fn init(enable_2pc: bool, keep_prepared_txn: bool) -> Msg {
         txn: TXN,
         enable_2pc,
         keep_prepared_txn,
+        connection: Default::default(),
     })
 }
 
@@ -57,6 +58,7 @@ fn init_response(
         error,
         producer,
         ongoing,
+        connection: Default::default(),
     })
 }
 
@@ -244,6 +246,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
             txn: TXN,
             producer: pe(epoch),
             commit: true,
+            connection: Default::default(),
         })
     };
     let (_, cmds) = deliver(&sys, tc(&sys), &s, p0(&sys), end(0));
@@ -257,6 +260,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
                 commit: true,
                 error: ErrorCode::ProducerFenced,
                 producer: None,
+                connection: Default::default(),
             })
         )],
         "the zombie's EndTxn is fenced, not taken for a retry"
@@ -287,6 +291,7 @@ fn after_keep_prepared_txn_the_old_pair_is_fenced_and_the_new_one_commits_the_ke
                     commit: true,
                     error: ErrorCode::None,
                     producer: Some(pe(2)),
+                    connection: Default::default(),
                 })
             ),
         ]

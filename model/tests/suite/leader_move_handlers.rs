@@ -349,6 +349,7 @@ fn not_leader_sends_the_client_to_the_new_leader() {
         error: ErrorCode::None,
         producer: Some(pe(0)),
         ongoing: None,
+        connection: Default::default(),
     });
     let (state, cmds) = deliver(&sys, p0, &state, tc, init);
     assert!(sent(&cmds)

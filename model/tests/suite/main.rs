@@ -7,6 +7,7 @@
 //! `crate::common`.
 
 mod acknowledger_handlers;
+mod committer_recovery_handlers;
 mod common;
 mod conformance;
 mod fidelity_doc;

@@ -96,6 +96,7 @@ fn an_installed_session_counts_its_transaction_and_ends_after_the_commit() {
             commit: true,
             error: ErrorCode::None,
             producer: None,
+            connection: Default::default(),
         }),
     );
     let msgs = messages(&cmds);
@@ -139,6 +140,8 @@ fn fence_keeps_the_prepared_transaction_and_completes_it_with_the_bumped_pair() 
             error: ErrorCode::None,
             producer: Some(pe(1)),
             ongoing: Some(pe(0)),
+            // Answered on the connection the request went out on.
+            connection: init.connection,
         }),
     );
     assert!(k(&state).resumed);
@@ -165,12 +168,13 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
             decided: None,
         }),
     );
-    assert!(
-        messages(&cmds)
-            .iter()
-            .any(|m| matches!(m, Msg::InitProducerId(r) if r.keep_prepared_txn)),
-        "decide_after_resume: the fence comes before the decision"
-    );
+    let fence = messages(&cmds)
+        .into_iter()
+        .find_map(|m| match m {
+            Msg::InitProducerId(r) if r.keep_prepared_txn => Some(r),
+            _ => None,
+        })
+        .expect("decide_after_resume: the fence comes before the decision");
     assert_eq!(k(&state).log.decision, None);
     let tc = sys.topology.txn_coordinator;
     let (state, cmds) = deliver(
@@ -183,6 +187,7 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
             error: ErrorCode::None,
             producer: Some(pe(2)),
             ongoing: None,
+            connection: fence.connection,
         }),
     );
     assert_eq!(k(&state).log.decision, Some(false));

@@ -57,6 +57,7 @@ fn both_emitted(sys: &System) -> NodeState {
         error: ErrorCode::None,
         producer: Some(pe(0)),
         ongoing: None,
+        connection: Default::default(),
     });
     let (s, _) = deliver(sys, reader(sys), &s, tc, init);
     let (s, _) = deliver(sys, reader(sys), &s, spl, fetched(M0, 0));

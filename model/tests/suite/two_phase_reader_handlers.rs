@@ -47,6 +47,7 @@ fn init_response(producer: ProducerIdAndEpoch, ongoing: Option<ProducerIdAndEpoc
         error: ErrorCode::None,
         producer: Some(producer),
         ongoing,
+        connection: Default::default(),
     })
 }
 
@@ -55,6 +56,7 @@ fn end_txn(producer: ProducerIdAndEpoch, commit: bool) -> Msg {
         txn: TXN,
         producer,
         commit,
+        connection: Default::default(),
     })
 }
 
@@ -94,6 +96,7 @@ fn open_asks_for_2pc_and_keeps_a_prepared_transaction() {
             txn: TXN,
             enable_2pc: true,
             keep_prepared_txn: true,
+            connection: Default::default(),
         })
     )));
 }

@@ -51,6 +51,7 @@ fn handed(sys: &System) -> (NodeState, Vec<Cmd>) {
         error: ErrorCode::None,
         producer: Some(pe(0)),
         ongoing: None,
+        connection: Default::default(),
     });
     let (state, _) = deliver(sys, p0, &state, tc, init);
     let fetched = Msg::ShareFetchResponse(ShareFetchResponse {
@@ -92,6 +93,7 @@ fn after_commit(sys: &System, ack: AckType) -> (NodeState, Vec<Cmd>) {
         commit: true,
         error: ErrorCode::None,
         producer: Some(pe(1)),
+        connection: Default::default(),
     });
     deliver(sys, p0, &state, tc, ended)
 }

@@ -63,6 +63,7 @@ fn coordinator_grants_a_new_producer_id_and_persists_it() {
                 error: ErrorCode::None,
                 producer: Some(pe(0)),
                 ongoing: None,
+                connection: Default::default(),
             })
         )
     ));
@@ -146,6 +147,7 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
         txn: TransactionalId(0),
         producer: pe(0),
         commit: true,
+        connection: Default::default(),
     });
     let (after, commands) = deliver(&sys, tc, &state, p0, end);
     let sends = sent(&commands);
@@ -170,6 +172,7 @@ fn tv2_end_txn_bumps_the_epoch_and_writes_markers_to_every_participant() {
                     commit: true,
                     error: ErrorCode::None,
                     producer: Some(pe(1)),
+                    connection: Default::default(),
                 })
             ),
         ]

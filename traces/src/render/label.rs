@@ -199,6 +199,7 @@ mod story_tests {
             txn: TransactionalId(0),
             producer: pe(0),
             commit: false,
+            connection: Default::default(),
         });
         assert_eq!(message(&end), "EndTxn(ABORT, pid0/e0)");
         let fenced = Msg::ProduceResponse(ProduceResponse {

@@ -131,6 +131,7 @@ pub fn end_txn(producer: ProducerIdAndEpoch, commit: bool) -> Msg {
         txn: TXN,
         producer,
         commit,
+        connection: Default::default(),
     })
 }
 

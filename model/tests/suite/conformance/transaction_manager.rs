@@ -128,6 +128,7 @@ fn init_answer(error: ErrorCode, producer: Option<ProducerIdAndEpoch>) -> Msg {
         error,
         producer,
         ongoing: None,
+        connection: Default::default(),
     })
 }
 
@@ -161,6 +162,7 @@ fn end_txn_answer(
         commit,
         error,
         producer,
+        connection: Default::default(),
     })
 }
 
