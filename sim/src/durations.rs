@@ -29,8 +29,13 @@ pub fn timer_ms(options: &SimOptions, timer: &Timer) -> u64 {
         // A reassignment or a broker shutdown: any time, as a request timeout's worth.
         Timer::LeaderMove => options.request_timeout_ms,
         Timer::SharePrune => SHARE_PRUNE_INTERVAL_MS,
+        Timer::VoteTimeout => CHECKPOINT_TIMEOUT_MS,
     }
 }
+
+/// Flink's `execution.checkpointing.timeout` (its default, 10 minutes): how long the
+/// coordinator application waits for the writer's committable.
+const CHECKPOINT_TIMEOUT_MS: u64 = 600_000;
 
 /// `share.coordinator.state.topic.prune.interval.ms` (Kafka's default, 5 minutes).
 const SHARE_PRUNE_INTERVAL_MS: u64 = 300_000;

@@ -21,7 +21,7 @@ use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::external_msg::{Committable, ExternalOp, ExternalRequest};
 use crate::protocol::msg::{ClientChoice, Msg, RequestKey, Timer};
 use crate::protocol::output::Saves;
-use crate::protocol::wait::{Answer, Down, Reply, Wait};
+use crate::protocol::wait::{Answer, Down, Held, Reply, Wait};
 use crate::protocol::width::Epoch;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
@@ -77,6 +77,8 @@ pub struct Committer {
     pub session: Producer,
     /// The external participant.
     pub external: Id,
+    /// The writer whose hand-off it waits for.
+    pub writer: Id,
 }
 
 const DECIDE: &str = "decide";
@@ -105,6 +107,7 @@ impl Committer {
             presumed_abort: false,
             sessions: 0,
         };
+        self.await_vote(&s, o);
         match s.log.decision {
             Some(commit) => self.phase_two(&mut s, commit, o),
             None if s.log.committable.is_some() => self.ask(&mut s, ExternalOp::Prepare, o),
@@ -126,6 +129,7 @@ impl Committer {
     ) {
         match msg {
             Msg::Committable(c) => {
+                o.cancel_timer(Timer::VoteTimeout);
                 if s.log.committable.is_none() && s.log.decision.is_none() {
                     s.log.committable = Some(c);
                     o.save(s.log.clone().into());
@@ -166,6 +170,8 @@ impl Committer {
             if let Some(op) = s.external {
                 self.ask(s, op, o);
             }
+        } else if timer == Timer::VoteTimeout {
+            self.vote_timed_out(s, o);
         } else if let Some(session) = s.session.as_mut() {
             self.session.on_timeout(session, timer, o);
         }
@@ -311,7 +317,9 @@ impl Committer {
                 };
                 if !s.completing && Producer::holds_resumed(session) {
                     s.completing = true;
-                    self.session.complete_resumed(session, commit, o);
+                    let stored = s.log.committable.as_ref().map(|c| c.producer);
+                    let prepared = if commit { stored } else { None };
+                    self.session.complete_resumed(session, prepared, o);
                 }
             }
         }
@@ -332,6 +340,14 @@ impl Committer {
                 held: None,
                 down: Down::InFlightArrives,
             }),
+            // Due once the hand-off is lost: nothing of it in flight, and the writer no
+            // longer at work towards it.
+            (Timer::VoteTimeout, _) => Wait::Reply(Reply {
+                peer: self.writer,
+                answer: Answer::HandOff,
+                held: Some(Held::HandOff),
+                down: Down::InFlightArrives,
+            }),
             (_, Some(session)) => self.session.wait(session, timer),
             (_, None) => Wait::Always,
         }
@@ -347,6 +363,6 @@ impl Committer {
     }
 }
 
-fn no_delay() -> std::ops::Range<Duration> {
+pub(crate) fn no_delay() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
 }

@@ -2,17 +2,19 @@
 //! presumed abort of a restart that finds no committable (`committer_recovery`), its retry
 //! when its session went fatal (`recovery_retry`), the resume again of a resumed session
 //! gone fatal, and the job's failover when the writer failed before its hand-off
-//! (`writer_failover`).
+//! (`writer_failover`), and the presumed abort when the writer's vote does not come
+//! (`vote_timeout`).
 //!
 //! Each session is a `TransactionManager` of its own on a connection of its own
 //! ([`Connection`]): a session replaced after a request timed out never takes the answer
 //! that request still gets, as Kafka's `NetworkClient` drops the answers of a closed
 //! connection.
 
-use crate::clients::committer::{Committer, CommitterState, CommitterStorage};
+use crate::clients::committer::{no_delay, Committer, CommitterState, CommitterStorage};
 use crate::clients::producer::Producer;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::ids::Connection;
+use crate::protocol::msg::Timer;
 use crate::protocol::output::Saves;
 use stateright::actor::Out;
 
@@ -73,7 +75,7 @@ impl Committer {
         };
         if !s.completing && Producer::holds_resumed(session) {
             s.completing = true;
-            self.session.complete_resumed(session, false, o);
+            self.session.complete_resumed(session, None, o);
         }
         let failed = session.manager.tm == TxnManagerState::FatalError;
         // A fatal session ended too, even holding the kept transaction: it will send
@@ -141,10 +143,47 @@ impl Committer {
         s: &mut CommitterState,
         o: &mut Out<A>,
     ) {
+        o.cancel_timer(Timer::VoteTimeout);
         let logged = s.log.committable.is_some() || s.log.decision.is_some();
         if !self.session.design.writer_failover || logged {
             return;
         }
         self.presume_abort(s, o);
+    }
+
+    /// With `vote_timeout`, a start that has neither a committable nor a decision waits for
+    /// the writer's vote for a bounded time ([`Timer::VoteTimeout`]).
+    pub(crate) fn await_vote<A: Saves<CommitterStorage>>(
+        &self,
+        s: &CommitterState,
+        o: &mut Out<A>,
+    ) {
+        let logged = s.log.committable.is_some() || s.log.decision.is_some();
+        if self.session.design.vote_timeout && !logged {
+            o.set_timer(Timer::VoteTimeout, no_delay());
+        }
+    }
+
+    /// The writer's vote did not come in time: its hand-off was lost (or is slow). A 2PC
+    /// coordinator presumes abort for a participant that did not vote; Flink declares the
+    /// checkpoint failed and fails the job over to the last one, whose restored committer
+    /// has nothing logged and aborts what the writer's transactional id left open. Either
+    /// way, a committable that still arrives finds its transaction gone and is aborted.
+    pub(crate) fn vote_timed_out<A: Saves<CommitterStorage>>(
+        &self,
+        s: &mut CommitterState,
+        o: &mut Out<A>,
+    ) {
+        let logged = s.log.committable.is_some() || s.log.decision.is_some();
+        if logged {
+            return;
+        }
+        if s.presumed_abort {
+            // A restart's presumed abort is under way, but its InitProducerId may have
+            // reached the coordinator before the writer began: once it ended, abort again.
+            o.set_timer(Timer::VoteTimeout, no_delay());
+        } else {
+            self.presume_abort(s, o);
+        }
     }
 }

@@ -17,6 +17,7 @@ use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::external_msg::{Committable, WriterFailed};
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::protocol::output::Host;
+use crate::protocol::wait::Held;
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 
@@ -106,6 +107,12 @@ impl ResumeWriter {
             }
             _ => {}
         }
+    }
+
+    /// Whether the writer still owes the coordinator application its hand-off: it is at
+    /// work towards its prepare, so its committable (or its failure report) is to come.
+    pub fn holds(&self, s: &ResumeWriterState, held: &Held) -> bool {
+        *held == Held::HandOff && s.fate == WriterFate::Working && !s.handed
     }
 
     /// The loop: begin (the producer's own), then prepare instead of a commit choice, then

@@ -15,14 +15,15 @@ use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::session_knobs::ResumeMode;
 use crate::protocol::external_msg::Committable;
 use crate::protocol::ids::{Connection, PartitionIndex};
-use crate::protocol::msg::OutputRecord;
+use crate::protocol::msg::{OutputRecord, ProducerIdAndEpoch};
 use crate::protocol::output::Host;
 use crate::protocol::width::Epoch;
 use stateright::actor::Out;
 
 impl Producer {
     /// `new TransactionSession(configs).initialize()` for a writer that will prepare:
-    /// InitProducerId with `Enable2Pc` as the design grants it.
+    /// InitProducerId with `Enable2Pc` as the design grants it, and `keepPreparedTxn` as
+    /// `writer_keep_prepared` says.
     pub(crate) fn initialize_2pc_session<A: Host>(
         &self,
         incarnation: Epoch,
@@ -32,7 +33,7 @@ impl Producer {
         self.init_transactions_2pc(
             incarnation,
             self.design.two_phase_commit,
-            false,
+            self.design.writer_keep_prepared,
             connection,
             o,
         )
@@ -113,22 +114,21 @@ impl Producer {
 
     /// The coordinator application's decision on a session that holds the transaction:
     /// `commitTransaction()` / `abortTransaction()` on an installed session (IN_TRANSACTION),
-    /// `completeTransaction(preparedTxnState)` on a prepared one (commit iff the state is
-    /// the kept pair; an abort passes no state).
+    /// `completeTransaction(preparedTxnState)` on a prepared one. A commit passes the
+    /// `PreparedTxnState` the application stored (`commit`, the writer's committable), and
+    /// `KafkaProducer.completeTransaction` commits only if it equals the kept transaction's
+    /// (`TransactionManager.preparedTransactionState()`), else aborts; an abort passes none.
     pub(crate) fn complete_resumed<A: Host>(
         &self,
         state: &mut ProducerState,
-        commit: bool,
+        commit: Option<ProducerIdAndEpoch>,
         o: &mut Out<A>,
     ) {
         match state.manager.tm {
-            TxnManagerState::PreparedTransaction => {
-                let expected = if commit { state.manager.prepared } else { None };
-                self.complete_transaction(state, expected, o);
-            }
+            TxnManagerState::PreparedTransaction => self.complete_transaction(state, commit, o),
             TxnManagerState::InTransaction => {
                 if let Some(txn) = state.manager.txn.as_mut() {
-                    txn.decision = Some(commit);
+                    txn.decision = Some(commit.is_some());
                 }
                 self.maybe_end(state, o);
             }
@@ -148,6 +148,9 @@ impl Producer {
         if open {
             self.abort_session(state, o);
         }
+        // A closed producer begins no transaction again (`KafkaProducer.close()`): the
+        // application's loop makes no further attempt, whatever its bound.
+        state.manager.attempts = self.txns;
     }
 
     /// `abortTransaction()` on a session that holds a transaction, prepared or not (Kafka

@@ -125,20 +125,20 @@ impl Design {
     /// - `session_send_check`: the producer on a session refuses `send()` outside
     ///   IN_TRANSACTION (else `single_writer`: a zombie's Produce with the prepared pair
     ///   joins the open transaction at a partition that has not seen the bumped epoch);
-    /// - `committer_recovery`: a coordinator application that restarts with neither a
-    ///   committable nor a decision in its log aborts what the writer's transactional id
-    ///   left open, and one whose resumed session was fenced before its decision landed
-    ///   resumes again (else `txn_completes` and `no_hanging_transaction` with `--set
-    ///   crashable=committer`: the hand-off died with the crash and the prepared 2PC
-    ///   transaction never ends);
     /// - `recovery_retry`: a session of the coordinator application that went fatal
     ///   before the Kafka leg was done is replaced by a fresh one (else `txn_completes` and
     ///   `no_hanging_transaction` with `--set crashable=committer --set timeouts=1`: the
     ///   presumed abort's InitProducerId times out and nothing runs the recovery again);
-    /// - `writer_failover`: a writer that fails before its hand-off makes the coordinator
-    ///   application run the presumed abort again (else the same two: a timed-out
-    ///   recovery's late InitProducerId keeps the writer's unprepared transaction and
-    ///   fences the writer).
+    /// - `vote_timeout`: the coordinator application presumes abort when the writer's
+    ///   committable does not come in time (else the same two: with `--set drops=1` the
+    ///   hand-off is lost and the writer is gone; with `--set crashable=committer` the
+    ///   hand-off died with the crash; on the setting above, a timed-out recovery's late
+    ///   InitProducerId keeps the writer's unprepared transaction and fences the writer
+    ///   before its hand-off). It subsumes `committer_recovery` and `writer_failover`,
+    ///   earlier fixes for the last two, which stay off;
+    /// - `writer_keep_prepared`: the writer initialises with `keepPreparedTxn=true` (else
+    ///   `external_agreement` with `--set request_retries=1 --set timeouts=1`: a late retry
+    ///   of the writer's InitProducerId aborts the transaction the application committed).
     pub fn proposed() -> Design {
         Design {
             name: "proposed".into(),
@@ -161,9 +161,9 @@ impl Design {
             resume: crate::design::session_knobs::ResumeMode::Fence,
             session_send_check: true,
             decide_after_resume: true,
-            committer_recovery: true,
             recovery_retry: true,
-            writer_failover: true,
+            vote_timeout: true,
+            writer_keep_prepared: true,
             ..Design::seed()
         }
     }

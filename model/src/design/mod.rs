@@ -276,14 +276,16 @@ design_knobs! {
         /// and restarts: with no committable and no decision in its log it aborts what the
         /// writer's transactional id left open (InitProducerId(keepPreparedTxn=true), then
         /// `completeTransaction` with no matching state), and with a decision it resumes
-        /// again when the resumed session was fenced before the decision landed. Seed: false
-        /// (the seed's 4.5 has no recovery step, so a hand-off lost in the crash leaves the
-        /// prepared 2PC transaction open for ever).
+        /// again when the resumed session was fenced before the decision landed. The seed's
+        /// 4.5 has no recovery step, so a hand-off lost in the crash leaves the prepared 2PC
+        /// transaction open for ever. Off in every design: `vote_timeout` fixes that too (the
+        /// restarted application waits for a vote that does not come, then presumes abort),
+        /// and `recovery_retry` resumes every session gone fatal, fenced or timed out.
         #[serde(default, skip_serializing_if = "is_false")]
         committer_recovery: bool = false,
             shown Moved,
             help "KIP-1310 4.5 with KIP-939 recovery, a restarted 2PC coordinator aborts what the writer left open without a logged hand-off and resumes again after a fence, true|false",
-            reverted ["txn_completes", "no_hanging_transaction"];
+            reverted [];
         /// KIP-939's recovery retried, as an application does when
         /// `KafkaProducer.initTransactions` or `completeTransaction` throws (a
         /// `TimeoutException`; a producer gone fatal is closed and a new one created): a
@@ -303,13 +305,40 @@ design_knobs! {
         /// with `recovery_retry`: a timed-out recovery's InitProducerId(keepPreparedTxn=true)
         /// can reach the coordinator after the writer began, and KIP-939's coordinator keeps
         /// any ONGOING transaction (it has no PREPARED state), so it keeps the writer's
-        /// unprepared one and fences the writer, and nothing else completes it. Seed: false
-        /// (the seed's 4.5 says nothing of a writer's failure).
+        /// unprepared one and fences the writer, and nothing else completes it. Off in every
+        /// design: `vote_timeout` fixes that counterexample too (the fenced writer never
+        /// hands over, so the vote does not come), and a lost hand-off as well, which a
+        /// writer that thinks it handed over cannot report.
         #[serde(default, skip_serializing_if = "is_false")]
         writer_failover: bool = false,
             shown Moved,
             help "KIP-1310 4.5 with Flink's failover, a writer that fails before its hand-off makes the 2PC coordinator run the presumed abort again, true|false",
+            reverted [];
+        /// The 2PC coordinator application of KIP-1310 4.5 waits for the writer's vote (its
+        /// committable) for a bounded time, and presumes abort when it does not come: a
+        /// lost hand-off otherwise leaves the writer's prepared transaction, exempt from the
+        /// transaction timeout, open for ever once the writer is gone. Flink's checkpoint
+        /// timeout does this: the checkpoint that carries the committable fails, the job
+        /// fails over, and the restored committer, with nothing logged, aborts what the
+        /// transactional id left open. Seed: false (the seed's 4.5 waits for the hand-off).
+        #[serde(default, skip_serializing_if = "is_false")]
+        vote_timeout: bool = false,
+            shown Moved,
+            help "KIP-1310 4.5's 2PC coordinator presumes abort when the writer's committable does not come in time, true|false",
             reverted ["txn_completes", "no_hanging_transaction"];
+        /// The writer of KIP-1310 4.5 initialises its session with
+        /// `initTransactions(keepPreparedTxn=true)`, leaving whatever it finds open to the
+        /// coordinator application (whose presumed abort ends what nobody handed over).
+        /// With `keepPreparedTxn=false` a retry of the writer's own InitProducerId (the
+        /// `Sender` resends it after a request timeout, and the first carries no producer id
+        /// or epoch for `TransactionCoordinator.handleInitProducerId` to fence it by) can land
+        /// after the writer prepared and the application decided to commit, and aborts the
+        /// prepared transaction. Seed: false (`initialize()` as KIP-939's first start).
+        #[serde(default, skip_serializing_if = "is_false")]
+        writer_keep_prepared: bool = false,
+            shown Moved,
+            help "KIP-1310 4.5's writer initialises with keepPreparedTxn=true, so a late retry of its InitProducerId cannot abort the prepared transaction, true|false",
+            reverted ["external_agreement"];
         /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
         /// with the current epoch while the previous transaction is still PrepareCommit or
         /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered

@@ -104,7 +104,7 @@ pub fn record(
     if let Some(id) = handler_of(action) {
         record_observations(sys, next, id, &facts.observations);
     }
-    record_sent(sys, next, &facts.sent);
+    record_answers(sys, Some(before), next, &facts.sent);
     match action {
         Action::Restart(id) => transitions::check_failover(sys, before.node(*id), next, *id),
         Action::Deliver(env) => {
@@ -150,8 +150,18 @@ impl Record for History {
 
 /// The messages an actor sent, in order (also each actor's start in the initial state).
 pub fn record_sent(sys: &System, next: &mut SystemState, sent: &[Envelope]) {
+    record_answers(sys, None, next, sent);
+}
+
+/// The messages a step sent, judged against the state `before` it where there is one.
+fn record_answers(
+    sys: &System,
+    before: Option<&SystemState>,
+    next: &mut SystemState,
+    sent: &[Envelope],
+) {
     for env in sent {
-        resume_ghost::observe_answer(sys, next, env.src, env.dst, &env.msg);
+        resume_ghost::observe_answer(sys, before, next, env);
         decisions::record_sent(sys, next, env);
     }
 }

@@ -5,9 +5,11 @@
 //! committer record them, so other scenarios' ghost (and their digests) stay as they were.
 
 use crate::coordinator::txn_state::TransactionState;
+use crate::partition::partition_log::PartitionLog;
+use crate::protocol::error::ErrorCode;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch};
 use crate::world::system::TXN_ID;
-use crate::{System, SystemState};
+use crate::{Envelope, System, SystemState};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 
@@ -25,7 +27,9 @@ pub struct ResumeGhost {
     /// resume.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub zombie_rejected: bool,
-    /// The transaction coordinator's first decision on the writer's transaction.
+    /// The transaction coordinator's first decision on the writer's transaction: the one it
+    /// handed over, so a decision taken before the hand-off (an attempt the writer aborted
+    /// itself and retried, when `txns` allows more than one) is not it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kafka: Option<bool>,
     /// The external participant's decision.
@@ -53,7 +57,14 @@ pub(crate) fn observe(sys: &System, next: &mut SystemState) {
             }
         }
     }
-    if g.kafka.is_none() {
+    // Once the writer handed its transaction over it begins no other (its application
+    // closes its producer), so the coordinator's next decision is on the handed one.
+    let handed = sys
+        .topology
+        .writers
+        .iter()
+        .any(|&w| next.node(w).resume_writer().is_some_and(|w| w.handed));
+    if g.kafka.is_none() && handed {
         if let Some(tc) = next.node(sys.topology.txn_coordinator).txn_coordinator() {
             g.kafka = tc.txns.get(&TXN_ID).and_then(|m| match m.state {
                 TransactionState::PrepareCommit | TransactionState::CompleteCommit => Some(true),
@@ -74,9 +85,19 @@ pub(crate) fn observe(sys: &System, next: &mut SystemState) {
     }
 }
 
-/// A broker's answer `msg` from `src` to `dst`: if `dst` is the writer and the answer is to
-/// a request carrying the resumed identity, record whether it was accepted.
-pub(crate) fn observe_answer(sys: &System, state: &mut SystemState, src: Id, dst: Id, msg: &Msg) {
+/// A broker's answer `env`: if it goes to the writer and answers a request carrying the
+/// resumed identity, record whether it was accepted. A write counts as accepted only if
+/// the step added something the log did not hold: a retried Produce the partition already
+/// holds is answered without an error and writes nothing (`ProducerStateManager`'s
+/// duplicate detection), and a retried TxnOffsetCommit appends the same offset for the same
+/// transaction again, so neither changes what the resumed transaction commits.
+pub(crate) fn observe_answer(
+    sys: &System,
+    before: Option<&SystemState>,
+    state: &mut SystemState,
+    env: &Envelope,
+) {
+    let (src, dst, msg) = (env.src, env.dst, &env.msg);
     if !sys.topology.writers.contains(&dst) {
         return;
     }
@@ -89,10 +110,14 @@ pub(crate) fn observe_answer(sys: &System, state: &mut SystemState, src: Id, dst
         Msg::EndTxnResponse(r) => (r.request_producer, r.error),
         _ => return,
     };
-    if producer != resumed {
+    let write = matches!(
+        msg,
+        Msg::ProduceResponse(_) | Msg::TxnOffsetCommitResponse(_)
+    );
+    if producer != resumed || (write && error == ErrorCode::None && !adds(before, state, src)) {
         return;
     }
-    if error == crate::protocol::error::ErrorCode::None {
+    if error == ErrorCode::None {
         if state.ghost.resume.zombie_accepted.is_none() {
             let what = format!(
                 "{} accepted the writer's {} with {producer:?} after the committer resumed that identity",
@@ -106,4 +131,20 @@ pub(crate) fn observe_answer(sys: &System, state: &mut SystemState, src: Id, dst
     } else if !state.ghost.resume.zombie_rejected {
         state.ghost.update(|g| g.resume.zombie_rejected = true);
     }
+}
+
+/// Whether the step from `before` to `next` appended to the log of the partition leader
+/// `id` (a data partition or the group coordinator) an entry it did not already hold.
+fn adds(before: Option<&SystemState>, next: &SystemState, id: Id) -> bool {
+    fn log(s: &SystemState, id: Id) -> Option<&PartitionLog> {
+        let node = s.node(id);
+        let data = node.data_partition().map(|l| &l.log);
+        data.or(node.group_coordinator().map(|l| &l.log))
+    }
+    let Some(before) = before else {
+        return true;
+    };
+    let old = log(before, id).map_or(&[][..], |l| &l.entries[..]);
+    let new = log(next, id).map_or(&[][..], |l| &l.entries[..]);
+    new.iter().skip(old.len()).any(|e| !old.contains(e))
 }

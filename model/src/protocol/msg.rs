@@ -498,6 +498,10 @@ pub enum Timer {
     /// The share coordinator's snapshot and prune cadence
     /// (`share.coordinator.state.topic.prune.interval.ms`, scenario field `sc_prunes`).
     SharePrune,
+    /// Scenario `session-resume` with `vote_timeout`: the 2PC coordinator application's
+    /// wait for the Kafka leg's vote (the writer's committable; Flink's
+    /// `execution.checkpointing.timeout` for the checkpoint that carries it).
+    VoteTimeout,
 }
 
 /// Which outstanding client request a timeout belongs to.

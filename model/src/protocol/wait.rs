@@ -96,6 +96,8 @@ pub enum Held {
     },
     /// An acknowledgement of the acquisition `record`.
     Acquisition(AcquiredRecord),
+    /// The 2PC writer's hand-off (its committable, or its failure report), still to come.
+    HandOff,
 }
 
 /// What a transactional client is waited on for.
@@ -159,6 +161,9 @@ pub enum Answer {
     /// The delivery of `record` (a ShareFetch answer acquiring it) or an acknowledgement
     /// made for it.
     Acquisition(AcquiredRecord),
+    /// The 2PC writer's hand-off to the coordinator application: its committable, or its
+    /// failure report.
+    HandOff,
 }
 
 impl Answer {
@@ -205,6 +210,7 @@ impl Answer {
                 matches!(msg, Msg::TxnHeartbeat(_) | Msg::TxnHeartbeatResponse(_))
             }
             Answer::Acquisition(record) => acknowledges(msg, record),
+            Answer::HandOff => matches!(msg, Msg::Committable(_) | Msg::WriterFailed(_)),
         }
     }
 }

@@ -5,6 +5,7 @@
 use crate::clients::committer::CommitterState;
 use crate::clients::external_participant::ExternalState;
 use crate::clients::producer::ProducerState;
+use crate::clients::resume_writer::ResumeWriterState;
 use crate::clients::share_consumer::ShareConsumerState;
 use crate::clients::source_reader::SourceReaderState;
 use crate::clients::transaction_manager::TransactionManager;
@@ -145,6 +146,14 @@ impl NodeState {
     pub fn source_reader(&self) -> Option<&SourceReaderState> {
         match self {
             NodeState::SourceReader(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The state of the 2PC writer of scenario `session-resume`.
+    pub fn resume_writer(&self) -> Option<&ResumeWriterState> {
+        match self {
+            NodeState::ResumeWriter(w) => Some(w),
             _ => None,
         }
     }

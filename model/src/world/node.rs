@@ -308,6 +308,7 @@ impl Node {
             (Node::TxnCoordinator(a), NodeState::TxnCoordinator(s)) => a.holds(s, from, held),
             (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => a.holds(s, from, held),
             (Node::SharePartition(a), NodeState::SharePartition(s)) => a.holds(s, from, held),
+            (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.holds(s, held),
             _ => false,
         }
     }

@@ -20,9 +20,11 @@ pub(crate) fn push_actors(
     design: &Design,
     scenario: &Scenario,
 ) {
-    let (Some(&committer), Some(&external)) =
-        (topology.committers.first(), topology.externals.first())
-    else {
+    let (Some(&committer), Some(&external), Some(&writer)) = (
+        topology.committers.first(),
+        topology.externals.first(),
+        topology.writers.first(),
+    ) else {
         return;
     };
     // One transactional id for both: the committer completes the writer's transaction.
@@ -51,6 +53,7 @@ pub(crate) fn push_actors(
         // The committer sends only EndTxn: no partition, no input of its own.
         session: session(Vec::new(), 0, 0),
         external,
+        writer,
     }));
     actors.push(Node::ExternalParticipant(ExternalParticipant));
 }

@@ -309,6 +309,7 @@ mod tests {
                 "resume" => "fence",
                 "session_send_check" | "decide_after_resume" | "resume_scenario" => "true",
                 "committer_recovery" | "recovery_retry" | "writer_failover" => "true",
+                "vote_timeout" | "writer_keep_prepared" => "true",
                 "marker_match" => "txn-epoch",
                 "crashable" => "none",
                 "ack_mode" => "explicit",

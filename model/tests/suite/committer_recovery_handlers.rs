@@ -1,8 +1,8 @@
 //! The 2PC coordinator application's recovery on `session-resume`, one event in, the
 //! requests out: each session it builds has a connection of its own and drops an answer
 //! that came back on another (Kafka's `NetworkClient` delivers nothing of a closed
-//! connection); a writer whose session went fatal before its hand-off reports it, and with
-//! `writer_failover` the committer with nothing logged runs the presumed abort again.
+//! connection); with `writer_failover` a writer whose session went fatal before its
+//! hand-off reports it, and the committer with nothing logged runs the presumed abort again.
 
 use crate::common;
 
@@ -27,14 +27,17 @@ fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
         .collect()
 }
 
-/// The committer restarted with nothing logged: its presumed abort's InitProducerId.
+/// The committer restarted with nothing logged, whose wait for the writer's vote timed
+/// out: its presumed abort's InitProducerId.
 fn restarted_empty(sys: &System) -> (NodeState, InitProducerIdRequest) {
     let storage = Some(NodeStorage::Committer(CommitterStorage {
         incarnation: 1,
         committable: None,
         decision: None,
     }));
-    let (state, cmds) = start(sys, sys.topology.committers[0], storage);
+    let id = sys.topology.committers[0];
+    let (state, _) = start(sys, id, storage);
+    let (state, cmds) = fire(sys, id, &state, Timer::VoteTimeout);
     let init = init_producer_ids(&cmds);
     assert_eq!(init.len(), 1, "the presumed abort's InitProducerId");
     (state, init[0].clone())
@@ -113,9 +116,12 @@ fn writer_failed_after_recovery(settings: &[&str]) -> Vec<InitProducerIdRequest>
     again
 }
 
+/// `writer_failover` on (it is off in `proposed`, which `vote_timeout` covers).
+const FAILOVER: &[&str] = &["crashable=committer", "timeouts=1", "writer_failover=true"];
+
 #[test]
 fn a_failed_writer_makes_the_committer_run_the_presumed_abort_again() {
-    let again = writer_failed_after_recovery(TIMED_OUT);
+    let again = writer_failed_after_recovery(FAILOVER);
     assert_eq!(again.len(), 1, "the presumed abort again");
     assert!(again[0].keep_prepared_txn && again[0].enable_2pc);
 }
@@ -129,7 +135,7 @@ fn without_writer_failover_a_failed_writer_changes_nothing() {
 
 #[test]
 fn a_writer_whose_init_producer_id_timed_out_reports_its_failure() {
-    let sys = system(Design::proposed(), Scenario::session_resume(), TIMED_OUT);
+    let sys = system(Design::proposed(), Scenario::session_resume(), FAILOVER);
     let id = sys.topology.writers[0];
     let (state, cmds) = start(&sys, id, None);
     assert_eq!(init_producer_ids(&cmds).len(), 1);

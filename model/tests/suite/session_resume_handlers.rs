@@ -215,9 +215,9 @@ fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
         .collect()
 }
 
-/// The restarted committer with nothing in its log presumes abort; its InitProducerId
-/// times out with no retries left, so that session is fatal: the state after the timeout
-/// and its commands.
+/// The restarted committer with nothing in its log presumes abort once the writer's vote
+/// timed out; its InitProducerId times out with no retries left, so that session is fatal:
+/// the state after the timeout and its commands.
 fn recovery_timed_out(settings: &[&str]) -> (NodeState, Vec<Cmd>) {
     let sys = system(Design::proposed(), Scenario::session_resume(), settings);
     let storage = Some(NodeStorage::Committer(CommitterStorage {
@@ -225,7 +225,8 @@ fn recovery_timed_out(settings: &[&str]) -> (NodeState, Vec<Cmd>) {
         committable: None,
         decision: None,
     }));
-    let (state, cmds) = start(&sys, committer(&sys), storage);
+    let (state, _) = start(&sys, committer(&sys), storage);
+    let (state, cmds) = fire(&sys, committer(&sys), &state, Timer::VoteTimeout);
     let init = init_producer_ids(&cmds);
     assert_eq!(init.len(), 1, "the presumed abort's InitProducerId");
     assert!(init[0].keep_prepared_txn);

@@ -1,6 +1,8 @@
 //! `external_agreement`: in the seed's 4.5 custom two-phase commit, the external
 //! participant and Kafka decide the same outcome for the same transaction: the transaction
-//! coordinator commits the writer's transaction iff the database commits its leg.
+//! coordinator commits the transaction the writer handed over (its first decision after
+//! the hand-off; an attempt the writer aborted and retried before is not it) iff the
+//! database commits its leg.
 //!
 //! Twin `external_commit`: both committed.
 

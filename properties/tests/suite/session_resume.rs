@@ -100,26 +100,27 @@ fn without_two_phase_commit_the_timeout_aborts_what_the_database_committed() {
 #[test]
 fn a_crashing_committer_recovers_from_its_decision_log_under_proposed() {
     // `--set crashable=committer`: the coordinator application crashes once and restarts
-    // from its log. Its recovery aborts what a lost hand-off left prepared and resumes
-    // again after a fence, so every property holds.
+    // from its log. A hand-off lost in the crash never votes, so the restarted application
+    // presumes abort (`vote_timeout`), and a fenced session resumes again
+    // (`recovery_retry`): every property holds.
     let report = run(Design::proposed(), &["crashable=committer"]);
     assert!(report.exhaustive);
     assert_eq!(report.violated(), Vec::<&str>::new());
     assert!(report.passed(), "every applicable twin witnessed");
     assert_eq!(
         (report.unique_states, report.max_depth),
-        (19_894, 36),
+        (11_011, 35),
         "pinned: a change here is a model change"
     );
 }
 
 #[test]
-fn without_committer_recovery_a_lost_hand_off_leaves_the_prepared_transaction_open() {
+fn without_a_vote_timeout_a_hand_off_lost_in_the_crash_leaves_the_prepared_transaction_open() {
     // The committer crashes before the writer's committable reached its log; the writer is
     // gone, and a 2PC transaction never times out, so nothing ends it.
     let report = run(
         Design::proposed(),
-        &["crashable=committer", "committer_recovery=false"],
+        &["crashable=committer", "vote_timeout=false"],
     );
     assert!(report.exhaustive);
     assert_eq!(report.unique_states, 10_860, "pinned");
@@ -129,6 +130,18 @@ fn without_committer_recovery_a_lost_hand_off_leaves_the_prepared_transaction_op
     );
     let why = message(&report, "txn_completes");
     assert!(why.contains("Ongoing forever"), "{why}");
+    // The earlier fix, `committer_recovery` (a restart with nothing logged presumes abort
+    // at once), also ends it; `vote_timeout` subsumes it.
+    let report = run(
+        Design::proposed(),
+        &[
+            "crashable=committer",
+            "vote_timeout=false",
+            "committer_recovery=true",
+        ],
+    );
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.unique_states, 19_698, "pinned");
 }
 
 #[test]
@@ -146,15 +159,15 @@ fn the_seed_with_a_crashing_committer_keeps_its_two_violations() {
 fn a_crashing_committer_whose_requests_time_out_recovers_under_proposed() {
     // `--set crashable=committer --set timeouts=1`: one coordinator request may time out.
     // A session gone fatal is replaced on a fresh connection (`recovery_retry`), and a
-    // writer failed before its hand-off makes the committer run the presumed abort again
-    // (`writer_failover`), so every property holds.
+    // writer fenced before its hand-off never votes, so the committer presumes abort
+    // again (`vote_timeout`): every property holds.
     let report = run(Design::proposed(), &["crashable=committer", "timeouts=1"]);
     assert!(report.exhaustive);
     assert_eq!(report.violated(), Vec::<&str>::new());
     assert!(report.passed(), "every applicable twin witnessed");
     assert_eq!(
         (report.unique_states, report.max_depth),
-        (639_696, 46),
+        (428_139, 46),
         "pinned: a change here is a model change"
     );
 }
@@ -183,14 +196,101 @@ fn reverted(knob: &str) -> (u64, usize) {
 fn a_timed_out_recovery_leaves_the_prepared_transaction_open_without_recovery_retry() {
     // The recovery's InitProducerId times out: the session is fatal, the committer never
     // runs the recovery again, and the writer's prepared 2PC transaction never ends.
-    assert_eq!(reverted("recovery_retry"), (444_803, 18), "pinned");
+    assert_eq!(reverted("recovery_retry"), (258_496, 19), "pinned");
 }
 
 #[test]
-fn a_late_recovery_fences_the_unprepared_writer_without_writer_failover() {
-    // The first recovery's InitProducerId(keepPreparedTxn) times out and reaches the
-    // coordinator late, after the retried recovery found nothing and the writer began:
-    // KIP-939 keeps the ongoing transaction and bumps the epoch, the writer is fenced before
-    // its hand-off, and nothing completes the transaction.
-    assert_eq!(reverted("writer_failover"), (630_814, 23), "pinned");
+fn without_a_vote_timeout_a_crashed_or_fenced_hand_off_leaves_the_transaction_open() {
+    // The shortest: the writer prepares and vanishes, the committer crashes before its
+    // committable arrived and restarts with nothing logged, and nothing asks for a vote
+    // again. (A longer one: the first recovery's InitProducerId(keepPreparedTxn) times out
+    // and reaches the coordinator late, after the writer began, and KIP-939 keeps the
+    // writer's unprepared transaction and fences the writer before its hand-off.)
+    assert_eq!(reverted("vote_timeout"), (369_651, 15), "pinned");
+}
+
+#[test]
+fn the_earlier_fixes_also_end_the_fenced_writers_transaction() {
+    // The earlier fixes for the same counterexamples: a restart presumes abort at once
+    // (`committer_recovery`), and the fenced writer reports its failure so that the
+    // committer presumes abort again (`writer_failover`). `vote_timeout` subsumes both (and
+    // fixes a lost hand-off, which the writer cannot report), so `proposed` leaves them off.
+    let report = run(
+        Design::proposed(),
+        &[
+            "crashable=committer",
+            "timeouts=1",
+            "vote_timeout=false",
+            "committer_recovery=true",
+            "writer_failover=true",
+        ],
+    );
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.unique_states, 640_341, "pinned");
+}
+
+#[test]
+fn a_lost_hand_off_is_presumed_aborted_under_proposed() {
+    // `--set drops=1`: the writer's committable may be lost, and the writer, which thinks
+    // it handed over, vanishes. The committer's vote timeout presumes abort.
+    let report = run(Design::proposed(), &["drops=1"]);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert!(report.passed(), "every applicable twin witnessed");
+    assert_eq!(
+        (report.unique_states, report.max_depth),
+        (45_037, 36),
+        "pinned: a change here is a model change"
+    );
+}
+
+#[test]
+fn without_a_vote_timeout_a_lost_hand_off_leaves_the_prepared_transaction_open() {
+    let report = run(Design::proposed(), &["drops=1", "vote_timeout=false"]);
+    assert!(report.exhaustive);
+    assert_eq!(
+        report.violated(),
+        vec!["no_hanging_transaction", "txn_completes"]
+    );
+    let why = message(&report, "txn_completes");
+    assert!(why.contains("Ongoing forever"), "{why}");
+    let steps = report.property("txn_completes").unwrap().actions.len();
+    assert_eq!((report.unique_states, steps), (44_512, 14), "pinned");
+}
+
+#[test]
+fn a_retried_init_of_the_writer_keeps_the_prepared_transaction_under_proposed() {
+    // `--set request_retries=1 --set timeouts=1`: the writer's InitProducerId may time out
+    // and be sent again, and the first copy may reach the coordinator late.
+    let report = run(Design::proposed(), &["request_retries=1", "timeouts=1"]);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert!(report.passed(), "every applicable twin witnessed");
+    assert_eq!(
+        (report.unique_states, report.max_depth),
+        (145_678, 38),
+        "pinned: a change here is a model change"
+    );
+}
+
+#[test]
+fn without_writer_keep_prepared_a_late_init_aborts_the_committed_transaction() {
+    // The late copy of the writer's InitProducerId(keepPreparedTxn=false) reaches the
+    // coordinator after the committer's fence and decision: KIP-939 aborts the prepared
+    // transaction, which the database commits.
+    let report = run(
+        Design::proposed(),
+        &[
+            "request_retries=1",
+            "timeouts=1",
+            "writer_keep_prepared=false",
+        ],
+    );
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), vec!["external_agreement"]);
+    let why = message(&report, "external_agreement");
+    assert!(why.contains("coordinator aborted"), "{why}");
+    let steps = report.property("external_agreement").unwrap().actions.len();
+    assert_eq!((report.unique_states, steps), (150_409, 21), "pinned");
 }

@@ -10,5 +10,6 @@ mod finds_bugs;
 mod production_size;
 mod proposed_regressions;
 mod proposed_swarm;
+mod session_resume_swarm;
 mod shrink;
 mod spl_move_swarm;
