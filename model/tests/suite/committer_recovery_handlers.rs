@@ -5,8 +5,9 @@
 //! hand-off reports it, and the committer with nothing logged runs the presumed abort again.
 
 use crate::common;
+use common::resume::init_producer_ids;
 
-use common::{committer_state as k, deliver, fire, messages, pe, start, system, Cmd, TXN};
+use common::{committer_state as k, deliver, fire, messages, pe, start, system, TXN};
 use sharetxn_model::clients::committer::CommitterStorage;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
@@ -16,16 +17,6 @@ use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
 
 const TIMED_OUT: &[&str] = &["crashable=committer", "timeouts=1"];
-
-fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
-    messages(cmds)
-        .into_iter()
-        .filter_map(|m| match m {
-            Msg::InitProducerId(r) => Some(r),
-            _ => None,
-        })
-        .collect()
-}
 
 /// The committer restarted with nothing logged, whose wait for the writer's vote timed
 /// out: its presumed abort's InitProducerId.

@@ -7,6 +7,7 @@
 //! transaction, whatever its attempt bound.
 
 use crate::common;
+use common::resume::{committable, committer, init_producer_ids};
 
 use common::{
     choose, committer_state as k, deliver, fire, messages, pe, sent_to, start, system, Cmd, TXN,
@@ -15,42 +16,15 @@ use sharetxn_model::clients::committer::CommitterStorage;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::external_msg::*;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Command, Id};
-
-fn committable() -> Committable {
-    Committable {
-        txn: TXN,
-        producer: pe(0),
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
-    }
-}
-
-fn committer(sys: &System) -> Id {
-    sys.topology.committers[0]
-}
+use stateright::actor::Command;
 
 fn sets_vote_timeout(cmds: &[Cmd]) -> bool {
     cmds.iter()
         .any(|c| matches!(c, Command::SetTimer(Timer::VoteTimeout, _)))
-}
-
-fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
-    messages(cmds)
-        .into_iter()
-        .filter_map(|m| match m {
-            Msg::InitProducerId(r) => Some(r),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! session went fatal starts again with a fresh InitProducerId.
 
 use crate::common;
+use common::resume::{committable, committer, init_producer_ids};
 
 use common::{committer_state as k, deliver, fire, messages, pe, start, system, Cmd, TXN};
 use sharetxn_model::clients::committer::CommitterStorage;
@@ -13,28 +14,10 @@ use sharetxn_model::coordinator::txn_state::TxnManagerState;
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::external_msg::*;
-use sharetxn_model::protocol::ghost::Ghost;
-use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Scenario, System};
-use stateright::actor::{Command, Id};
-
-fn committable() -> Committable {
-    Committable {
-        txn: TXN,
-        producer: pe(0),
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
-    }
-}
-
-fn committer(sys: &System) -> Id {
-    sys.topology.committers[0]
-}
+use stateright::actor::Command;
 
 /// The committer started from the writer's committable, with the external coordinator's
 /// `decision` if it has one.
@@ -203,16 +186,6 @@ fn a_fence_that_finds_no_kept_transaction_decides_abort() {
             ..
         }))
     )));
-}
-
-fn init_producer_ids(cmds: &[Cmd]) -> Vec<InitProducerIdRequest> {
-    messages(cmds)
-        .into_iter()
-        .filter_map(|m| match m {
-            Msg::InitProducerId(r) => Some(r),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The restarted committer with nothing in its log presumes abort once the writer's vote

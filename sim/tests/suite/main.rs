@@ -13,3 +13,4 @@ mod proposed_swarm;
 mod session_resume_swarm;
 mod shrink;
 mod spl_move_swarm;
+mod swarm;

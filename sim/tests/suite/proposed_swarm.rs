@@ -4,8 +4,8 @@
 //! were found here, beyond the exhaustive checker's default bounds; each test below turns
 //! one off and finds its counterexample again at the seed that first showed it.
 
-use sharetxn_model::{world::settings, Design, Scenario};
-use sharetxn_sim::{run_seed, SimOptions};
+use crate::swarm;
+use sharetxn_model::{Design, Scenario};
 
 /// The swarm of the finding: the `--set` lines of `sharetxn sim`.
 const WIDE: &[&str] = &[
@@ -17,18 +17,8 @@ const WIDE: &[&str] = &[
 
 /// The violations of `seeds` on `proposed` with `knobs` on top of the wide swarm.
 fn violations(knobs: &[&str], seeds: std::ops::Range<u64>) -> Vec<(u64, String)> {
-    let (mut design, mut scenario) = (Design::proposed(), Scenario::ctp());
-    let mut options = SimOptions::default();
-    for set in WIDE.iter().chain(knobs) {
-        match options.apply(set) {
-            Some(result) => result.unwrap(),
-            None => settings::apply(&mut design, &mut scenario, set).unwrap(),
-        }
-    }
-    seeds
-        .map(|seed| run_seed(&design, &scenario, &options, seed))
-        .filter_map(|o| o.violation.map(|v| (o.seed, v.property)))
-        .collect()
+    let sets: Vec<&str> = WIDE.iter().chain(knobs).copied().collect();
+    swarm::violations(Design::proposed(), Scenario::ctp(), &sets, seeds)
 }
 
 #[test]

@@ -3,20 +3,12 @@
 //! Before this round 2,471 of 20,000 seeds violated a property on `proposed`; each test
 //! below is the first seed of one cause, with the fix reverted where the fix is a knob.
 
-use sharetxn_model::{world::settings, Design, Scenario};
-use sharetxn_sim::{run_seed, SimOptions};
+use crate::swarm;
+use sharetxn_model::{Design, Scenario};
 
 /// The violations of `seeds` on `proposed` with `knobs` set.
 fn violations(knobs: &[&str], seeds: std::ops::Range<u64>) -> Vec<(u64, String)> {
-    let (mut design, mut scenario) = (Design::proposed(), Scenario::session_resume());
-    for set in knobs {
-        settings::apply(&mut design, &mut scenario, set).unwrap();
-    }
-    let options = SimOptions::default();
-    seeds
-        .map(|seed| run_seed(&design, &scenario, &options, seed))
-        .filter_map(|o| o.violation.map(|v| (o.seed, v.property)))
-        .collect()
+    swarm::violations(Design::proposed(), Scenario::session_resume(), knobs, seeds)
 }
 
 /// The first seed of each cause: a zombie's second attempt kept and committed (12), a lost

@@ -10,17 +10,12 @@
 //! (`ShareGhost::moved_in_loaded`); the property still catches a leader that delivers past
 //! the count it knows.
 
+use crate::swarm;
 use sharetxn_model::{Design, Scenario};
-use sharetxn_sim::{run_seed, SimOptions};
 
 /// The violations of `seeds` on `proposed`.
 fn violations(seeds: std::ops::Range<u64>) -> Vec<(u64, String)> {
-    let (design, scenario) = (Design::proposed(), Scenario::spl_move());
-    let options = SimOptions::default();
-    seeds
-        .map(|seed| run_seed(&design, &scenario, &options, seed))
-        .filter_map(|o| o.violation.map(|v| (o.seed, v.property)))
-        .collect()
+    swarm::violations(Design::proposed(), Scenario::spl_move(), &[], seeds)
 }
 
 /// Seed 182: the replaced leader's last acquisition is one the moved-in leader cannot count.

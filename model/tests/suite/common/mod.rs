@@ -3,6 +3,8 @@
 //! send and save. The suite's modules use it as `crate::common`.
 #![allow(dead_code)]
 
+pub mod resume;
+
 use sharetxn_model::clients::committer::CommitterState;
 use sharetxn_model::clients::producer::ProducerState;
 use sharetxn_model::clients::source_reader::SourceReaderState;
