@@ -519,6 +519,11 @@ fn share_record(r: &ShareRecord) -> String {
         } => {
             format!("{} TxnMarker {producer:?}", decision(Some(*commit)))
         }
+        ShareRecord::Initialize {
+            state_epoch,
+            start_offset,
+            ..
+        } => format!("ShareSnapshot(state epoch {state_epoch}, SPSO {start_offset}), by a reset"),
     }
 }
 
