@@ -106,3 +106,20 @@ fn a_reset_to_the_earliest_offset_processes_a_record_again() {
     });
     assert_eq!(found, Some(true), "only a reset processes a record twice");
 }
+
+/// The full bounds (`ctp`'s share-coordinator crash): minutes in release and GBs of memory
+/// (`cargo test --release -p sharetxn-properties --test suite reset:: -- --ignored`).
+#[test]
+#[ignore = "minutes in release: 19,553,411 states for proposed"]
+fn the_full_bounds_are_pinned() {
+    let report = run(Design::proposed(), &[]);
+    assert!(report.passed(), "{}", summary(&report));
+    assert_eq!((report.unique_states, report.max_depth), (19_553_411, 77));
+    let report = run(Design::proposed(), &["sc_state_epoch_fence=false"]);
+    assert_eq!(report.status("stale_acks_fenced"), Some(Status::Violated));
+    assert_eq!(trace_len(&report, "stale_acks_fenced"), 23);
+    assert_eq!((report.unique_states, report.max_depth), (16_198_475, 73));
+    let report = run(Design::draft(), &[]);
+    assert_eq!(report.status("stale_acks_fenced"), Some(Status::Violated));
+    assert_eq!((report.unique_states, report.max_depth), (7_552_909, 71));
+}
