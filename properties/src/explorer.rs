@@ -35,7 +35,7 @@ macro_rules! conditions {
     };
 }
 
-conditions!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20);
+conditions!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21);
 
 // A property added to the table without a pair of conditions here would be missing from
 // the Explorer: refuse to build instead.

@@ -118,6 +118,12 @@ pub fn has_leader_move(sys: &System) -> bool {
     sys.topology.moved_share_partition.is_some()
 }
 
+/// `stale_acks_fenced` applies where an admin may reset the share group's start offset
+/// (scenario field `resets`).
+pub fn has_resets(sys: &System) -> bool {
+    sys.scenario.resets > 0 && has_share_transactions(sys)
+}
+
 /// `legal_transitions` judges every table the scenario's actors have.
 pub fn always(_sys: &System) -> bool {
     true
@@ -378,6 +384,18 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: live_session_kept::witness,
         applies: has_session_heartbeats,
         twin_excluded: twin_scope::heartbeat_abort,
+    },
+    PropertyDef {
+        name: "stale_acks_fenced",
+        kind: Kind::Always,
+        guards: "KIP-932 state epochs (InitializeShareGroupState; ShareCoordinatorShard FENCED_STATE_EPOCH); KIP-1289 staged acknowledgements",
+        what: "acknowledgements a transaction staged under an older state epoch are never applied to the share state an offset reset initialised at a newer one",
+        twin: "stale_acks_resolved",
+        twin_what: "acknowledgements staged before an offset reset are resolved by a marker after it",
+        check: stale_acks_fenced::check,
+        witness: stale_acks_fenced::witness,
+        applies: has_resets,
+        twin_excluded: twin_scope::never,
     },
 ];
 

@@ -23,5 +23,6 @@ pub mod pending_isolation;
 pub mod producer_fencing;
 pub mod single_writer;
 pub mod staged_ack_exclusive;
+pub mod stale_acks_fenced;
 pub mod txn_atomicity;
 pub mod txn_completes;

@@ -171,3 +171,16 @@ pub fn share_coordinator_txn_state<'a>(
         .node(sys.topology.share_coordinator?)
         .share_coordinator()
 }
+
+/// Whether an admin has reset the share group's start offset (scenario field `resets`,
+/// docs/kafka-cases.md S20): the group coordinator's share state epoch moved on from 0,
+/// where every run starts. A reset forgets the share state by its meaning (to offset 0 it
+/// delivers processed records again, to the log end it skips unprocessed ones), so the
+/// properties whose promise it withdraws are scoped to runs without one (docs/properties.md,
+/// "Offset resets"); `stale_acks_fenced` judges what a reset must not do.
+pub fn share_group_reset(sys: &System, state: &SystemState) -> bool {
+    state
+        .node(sys.topology.group_coordinator)
+        .group_coordinator()
+        .is_some_and(|g| g.share_state_epoch > 0)
+}

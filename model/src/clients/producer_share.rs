@@ -396,6 +396,7 @@ impl Producer {
             },
             notify: false,
             leader_epoch: None,
+            state_epoch: None,
         };
         // The design decides who stages: the share-partition leader or the coordinator.
         let dst = if self.design.stage_at_leader {

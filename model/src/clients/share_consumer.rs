@@ -180,7 +180,8 @@ impl ShareConsumer {
             | ClientChoice::Handoff
             | ClientChoice::Vanish
             | ClientChoice::Wake
-            | ClientChoice::ShareAdd(_) => {}
+            | ClientChoice::ShareAdd(_)
+            | ClientChoice::ShareGroupReset(_) => {}
         }
     }
 

@@ -33,6 +33,8 @@ pub struct GroupCoordinator {
     pub txn_coordinator: Id,
     /// The design.
     pub design: Design,
+    /// Scenario field `resets`: the share group an admin may reset (none without resets).
+    pub share_admin: Option<crate::coordinator::share_group_admin::ShareGroupAdmin>,
 }
 
 /// The committed offset of the group: the latest committed offset record, else 0.
@@ -61,6 +63,7 @@ impl GroupCoordinator {
     ) -> GroupCoordinatorState {
         let (state, storage) = LeaderState::load(&storage.cloned());
         o.save(storage.into());
+        self.offer_reset(&state, o);
         state
     }
 

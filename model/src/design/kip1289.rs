@@ -84,6 +84,11 @@ impl Design {
     ///   whose outcome is unanswered (else `txn_atomicity` and `cache_agrees` with
     ///   `sc_prunes=1`: a snapshot prunes the pending staging, the coordinator restarts
     ///   before the COMMIT marker, and the marker finds nothing; docs/kafka-cases.md S11);
+    /// - `sc_state_epoch_fence`: the share coordinator applies no acknowledgement staged
+    ///   under an older state epoch at COMMIT, and fences a leader's staging of an older
+    ///   state epoch (else `stale_acks_fenced` with `resets=1`: an admin's offset reset
+    ///   reinitialises the state while a transaction holds staged acknowledgements, and its
+    ///   COMMIT merges them into the new state; docs/kafka-cases.md S20);
     /// - `exclude_txn_records`: the client's share consumer leaves the records it handed
     ///   to a transaction out of its implicit ACCEPT and its `close()` (else
     ///   `staged_ack_exclusive` on `ctp-acks`, simulator seed 1 of 50,000: a staging the
@@ -151,6 +156,7 @@ impl Design {
             marker_match: crate::design::MarkerMatch::TxnEpoch,
             sc_replay_pending: true,
             sc_prune_lso: true,
+            sc_state_epoch_fence: true,
             exclude_txn_records: true,
             stage_verification: true,
             two_phase_commit: true,

@@ -158,6 +158,19 @@ design_knobs! {
             shown Moved,
             help "KIP-1289, the share coordinator's prune keeps every staging still pending or unanswered (false: deleteRecords up to the newest snapshot, docs/kafka-cases.md S11), true|false",
             reverted ["txn_atomicity", "cache_agrees"];
+        /// KIP-1289 with share-group offset resets (scenario field `resets`,
+        /// docs/kafka-cases.md S20): the share coordinator applies at COMMIT no
+        /// acknowledgement staged under an older state epoch than the share state's (an
+        /// admin's reset reinitialised the state since), and a staging share-partition leader
+        /// sends its state epoch, which the coordinator fences with FENCED_STATE_EPOCH as it
+        /// fences WriteShareGroupState's. With false (the seed's text, which gives staged
+        /// acknowledgements no state epoch) a COMMIT after a reset merges acknowledgements
+        /// made for the state before it into the reinitialised one.
+        #[serde(default, skip_serializing_if = "is_false")]
+        sc_state_epoch_fence: bool = false,
+            shown Moved,
+            help "KIP-1289, the share coordinator applies no acks staged under an older state epoch than the state's at COMMIT, and fences a staging of an older state epoch (docs/kafka-cases.md S20), true|false",
+            reverted [];
         /// KIP-1289: a second TxnShareAcknowledge of one transaction (one producer id and
         /// epoch) at the share coordinator adds its acknowledgements to those staged before,
         /// offset by offset. With false (the model's reading of the seed's "mirrors

@@ -276,7 +276,10 @@ pub(crate) fn record_restart(sys: &System, next: &mut SystemState, id: Id) {
 }
 
 /// A persisted terminal state (ACKNOWLEDGED or ARCHIVED, or below the start offset)
-/// must stay terminal, across writes and across a share-coordinator restart.
+/// must stay terminal, across writes and across a share-coordinator restart. The one
+/// exception is the step that moves the share partition's state epoch on: an admin's offset
+/// reset initialises a new state (InitializeShareGroupState, docs/kafka-cases.md S20), and a
+/// reset to offset 0 makes every record deliverable again by its meaning.
 pub(crate) fn check_share_state(sys: &System, before: &NodeState, next: &mut SystemState, id: Id) {
     let (Some(b), Some(a)) = (
         before.share_coordinator(),
@@ -285,8 +288,10 @@ pub(crate) fn check_share_state(sys: &System, before: &NodeState, next: &mut Sys
         return;
     };
     let of = |o: crate::protocol::width::Offset| sys.scenario.share_partition_of(o);
-    let regressed = (0..sys.scenario.share_offsets())
-        .find(|o| b.partition(of(*o)).is_terminal(*o) && !a.partition(of(*o)).is_terminal(*o));
+    let regressed = (0..sys.scenario.share_offsets()).find(|o| {
+        let (b, a) = (b.partition(of(*o)), a.partition(of(*o)));
+        b.state_epoch == a.state_epoch && b.is_terminal(*o) && !a.is_terminal(*o)
+    });
     if let Some(offset) = regressed {
         if next.ghost.share.terminal_regressed.is_none() {
             let what = format!(

@@ -48,8 +48,12 @@ impl ShareCoordinatorState {
             .map(status)
     }
 
-    /// The acknowledgements applied to the committed state, by a marker or by a load.
+    /// The acknowledgements applied to the committed state, by a marker or by a load (a
+    /// COMMIT that `sc_state_epoch_fence` kept from a reset state applied nothing).
     pub fn committed_entries(&self) -> impl Iterator<Item = &Resolution> + '_ {
-        self.resolved.open().iter().filter(|r| r.commit)
+        self.resolved
+            .open()
+            .iter()
+            .filter(|r| r.commit && !r.fenced)
     }
 }

@@ -19,6 +19,14 @@ pub struct LeaderStorage {
     pub generation: Epoch,
     /// The log.
     pub entries: Vec<LogEntry>,
+    /// Group coordinator only: the share group's state epoch as its last offset reset set
+    /// it (Kafka keeps it in `__consumer_offsets`; 0 until a reset, left out of traces).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub share_state_epoch: Epoch,
+}
+
+fn is_zero(e: &Epoch) -> bool {
+    *e == 0
 }
 
 /// A partition leader's state: the log plus volatile verification state.
@@ -33,27 +41,33 @@ pub struct LeaderState<R> {
     /// Clients whose OffsetFetch(RequireStable) waits for pending offsets to resolve
     /// (group coordinator only).
     pub waiting_fetches: Vec<Id>,
+    /// Group coordinator only: the share group's state epoch, durable
+    /// ([`LeaderStorage::share_state_epoch`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub share_state_epoch: Epoch,
 }
 
 impl<R: Clone> LeaderState<R> {
     /// Loads a leader from its durable storage: the log is replayed, verification state is
     /// gone (it lived in memory), and the generation moves on.
     pub fn load(storage: &Option<LeaderStorage>) -> (LeaderState<R>, LeaderStorage) {
-        let (generation, entries) = match storage {
-            Some(s) => (s.generation + 1, s.entries.clone()),
-            None => (0, Vec::new()),
+        let (generation, entries, share_state_epoch) = match storage {
+            Some(s) => (s.generation + 1, s.entries.clone(), s.share_state_epoch),
+            None => (0, Vec::new(), 0),
         };
         let state = LeaderState {
             generation,
             log: PartitionLog::load(entries.clone()),
             verifying: BTreeMap::new(),
             waiting_fetches: Vec::new(),
+            share_state_epoch,
         };
         (
             state,
             LeaderStorage {
                 generation,
                 entries,
+                share_state_epoch,
             },
         )
     }
@@ -63,6 +77,7 @@ impl<R: Clone> LeaderState<R> {
         LeaderStorage {
             generation: self.generation,
             entries: self.log.entries.clone(),
+            share_state_epoch: self.share_state_epoch,
         }
     }
 

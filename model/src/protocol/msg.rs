@@ -371,6 +371,8 @@ pub enum Msg {
     ReadShareGroupStateResponse(ReadShareGroupStateResponse),
     WriteShareGroupState(WriteShareGroupStateRequest),
     WriteShareGroupStateResponse(WriteShareGroupStateResponse),
+    InitializeShareGroupState(InitializeShareGroupStateRequest),
+    InitializeShareGroupStateResponse(InitializeShareGroupStateResponse),
     AddShareAcksToTxn(AddShareAcksToTxnRequest),
     AddShareAcksToTxnResponse(AddShareAcksToTxnResponse),
     TxnShareAcknowledge(TxnShareAcknowledgeRequest),
@@ -413,6 +415,8 @@ impl Msg {
             Msg::ReadShareGroupStateResponse(_) => "ReadShareGroupStateResponse",
             Msg::WriteShareGroupState(_) => "WriteShareGroupState",
             Msg::WriteShareGroupStateResponse(_) => "WriteShareGroupStateResponse",
+            Msg::InitializeShareGroupState(_) => "InitializeShareGroupState",
+            Msg::InitializeShareGroupStateResponse(_) => "InitializeShareGroupStateResponse",
             Msg::AddShareAcksToTxn(_) => "AddShareAcksToTxn",
             Msg::AddShareAcksToTxnResponse(_) => "AddShareAcksToTxnResponse",
             Msg::TxnShareAcknowledge(_) => "TxnShareAcknowledge",
@@ -447,6 +451,7 @@ impl Msg {
             Msg::ShareAcknowledgeResponse(r) => Some(r.error),
             Msg::ReadShareGroupStateResponse(r) => Some(r.error),
             Msg::WriteShareGroupStateResponse(r) => Some(r.error),
+            Msg::InitializeShareGroupStateResponse(r) => Some(r.error),
             Msg::AddShareAcksToTxnResponse(r) => Some(r.error),
             Msg::TxnShareAcknowledgeResponse(r) => Some(r.error),
             Msg::TxnHeartbeatResponse(r) => Some(r.error),
@@ -561,6 +566,9 @@ pub enum ClientChoice {
     /// Scenario `ctp-implicit-add`: how the KIP-1289 client puts `__share_group_state`
     /// into the transaction it is beginning (docs/kafka-cases.md S23).
     ShareAdd(crate::protocol::txn_share_msg::ShareAdd),
+    /// Scenario field `resets`: an admin resets the share group's start offset
+    /// (`AlterShareGroupOffsets`, KIP-932), which the group coordinator carries out.
+    ShareGroupReset(crate::protocol::share_msg::ResetTo),
 }
 
 /// The `transaction.version` feature level the brokers finalise: TV0 is the original

@@ -185,3 +185,38 @@ pub struct WriteShareGroupStateResponse {
     /// FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH, or `None`.
     pub error: ErrorCode,
 }
+
+/// InitializeShareGroupState request (KIP-932; apiKey 83 at 1eb7644): the group coordinator
+/// (re)initialises a share partition's state, as an admin's offset reset
+/// (`AlterShareGroupOffsets`, `kafka-share-groups --reset-offsets`) does, at a new state
+/// epoch. `GroupId` and `TopicId` are left out as everywhere.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct InitializeShareGroupStateRequest {
+    /// `StateEpoch`: the state epoch the state is initialised at.
+    pub state_epoch: Epoch,
+    /// `StartOffset`: the share-partition start offset the state starts from.
+    pub start_offset: Offset,
+    /// `Partition`: which share partition's state (left out of traces at 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub partition: u8,
+}
+
+/// InitializeShareGroupState response.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct InitializeShareGroupStateResponse {
+    /// The state epoch of the request (echo).
+    pub state_epoch: Epoch,
+    /// FENCED_STATE_EPOCH (an older state epoch than the stored one), or `None`.
+    pub error: ErrorCode,
+}
+
+/// Where an admin's offset reset moves the share-partition start offset
+/// (`kafka-share-groups --reset-offsets --to-earliest | --to-latest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResetTo {
+    /// Offset 0: every record is delivered again, processed or not.
+    Earliest,
+    /// The log end: every record not yet delivered is skipped.
+    Latest,
+}

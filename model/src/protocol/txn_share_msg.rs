@@ -84,6 +84,11 @@ pub struct TxnShareAcknowledgeRequest {
     /// which the share coordinator fences as it fences WriteShareGroupState's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader_epoch: Option<Epoch>,
+    /// Set by a staging share-partition leader with `sc_state_epoch_fence`: the state epoch
+    /// of the state it loaded, which the share coordinator fences as it fences
+    /// WriteShareGroupState's `StateEpoch` (FENCED_STATE_EPOCH below the stored one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_epoch: Option<Epoch>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -161,4 +166,14 @@ pub struct PendingAcks {
     /// told their outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notify: Option<Id>,
+    /// The state epoch of the share state they were staged under (the share
+    /// coordinator's own, when it wrote them; left out of traces at 0). An offset reset
+    /// moves the state epoch on, and `sc_state_epoch_fence` applies no staging of an older
+    /// state epoch at COMMIT.
+    #[serde(default, skip_serializing_if = "is_zero_epoch")]
+    pub state_epoch: Epoch,
+}
+
+fn is_zero_epoch(e: &Epoch) -> bool {
+    *e == 0
 }

@@ -57,6 +57,19 @@ pub enum ShareRecord {
         /// Ghost: the resolutions up to the snapshot.
         resolved: Ghost<Vec<Resolution>>,
     },
+    /// The `ShareSnapshot` InitializeShareGroupState writes for an offset reset
+    /// (docs/kafka-cases.md S20): the share partition's state starts again at the new state
+    /// epoch and start offset with no persisted offsets; the leader epoch stays, so an old
+    /// leader is still fenced by it.
+    Initialize {
+        /// The new state epoch.
+        state_epoch: Epoch,
+        /// The new start offset.
+        start_offset: Offset,
+        /// The share partition whose key the record is for (left out at 0).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        partition: u8,
+    },
     /// KIP-1289: the transaction marker for the producer's staged acknowledgements.
     TxnMarker {
         /// The marker's producer id and epoch.
@@ -100,6 +113,19 @@ impl ShareRecord {
                 } else {
                     state.merge(*start_offset, batches);
                 }
+            }
+            ShareRecord::Initialize {
+                state_epoch,
+                start_offset,
+                partition,
+            } => {
+                let state = sc.partition_mut(*partition);
+                *state = ShareState {
+                    state_epoch: *state_epoch,
+                    leader_epoch: state.leader_epoch,
+                    start_offset: *start_offset,
+                    batches: BTreeMap::new(),
+                };
             }
             // Transactional records change the served state only through the marker
             // (`ShareCoordinator::replay_txn`), which needs the pending acks as well.
@@ -247,6 +273,7 @@ impl ShareCoordinator {
         match msg {
             Msg::ReadShareGroupState(req) => self.on_read(s, src, req, o),
             Msg::WriteShareGroupState(req) => self.on_write(s, src, req, o),
+            Msg::InitializeShareGroupState(req) => self.on_initialize(s, src, req, o),
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, false, o),
             Msg::AddPartitionsToTxnResponse(resp) => self.on_verified(s, resp, o),
             Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
@@ -333,6 +360,39 @@ impl ShareCoordinator {
             Msg::WriteShareGroupStateResponse(WriteShareGroupStateResponse {
                 leader_epoch: req.leader_epoch,
                 write: req.write,
+                error,
+            }),
+        );
+    }
+
+    /// InitializeShareGroupState (an admin's offset reset, docs/kafka-cases.md S20): an
+    /// older state epoch than the stored one is FENCED_STATE_EPOCH, as a write's is
+    /// (`ShareCoordinatorShard` at 1eb7644 fences writes so; KIP-932 gives initialisation
+    /// the same rule); otherwise a snapshot at the new state epoch and start offset. The
+    /// pending transactional acknowledgements stay: the reset is no marker, and their
+    /// transaction still ends with one.
+    fn on_initialize<A: Saves<Vec<ShareRecord>>>(
+        &self,
+        s: &mut ShareCoordinatorState,
+        src: Id,
+        req: InitializeShareGroupStateRequest,
+        o: &mut Out<A>,
+    ) {
+        let error = if s.partition(req.partition).state_epoch > req.state_epoch {
+            ErrorCode::FencedStateEpoch
+        } else {
+            let record = ShareRecord::Initialize {
+                state_epoch: req.state_epoch,
+                start_offset: req.start_offset,
+                partition: req.partition,
+            };
+            self.append(s, record, o);
+            ErrorCode::None
+        };
+        o.send(
+            src,
+            Msg::InitializeShareGroupStateResponse(InitializeShareGroupStateResponse {
+                state_epoch: req.state_epoch,
                 error,
             }),
         );

@@ -46,6 +46,23 @@ pub struct Resolution {
     pub commit: bool,
     /// Resolved by a marker (true), or applied by a load that ignored the producer id.
     pub by_marker: bool,
+    /// The state epoch of the share state they were resolved in (left out at 0): above
+    /// `acks.state_epoch` when an offset reset came between staging and marker.
+    #[serde(default, skip_serializing_if = "is_zero_epoch")]
+    pub state_epoch: Epoch,
+    /// `sc_state_epoch_fence`: a COMMIT marker resolved them but the share coordinator did
+    /// not apply them, since they were staged under an older state epoch (`commit` stays
+    /// the marker's outcome; left out when false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fenced: bool,
+}
+
+fn is_zero_epoch(e: &Epoch) -> bool {
+    *e == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A TxnShareAcknowledge parked while the transaction coordinator verifies it.
@@ -132,6 +149,17 @@ impl ShareCoordinator {
             self.reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
             return;
         }
+        // `sc_state_epoch_fence`: a staging made for the state before an offset reset, as a
+        // write's StateEpoch is fenced (`ShareCoordinatorShard` FENCED_STATE_EPOCH).
+        let reset_since = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).state_epoch)
+        };
+        if req.state_epoch.is_some_and(reset_since) {
+            self.reply(o, src, &req, ErrorCode::FencedStateEpoch);
+            return;
+        }
         let fenced = s
             .producer_epochs
             .get(&req.producer.pid)
@@ -163,6 +191,7 @@ impl ShareCoordinator {
             tag: req.tag,
             batches,
             notify: req.notify.then_some(src),
+            state_epoch: self.staged_state_epoch(s, &req),
         });
         self.append(s, record, o);
         self.reply(o, src, &req, ErrorCode::None);
@@ -188,6 +217,24 @@ impl ShareCoordinator {
         o: &mut Out<A>,
     ) {
         self.verifier().time_out(&mut s.verifying, pid, o);
+    }
+
+    /// The state epoch a staging is written under: the coordinator's own for the share
+    /// partition of its first acknowledgement (a staging names one share partition's
+    /// records, but in `draft-itest`, which has no reset).
+    fn staged_state_epoch(
+        &self,
+        s: &ShareCoordinatorState,
+        req: &TxnShareAcknowledgeRequest,
+    ) -> Epoch {
+        let partition = req.acks.first().map_or(0, |a| self.partition_of(a.offset));
+        s.partition(partition).state_epoch
+    }
+
+    /// The state epoch of the share state `p`'s acknowledgements would be applied to.
+    fn current_state_epoch(&self, s: &ShareCoordinatorState, p: &PendingAcks) -> Epoch {
+        let partition = p.batches.first().map_or(0, |b| self.partition_of(b.offset));
+        s.partition(partition).state_epoch
     }
 
     fn verifier(&self) -> Verifier {
@@ -350,11 +397,14 @@ impl ShareCoordinator {
                 if mode == ReplayMode::Load && !self.design.sc_replay_pending {
                     // Today's `replay()` ignores the producer id: the staged batches are
                     // merged as if they were a ShareUpdate.
+                    let state_epoch = self.current_state_epoch(s, p);
                     self.merge_staged(s, &p.batches);
                     s.resolved.push(Resolution {
                         acks: p.clone(),
                         commit: true,
                         by_marker: false,
+                        state_epoch,
+                        fenced: false,
                     });
                     return;
                 }
@@ -378,18 +428,27 @@ impl ShareCoordinator {
                     let Some(p) = s.pending.remove(&key) else {
                         continue;
                     };
-                    if *commit {
+                    let state_epoch = self.current_state_epoch(s, &p);
+                    // `sc_state_epoch_fence`: acknowledgements made for the state before an
+                    // offset reset are not applied to the reinitialised one; the leader
+                    // that staged them hears they were not applied.
+                    let fenced =
+                        *commit && self.design.sc_state_epoch_fence && p.state_epoch < state_epoch;
+                    if *commit && !fenced {
                         self.merge_staged(s, &p.batches);
                     }
-                    self.resolved(s, &p, *commit);
+                    self.resolved(s, &p, *commit && !fenced);
                     s.resolved.push(Resolution {
                         acks: p,
                         commit: *commit,
                         by_marker: true,
+                        state_epoch,
+                        fenced,
                     });
                 }
             }
             ShareRecord::Snapshot(_)
+            | ShareRecord::Initialize { .. }
             | ShareRecord::PruneSnapshot { .. }
             | ShareRecord::Update { .. } => {}
         }
@@ -435,4 +494,7 @@ fn merge_pending(staged: &mut PendingAcks, later: &PendingAcks) {
     staged.batches.extend(later.batches.iter().copied());
     staged.batches.sort_by_key(|b| b.offset);
     staged.notify = later.notify.or(staged.notify);
+    // The merged acknowledgements are as old as their oldest part: a part staged before an
+    // offset reset must not pass the fence by the later part's epoch.
+    staged.state_epoch = staged.state_epoch.min(later.state_epoch);
 }

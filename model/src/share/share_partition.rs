@@ -185,6 +185,10 @@ pub struct SharePartitionState {
     /// from its cache, so every later request is answered NOT_LEADER_OR_FOLLOWER.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fenced: bool,
+    /// The state epoch of the state it loaded (`SharePartition.stateEpoch`), which its
+    /// writes carry; an offset reset moves the share coordinator's on (left out at 0).
+    #[serde(default, skip_serializing_if = "is_zero_epoch")]
+    pub state_epoch: Epoch,
     /// Record moves the current handler made; drained by the `System` for
     /// `legal_transitions`, so stored states have none.
     #[serde(skip)]
@@ -273,6 +277,7 @@ impl SharePartition {
             refresh_pending: Vec::new(),
             refresh_retries: 0,
             fenced: false,
+            state_epoch: 0,
             transitions: Vec::new(),
             events: Vec::new(),
         }
@@ -388,6 +393,7 @@ impl SharePartition {
         o: &mut Out<A>,
     ) {
         s.loaded = true;
+        s.state_epoch = state.state_epoch;
         // A share partition's state starts at offset 0; the model's offsets of `SP1` and
         // later start at their `first_offset`.
         s.start_offset = state.start_offset.max(self.first_offset);
@@ -573,7 +579,7 @@ impl SharePartition {
         s.next_write = s.next_write.wrapping_add(1);
         let request = WriteShareGroupStateRequest {
             leader_epoch: s.leader_epoch,
-            state_epoch: 0,
+            state_epoch: s.state_epoch,
             write,
             start_offset: s.start_offset,
             batches,
@@ -794,6 +800,31 @@ impl SharePartition {
     /// is answered NOT_LEADER_OR_FOLLOWER (`fetchPersisterError` maps FENCED_LEADER_EPOCH
     /// to it), so that the clients find the new leader.
     pub(crate) fn fence<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
+        self.drop_cache(s, o);
+        s.fenced = true;
+    }
+
+    /// FENCED_STATE_EPOCH for a KIP-1289 staging (`sc_state_epoch_fence`): an offset reset
+    /// reinitialised the
+    /// share partition's state (docs/kafka-cases.md S20). As `SharePartitionManager` removes
+    /// the share partition from its cache on `FencedStateEpochException`
+    /// (`maybeCompleteInitializationWithException`, 1eb7644) and the next request builds a
+    /// new `SharePartition` that reads the state again, the leader drops its cached state,
+    /// answers what it holds NOT_LEADER_OR_FOLLOWER (the client retries as after a
+    /// fencing), and reads the reinitialised state at its own leader epoch. A failed
+    /// WriteShareGroupState still only rolls its transition back, as `SharePartition` does
+    /// at 1eb7644 (`conformance/share_partition.rs`); the cache removal on an acknowledge's
+    /// FENCED_STATE_EPOCH is 4.x's and not modelled (docs/fidelity.md).
+    pub(crate) fn reinitialise<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
+        self.drop_cache(s, o);
+        s.loaded = false;
+        s.start_offset = 0;
+        self.read(s.leader_epoch, o);
+    }
+
+    /// What a fenced or reinitialised leader forgets: its records, sessions, writes and
+    /// timers; every client request it holds is answered NOT_LEADER_OR_FOLLOWER.
+    fn drop_cache<A: Host>(&self, s: &mut SharePartitionState, o: &mut Out<A>) {
         let mut held: Vec<(Id, Msg)> = std::mem::take(&mut s.loading);
         held.extend(
             std::mem::take(&mut s.parked)
@@ -822,7 +853,6 @@ impl SharePartition {
         s.refreshing = false;
         s.refresh_pending.clear();
         s.refresh_retries = 0;
-        s.fenced = true;
         let mut answered: Vec<Id> = Vec::new();
         for (src, msg) in held {
             // One answer per client request, however many records it covered.
@@ -885,6 +915,10 @@ fn is_false(b: &bool) -> bool {
 
 fn is_zero(n: &u8) -> bool {
     *n == 0
+}
+
+fn is_zero_epoch(e: &Epoch) -> bool {
+    *e == 0
 }
 
 fn timeout() -> std::ops::Range<Duration> {

@@ -229,6 +229,7 @@ impl SharePartition {
             deliveries,
             notify: self.design.leader_resolution == LeaderResolution::Notify,
             leader_epoch: self.design.stage_leader_epoch.then_some(s.leader_epoch),
+            state_epoch: self.design.sc_state_epoch_fence.then_some(s.state_epoch),
             ..req.clone()
         }
     }
@@ -275,6 +276,11 @@ impl SharePartition {
         }
         if r.leader_epoch.is_some_and(|e| self.replaced(s, e, r.error)) {
             self.fence(s, o);
+            return;
+        }
+        // `sc_state_epoch_fence`: an offset reset reinitialised the state since the load.
+        if r.error == ErrorCode::FencedStateEpoch {
+            self.reinitialise(s, o);
             return;
         }
         let offsets: Vec<Offset> = s

@@ -11,6 +11,7 @@ use crate::clients::share_acknowledger::{AcknowledgerConfig, TransactionalShareA
 use crate::clients::share_consumer::ShareConsumer;
 use crate::clients::source_reader::SourceReader;
 use crate::coordinator::group_coordinator::GroupCoordinator;
+use crate::coordinator::share_group_admin::ShareGroupAdmin;
 use crate::coordinator::txn_coordinator::TxnCoordinator;
 use crate::design::Design;
 use crate::partition::data_partition::DataPartition;
@@ -65,6 +66,14 @@ fn coordinators(design: &Design, scenario: &Scenario, topology: &Topology) -> Ve
         Node::GroupCoordinator(GroupCoordinator {
             txn_coordinator: topology.txn_coordinator,
             design: design.clone(),
+            share_admin: topology
+                .share_coordinator
+                .filter(|_| scenario.resets > 0)
+                .map(|share_coordinator| ShareGroupAdmin {
+                    share_coordinator,
+                    log_end: scenario.records,
+                    resets: scenario.resets,
+                }),
         }),
     ]
 }

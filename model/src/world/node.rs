@@ -263,6 +263,9 @@ impl Actor for Node {
             (Node::SourceReader(a), NodeState::SourceReader(s)) => a.on_choice(s, *random, o),
             (Node::ResumeWriter(a), NodeState::ResumeWriter(s)) => a.on_choice(s, *random, o),
             (Node::Committer(a), NodeState::Committer(s)) => a.on_choice(s, *random, o),
+            (Node::GroupCoordinator(a), NodeState::GroupCoordinator(s)) => {
+                a.on_choice(s, *random, o)
+            }
             _ => {}
         }
     }

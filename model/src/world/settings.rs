@@ -51,6 +51,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("share_add_choices", "scenario: the KIP-1289 client chooses per transaction to send no AddShareAcksToTxn or to stage before it is answered (- : false, left out of reports and traces), true|false"),
     ("session", "scenario: KIP-1310, the KIP-1289 clients run on a TransactionSession, true|false"),
     ("sink", "scenario: KIP-1302, each session client is a Connect WorkerShareSinkTask with a separate commit thread, true|false"),
+    ("resets", "scenario: admin resets of the share group's start offset (AlterShareGroupOffsets, to the earliest or the latest offset by choice) the group coordinator carries out with InitializeShareGroupState at a new state epoch (- : 0, left out of reports and traces), 0..=1"),
     ("sc_prunes", "scenario: times each share coordinator incarnation writes a ShareSnapshot and prunes __share_group_state up to it (one share partition; - : 0, left out of reports and traces), 0..=3"),
 ];
 
@@ -189,6 +190,7 @@ fn apply_scenario(
         "sink" => scenario.sink = parse_bool(key, value)?,
         "resume_scenario" => scenario.resume = parse_bool(key, value)?,
         "sc_prunes" => scenario.sc_prunes = parse_range(key, value, 0, 3)?,
+        "resets" => scenario.resets = parse_range(key, value, 0, 1)?,
         _ => {
             let known: Vec<&str> = keys().into_iter().map(|(k, _)| k).collect();
             return Err(format!(
@@ -234,6 +236,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         }
         if scenario.sc_prunes != 0 {
             map.insert("sc_prunes".into(), json!(scenario.sc_prunes));
+        }
+        if scenario.resets != 0 {
+            map.insert("resets".into(), json!(scenario.resets));
         }
         if scenario.read_retries != 1 {
             map.insert("read_retries".into(), json!(scenario.read_retries));

@@ -159,6 +159,7 @@ fn stage() -> Msg {
         deliveries: Vec::new(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     })
 }
 

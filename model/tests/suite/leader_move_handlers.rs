@@ -86,6 +86,7 @@ fn staging(leader_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
         }],
         notify: true,
         leader_epoch,
+        state_epoch: None,
     }
 }
 

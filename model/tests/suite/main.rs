@@ -19,6 +19,7 @@ mod kip939_handlers;
 mod layers;
 mod leader_move_handlers;
 mod random_walks;
+mod reset_handlers;
 mod resume_handoff_handlers;
 mod session_resume_handlers;
 mod share_coordinator_cases;

@@ -53,6 +53,7 @@ fn stage(epoch: u16, offset: u64, attempt: u8) -> Msg {
         deliveries: Vec::new(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     })
 }
 

@@ -216,6 +216,7 @@ fn two_member_staging(members: Vec<AckMember>) -> Msg {
             .collect(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     })
 }
 
@@ -285,6 +286,7 @@ fn sc_staging(offset: u64) -> Msg {
         }],
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     })
 }
 

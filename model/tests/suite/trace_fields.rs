@@ -107,6 +107,7 @@ fn a_staging_leaves_out_notify_unless_the_leader_asks_for_it() {
         members: Vec::new(),
         notify,
         leader_epoch: None,
+        state_epoch: None,
     };
     let plain = written(&staging(false));
     assert!(plain.get("notify").is_none(), "{plain}");

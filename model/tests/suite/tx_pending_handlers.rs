@@ -85,6 +85,7 @@ fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
         }],
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     }
 }
 
@@ -309,6 +310,7 @@ fn a_new_leader_rebuilds_tx_pending_from_the_coordinator() {
             delivery_count: 1,
         }],
         notify: None,
+        state_epoch: 0,
     }];
     let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let state = acquired(&sys, pending.clone());

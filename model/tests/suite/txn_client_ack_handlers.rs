@@ -289,6 +289,7 @@ fn the_leader_rejects_an_implicit_accept_of_a_tx_pending_record() {
         deliveries: vec![RECORD],
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     });
     let (state, _) = deliver(&sys, sp0, &state, p0, stage);
     assert_eq!(spl_state(&state).records[&0].state, RecordState::TxPending);

@@ -48,6 +48,7 @@ fn stage(epoch: u8) -> Msg {
         deliveries: Vec::new(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     })
 }
 

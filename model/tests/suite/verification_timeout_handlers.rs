@@ -221,6 +221,7 @@ fn staging() -> TxnShareAcknowledgeRequest {
         deliveries: Vec::new(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     }
 }
 

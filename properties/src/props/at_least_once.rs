@@ -9,6 +9,12 @@
 //! leader and the persisted state hold AVAILABLE at quiescence is left, not dropped; a
 //! record stuck ACQUIRED or TX_PENDING, or AVAILABLE at one and not the other, is not.
 //!
+//! After an admin's offset reset (docs/kafka-cases.md S20) nothing is judged: a reset to
+//! the log end skips records never acknowledged by its meaning, and a reset to offset 0
+//! leaves processed records AVAILABLE in the new state that the leader, which learns of the
+//! reset only when a write of it is fenced, may never deliver again (docs/findings.md S20,
+//! docs/properties.md "Offset resets").
+//!
 //! Twin `lock_redelivered`: an acquisition lock expired and the record was delivered to a
 //! different member.
 
@@ -19,7 +25,7 @@ use sharetxn_model::protocol::width::Offset;
 /// The violation, if any (judged only in quiescent states).
 pub fn check(view: &View) -> Option<String> {
     let (sys, state) = (view.sys, view.state);
-    if !view.is_quiescent() {
+    if !view.is_quiescent() || crate::view::share_group_reset(sys, state) {
         return None;
     }
     // Each offset is judged against its own share partition's persisted state.

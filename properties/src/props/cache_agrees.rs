@@ -4,6 +4,13 @@
 //! writes arrive in, across share-coordinator restarts. At quiescence: for every offset,
 //! both are terminal, or both hold the same state and delivery count.
 //!
+//! Offset resets (docs/kafka-cases.md S20): the step in which an admin's reset
+//! reinitialises the persisted state at a new state epoch is no regression (it forgets the
+//! state by its meaning), and at quiescence a leader still holding the state of an older
+//! state epoch than the persisted one is not compared: it holds the state the reset
+//! discarded, as Kafka's `SharePartition` does until a write of it is fenced with
+//! FENCED_STATE_EPOCH (docs/properties.md, "Offset resets").
+//!
 //! Twin `spl_rebuilt`: the share-partition leader restarted and rebuilt its state from the
 //! share coordinator, and that state had a terminal record.
 
@@ -23,7 +30,7 @@ pub fn check(view: &View) -> Option<String> {
         // Each offset against its own share partition's leader and persisted state.
         let persisted = share_coordinator_state_of(sys, state, offset)?;
         let spl = share_partition_state_of(sys, state, offset)?;
-        if !spl.loaded {
+        if !spl.loaded || spl.state_epoch < persisted.state_epoch {
             continue;
         }
         let cached = if offset < spl.start_offset {

@@ -19,6 +19,11 @@
 //! processing is its transaction's. A transaction that RELEASEs or REJECTs its record writes
 //! no output derived from it, so it is no processing either (docs/kafka-cases.md S21).
 //!
+//! After an admin's offset reset to offset 0 (docs/kafka-cases.md S20) the share group
+//! delivers every record again, processed or not, by the reset's meaning: its
+//! records are processed again. So outputs and checkpoints are judged only in runs
+//! with no reset (docs/properties.md, "Offset resets").
+//!
 //! Twin `share_ack_committed`: a transaction's staged share acknowledgements were applied
 //! by a COMMIT marker at the share coordinator.
 
@@ -33,6 +38,9 @@ use std::collections::BTreeMap;
 /// The violation, if any: two committed attempts with an output for the same input.
 pub fn check(view: &View) -> Option<String> {
     let (sys, state) = (view.sys, view.state);
+    if crate::view::share_group_reset(sys, state) {
+        return None;
+    }
     for (i, _) in sys.topology.partitions.iter().enumerate() {
         let tp = TopicPartition::Output(PartitionIndex(i as u8));
         let log = crate::view::log_of(sys, state, tp)?;

@@ -356,3 +356,59 @@ fn live_session_kept_reports_a_session_that_ignores_a_fenced_heartbeat() {
         "{message}"
     );
 }
+
+/// `stale_acks_fenced` (docs/kafka-cases.md S20): a share coordinator that applied, at
+/// COMMIT, acknowledgements staged before an offset reset to the reset state is reported;
+/// the same resolution fenced (`sc_state_epoch_fence`) or staged after the reset is not.
+#[test]
+fn stale_acks_fenced_reports_acks_of_an_older_state_epoch_applied_after_a_reset() {
+    use sharetxn_model::protocol::record_state::RecordState;
+    use sharetxn_model::protocol::share_state::StateBatch;
+    use sharetxn_model::share::share_coordinator_txn::{PendingAcks, Resolution};
+    use sharetxn_properties::props::stale_acks_fenced;
+    let sys = System::new(Design::proposed(), Scenario::ctp_reset());
+    let sc = usize::from(sys.topology.share_coordinator.expect("a share coordinator"));
+    let judged = |staged_at: u16, fenced: bool| {
+        let mut state = sys.init_state();
+        let mut node = state.nodes[sc].as_ref().clone();
+        let s = node
+            .share_coordinator_mut()
+            .expect("SC is the share coordinator");
+        s.resolved.push(Resolution {
+            acks: PendingAcks {
+                producer: ProducerIdAndEpoch {
+                    pid: ProducerId(0),
+                    epoch: ProducerEpoch(0),
+                },
+                tag: Ghost::new(TxnTag {
+                    client: 0,
+                    incarnation: 0,
+                    attempt: 0,
+                }),
+                batches: vec![StateBatch {
+                    offset: 0,
+                    state: RecordState::Acknowledged,
+                    delivery_count: 1,
+                }],
+                notify: None,
+                state_epoch: staged_at,
+            },
+            commit: true,
+            by_marker: true,
+            state_epoch: 1,
+            fenced,
+        });
+        state.nodes[sc] = sharetxn_model::world::shared::Shared::new(node);
+        let view = View::new(&sys, &state);
+        (
+            stale_acks_fenced::check(&view),
+            stale_acks_fenced::witness(&view),
+        )
+    };
+    let (message, witnessed) = judged(0, false);
+    let message = message.expect("the stale acknowledgements' application is reported");
+    assert!(message.contains("under state epoch 0"), "{message}");
+    assert!(witnessed);
+    assert_eq!(judged(0, true), (None, true));
+    assert_eq!(judged(1, false), (None, false));
+}

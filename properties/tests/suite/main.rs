@@ -23,6 +23,7 @@ mod kip1289;
 mod kip_scenarios;
 mod pinned;
 mod proposed;
+mod reset;
 mod session;
 mod session_heartbeat;
 mod session_resume;

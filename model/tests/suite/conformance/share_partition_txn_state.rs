@@ -150,6 +150,7 @@ fn refreshed(
                 })
                 .collect(),
             notify: None,
+            state_epoch: 0,
         })
         .collect();
     Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
@@ -234,6 +235,7 @@ fn stage(
             .collect(),
         notify: false,
         leader_epoch: None,
+        state_epoch: None,
     };
     let (after, _) = deliver(sys, sp, state, p0, Msg::TxnShareAcknowledge(request));
     for offset in offsets {

@@ -449,6 +449,10 @@ pub(super) fn share_coordinator(
     let before = a.resolved.open();
     for r in b.resolved.open().iter().filter(|r| !before.contains(r)) {
         let how = match (r.commit, r.by_marker) {
+            // `sc_state_epoch_fence`: staged before an offset reset, so not applied.
+            (true, true) if r.fenced => {
+                "fences the staged acks of {p} (COMMIT marker): staged under an older state epoch, not applied"
+            }
             (true, true) => "applies the staged acks of {p} (COMMIT marker)",
             (false, true) => "discards the staged acks of {p} (ABORT marker)",
             (true, false) => {
@@ -519,6 +523,11 @@ fn share_record(r: &ShareRecord) -> String {
         } => {
             format!("{} TxnMarker {producer:?}", decision(Some(*commit)))
         }
+        ShareRecord::Initialize {
+            state_epoch,
+            start_offset,
+            ..
+        } => format!("ShareSnapshot(state epoch {state_epoch}, SPSO {start_offset}), by a reset"),
     }
 }
 
