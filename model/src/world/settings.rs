@@ -232,6 +232,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         if scenario.share_partitions != 1 {
             map.insert("share_partitions".into(), json!(scenario.share_partitions));
         }
+        if scenario.share_groups != 1 {
+            map.insert("share_groups".into(), json!(scenario.share_groups));
+        }
         if scenario.sc_prunes != 0 {
             map.insert("sc_prunes".into(), json!(scenario.sc_prunes));
         }

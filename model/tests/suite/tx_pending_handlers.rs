@@ -66,6 +66,7 @@ fn ids(sys: &System) -> (Id, Id, Id) {
 
 fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
@@ -118,6 +119,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         &state,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::None,
             leader_epoch: None,
@@ -128,6 +130,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         vec![(
             p0,
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+                group: Default::default(),
                 producer: pe(0),
                 error: ErrorCode::None,
                 leader_epoch: None,
@@ -194,6 +197,7 @@ fn a_failed_staging_rolls_back_to_acquired() {
         &state,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::InvalidProducerEpoch,
             leader_epoch: None,
@@ -225,6 +229,7 @@ fn a_timed_out_verification_sends_the_staging_again() {
         &staging,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::NetworkException,
             leader_epoch: None,

@@ -32,6 +32,7 @@ const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
 
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(epoch.into()),
@@ -70,6 +71,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     let (state, _) = deliver(&sys, tc, &state, p0, init);
     let req = Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
     });
@@ -77,6 +79,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     assert_eq!(
         messages(&cmds),
         vec![Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            group: Default::default(),
             txn: TransactionalId(0),
             producer: pe(0),
             error: ErrorCode::None,
@@ -92,6 +95,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
         &state,
         p0,
         Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+            group: Default::default(),
             txn: TransactionalId(0),
             producer: ProducerIdAndEpoch {
                 pid: ProducerId(9),
@@ -117,6 +121,7 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
         messages(&cmds),
         vec![Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
+                group: Default::default(),
                 producer: pe(0),
                 error: ErrorCode::None,
                 leader_epoch: None,

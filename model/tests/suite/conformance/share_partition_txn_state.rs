@@ -205,6 +205,7 @@ fn stage(
 ) -> NodeState {
     let (sp, _, p0) = ids(sys);
     let request = TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer,
@@ -251,6 +252,7 @@ fn staging_answered(
 ) -> NodeState {
     let (sp, sc, _) = ids(sys);
     let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer,
         error,
         leader_epoch: None,
