@@ -816,6 +816,7 @@ impl Scenario {
             "spl-move" => Ok(Scenario::spl_move()),
             "ctp-acks" => Ok(Scenario::ctp_acks()),
             "flink-shuffle" => Ok(Scenario::flink_shuffle()),
+            "ctp-two-groups" => Ok(Scenario::ctp_two_groups()),
             _ => Err(format!(
                 "unknown scenario '{name}' (known: {})",
                 SCENARIO_NAMES.join(", ")
