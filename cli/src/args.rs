@@ -355,6 +355,7 @@ pub fn build_model(design: &str, scenario: &str, sets: &[String]) -> Result<Mode
     for setting in sets {
         settings::apply(&mut design, &mut scenario, setting)?;
     }
+    scenario.expressible()?;
     Ok(ModelArgs { design, scenario })
 }
 

@@ -233,3 +233,29 @@ fn timeout_is_honoured_within_a_second() {
     assert!(took < Duration::from_secs(4), "took {took:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `share_groups` is 1 or 2, and two groups only with the one client the model has for
+/// them (scenario `ctp-two-groups`): anything else is refused in one line, before a check.
+#[test]
+fn share_groups_out_of_range_or_inexpressible_is_refused() {
+    let three = run(&[
+        "check",
+        "--scenario",
+        "ctp",
+        "--set",
+        "share_groups=3",
+        "--threads",
+        "1",
+    ]);
+    assert_refused(&three, "from 1 to 2", "share_groups=3");
+    let race = run(&[
+        "check",
+        "--scenario",
+        "ctp-race",
+        "--set",
+        "share_groups=2",
+        "--threads",
+        "1",
+    ]);
+    assert_refused(&race, "cannot be combined with", "ctp-race with two groups");
+}

@@ -293,6 +293,7 @@ impl Producer {
     /// The transaction ended: a share role lets go of what it acquired or was handed.
     pub(crate) fn txn_ended<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         self.keep_batch(state);
+        self.groups_txn_ended(state);
         if let Some(sh) = state.role.share_mut() {
             sh.fetched = None;
             sh.acks.clear();

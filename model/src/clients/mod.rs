@@ -13,7 +13,7 @@
 //! | role | what it adds | its file |
 //! |---|---|---|
 //! | `GroupLoop` | the consumer-group loop: OffsetFetch, produce, `sendOffsetsToTransaction` | [`producer`] |
-//! | `ShareLoop` | KIP-1289's loop: ShareFetch, produce, `sendShareAcksToTransaction` | [`producer_share`] |
+//! | `ShareLoop` | KIP-1289's loop: ShareFetch, produce, `sendShareAcksToTransaction` (of two share groups: [`producer_share_groups`]) | [`producer_share`] |
 //! | `Acknowledger` | KIP-1289 3.2: commits the acknowledgements it is handed | [`share_acknowledger`] |
 //! | `Session` | KIP-1310: the producer stamps batches with its view of the session's identity | [`transaction_session`], [`session_heartbeat`] |
 //! | `SinkTask` | KIP-1302: a poll thread that goes on while the commit thread commits | [`share_sink_task`] |
@@ -37,6 +37,7 @@ pub mod producer;
 pub mod producer_2pc;
 pub mod producer_share;
 pub mod producer_share_acks;
+pub mod producer_share_groups;
 pub mod resume_writer;
 pub mod session_heartbeat;
 pub mod session_resume;

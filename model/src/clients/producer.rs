@@ -132,14 +132,17 @@ impl Producer {
                 self.on_added(state, r.error, o, |p, s, o| p.share_acks_added(s, o))
             }
             Msg::ShareFetchResponse(r) => self.on_share_fetch_response(state, src, r, o),
-            Msg::TxnShareAcknowledgeResponse(r) if self.awaits_txn_share_ack(state, &r) => {
+            Msg::TxnShareAcknowledgeResponse(r) => {
+                let Some(key) = self.awaits_txn_share_ack(state, &r) else {
+                    return;
+                };
                 if r.error == ErrorCode::NotLeaderOrFollower {
                     self.leader_moved(state);
                 }
                 if r.error == ErrorCode::None && self.stage_next_member(state, o) {
                     return;
                 }
-                self.on_write_response(state, RequestKey::TxnShareAcknowledge, r.error, o)
+                self.on_write_response(state, key, r.error, o)
             }
             Msg::AddOffsetsToTxnResponse(r) if state.manager.awaits("AddOffsetsToTxn") => self
                 .on_added(state, r.error, o, |p, s, o| {

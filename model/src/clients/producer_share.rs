@@ -18,7 +18,7 @@ pub use crate::clients::producer_share_acks::AckTypes;
 use crate::clients::share_acknowledger::HandedAck;
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::protocol::error::ErrorCode;
-use crate::protocol::ids::MemberId;
+use crate::protocol::ids::{GroupId, MemberId};
 use crate::protocol::msg::*;
 use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
@@ -48,6 +48,12 @@ pub struct ShareSource {
     pub share_partitions: u8,
     /// The share coordinator (leader of `__share_group_state`).
     pub share_coordinator: Id,
+    /// The share group the client consumes in, which AddShareAcksToTxn and
+    /// TxnShareAcknowledge name (its first, with several).
+    pub group: GroupId,
+    /// The share groups the client consumes in (1 but in `ctp-two-groups`), each with one
+    /// share partition: group `g`'s leader is share partition `g`'s (`SP0`, `SP1`).
+    pub groups: u8,
     /// The member id the client joined the share group with, which TxnShareAcknowledge
     /// carries. The standalone acknowledger is no member: it carries [`NOT_A_MEMBER`].
     pub member: MemberId,
@@ -91,6 +97,14 @@ pub struct ShareClientState {
     pub empty_polls: u8,
     /// The record acquired for the current transaction.
     pub fetched: Option<AcquiredRecord>,
+    /// Scenario `ctp-two-groups`: the second share group's record acquired for the
+    /// current transaction (see [`crate::clients::producer_share_groups`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_fetched: Option<AcquiredRecord>,
+    /// Scenario `ctp-two-groups`: how many of the transaction's AddShareAcksToTxn (one per
+    /// share group) were answered.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub groups_added: u8,
     /// The acknowledgements the standalone acknowledger was handed for the current
     /// transaction (empty for the consume-transform-produce client, which acknowledges
     /// what it fetched).
@@ -175,6 +189,9 @@ impl Producer {
         state: &mut ProducerState,
         o: &mut Out<A>,
     ) -> bool {
+        if self.begin_held(state, o) {
+            return true;
+        }
         let n = self.role.share_source().map_or(1, |s| s.share_partitions);
         let Some(sh) = state.role.share_mut().filter(|_| n > 1) else {
             return false;
@@ -238,6 +255,7 @@ impl Producer {
             return;
         }
         match r.acquired.first().copied() {
+            Some(record) if self.hold_for_groups(state, record, o) => {}
             Some(record) => self.polled(state, record, o),
             None if self.poll_found_nothing(state, o) => {}
             None => self.polls_ended(state),
@@ -314,8 +332,9 @@ impl Producer {
     /// AddShareAcksToTxn was answered: the staging follows, unless it went out with the
     /// add ([`ShareAdd::Early`]).
     pub(crate) fn share_acks_added<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        let i = self.group_added(state, o);
         if state.role.share().and_then(|sh| sh.add) != Some(ShareAdd::Early) {
-            self.send_txn_share_ack(state, o);
+            self.send_group_share_ack(state, i, o);
         }
         self.maybe_end(state, o);
     }
@@ -334,6 +353,20 @@ impl Producer {
         o.choose_random(STALL, Vec::new());
     }
 
+    /// The share group the next AddShareAcksToTxn adds: the client's one group, or with
+    /// two the group of the transaction's next record whose add is not answered yet.
+    fn share_group(&self, state: &ProducerState) -> GroupId {
+        let one = self
+            .role
+            .share_source()
+            .map_or(GroupId::default(), |s| s.group);
+        state
+            .role
+            .share()
+            .and_then(|sh| self.held_record(sh, sh.groups_added))
+            .map_or(one, |(group, _)| group)
+    }
+
     /// `sendShareAcksToTransaction`, first half: AddShareAcksToTxn.
     pub(crate) fn send_add_share_acks<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
         let id = state.manager.identity();
@@ -342,6 +375,7 @@ impl Producer {
             Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
                 txn: self.txn,
                 producer: id,
+                group: self.share_group(state),
             }),
             o,
         );
@@ -351,11 +385,28 @@ impl Producer {
     /// record (ACCEPT, or the type the application chose), or the acknowledgements the
     /// standalone acknowledger was handed.
     pub(crate) fn send_txn_share_ack<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        self.send_group_share_ack(state, 0, o);
+    }
+
+    /// TxnShareAcknowledge of the transaction's `i`-th share group (0 but in
+    /// `ctp-two-groups`), under that group's request key.
+    pub(crate) fn send_group_share_ack<A: Host>(
+        &self,
+        state: &mut ProducerState,
+        i: u8,
+        o: &mut Out<A>,
+    ) {
         let ack = self.staged_type(state);
         let (Some(src), Some(sh)) = (self.role.share_source(), state.role.share()) else {
             return;
         };
-        let handed: Vec<HandedAck> = match sh.fetched {
+        let held = self.held_record(sh, i);
+        if i > 0 && held.is_none() {
+            return;
+        }
+        let group = held.map_or(src.group, |(g, _)| g);
+        let fetched = held.map(|(_, r)| r);
+        let handed: Vec<HandedAck> = match fetched {
             Some(record) => vec![HandedAck {
                 offset: record.offset,
                 ack,
@@ -375,6 +426,7 @@ impl Producer {
         let req = TxnShareAcknowledgeRequest {
             txn: self.txn,
             producer: id,
+            group,
             member,
             members: self.other_members(member, &handed),
             acks: handed.iter().map(HandedAck::to_wire).collect(),
@@ -383,7 +435,7 @@ impl Producer {
             // ShareFetch response gave it (`AcquiredRecords.DeliveryCount`): the record
             // fetched, or the deliveries the reader handed the standalone acknowledger
             // with its acks.
-            deliveries: match (self.sends_deliveries(), sh.fetched) {
+            deliveries: match (self.sends_deliveries(), fetched) {
                 (false, _) => Vec::new(),
                 (true, Some(record)) => vec![record],
                 (true, None) => handed
@@ -400,13 +452,13 @@ impl Producer {
         };
         // The design decides who stages: the share-partition leader or the coordinator.
         let dst = if self.design.stage_at_leader {
-            current_leader(src, sh.moved, src.leader, sh.partition)
+            current_leader(src, sh.moved, src.leader, self.staging_partition(sh, i))
         } else {
             src.share_coordinator
         };
         self.send_request(
             state,
-            RequestKey::TxnShareAcknowledge,
+            Producer::staging_key(i),
             dst,
             Msg::TxnShareAcknowledge(req),
             o,
@@ -521,16 +573,20 @@ impl Producer {
                 || self.design.wire_format().txn_share_ack_deliveries)
     }
 
-    /// Whether a TxnShareAcknowledgeResponse answers the outstanding request.
+    /// The outstanding TxnShareAcknowledge a response answers, by its key: the one with
+    /// the response's producer and group (the response's echo, which stands for the
+    /// correlation id).
     pub(crate) fn awaits_txn_share_ack(
         &self,
         state: &ProducerState,
         r: &TxnShareAcknowledgeResponse,
-    ) -> bool {
-        matches!(
-            state.manager.requests.get(&RequestKey::TxnShareAcknowledge).map(|q| &q.msg),
-            Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer
-        )
+    ) -> Option<RequestKey> {
+        (0..self.share_groups()).map(Producer::staging_key).find(|key| {
+            matches!(
+                state.manager.requests.get(key).map(|q| &q.msg),
+                Some(Msg::TxnShareAcknowledge(q)) if q.producer == r.producer && q.group == r.group
+            )
+        })
     }
 }
 
@@ -601,7 +657,7 @@ impl Producer {
         } else if holds {
             Holding::Holds
         } else {
-            Holding::No
+            self.holds_second(state, record)
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::clients::producer_share::{AckTypes, ShareSource, NOT_A_MEMBER};
 use crate::coordinator::txn_state::TxnManagerState;
 use crate::design::Design;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::{Connection, TransactionalId};
+use crate::protocol::ids::{Connection, GroupId, TransactionalId};
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::output::Host;
 use crate::protocol::record_state::AckType;
@@ -126,6 +126,8 @@ impl TransactionalShareAcknowledger {
                     moved_leader: None,
                     share_partitions: 1,
                     share_coordinator: config.share_coordinator,
+                    group: GroupId::default(),
+                    groups: 1,
                     member: NOT_A_MEMBER,
                     stalls: 0,
                     ack_types: AckTypes::ACCEPT,

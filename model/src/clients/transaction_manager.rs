@@ -154,6 +154,7 @@ impl TransactionManager {
                 RequestKey::Produce(_)
                     | RequestKey::TxnOffsetCommit
                     | RequestKey::TxnShareAcknowledge
+                    | RequestKey::TxnShareAcknowledgeOf(_)
             )
         })
     }
@@ -389,6 +390,10 @@ impl Producer {
         o: &mut Out<A>,
     ) {
         if !self.writes_output(state) {
+            return;
+        }
+        if let Some(outputs) = self.group_outputs(state) {
+            self.send_group_outputs(state, outputs, tag, o);
             return;
         }
         let record = OutputRecord { input, tag };

@@ -335,6 +335,7 @@ impl TxnCoordinator {
                 txn: req.txn,
                 producer: req.producer,
                 error,
+                group: req.group,
             }),
         );
     }

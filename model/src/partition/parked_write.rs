@@ -284,6 +284,7 @@ impl VerifiedWrite for TxnShareAcknowledgeRequest {
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer: self.producer,
             error,
+            group: self.group,
             // The staging's leader epoch (`stage_leader_epoch`), echoed on every answer,
             // this one after a verification too, so that only that leader takes it.
             leader_epoch: self.leader_epoch,

@@ -29,6 +29,7 @@ pub enum ErrorCode {
     FencedStateEpoch,
     TransactionalIdAuthorizationFailed,
     UnsupportedVersion,
+    UnknownTopicOrPartition,
 }
 
 impl ErrorCode {

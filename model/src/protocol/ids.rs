@@ -47,9 +47,23 @@ small_id!(
     MemberId, "m"
 );
 small_id!(
+    /// A share group's id (Kafka's is a string; here the group's index). The share
+    /// coordinator's state is keyed by group, topic and partition as Kafka's
+    /// `SharePartitionKey` (1eb7644, `server-common/.../share/SharePartitionKey.java`).
+    GroupId, "g"
+);
+small_id!(
     /// An output data partition index (`output-N`).
     PartitionIndex, "out-"
 );
+
+impl GroupId {
+    /// Whether this is the first group, the only one of every scenario with one share
+    /// group: the wire and the traces leave it out then, so they read as before groups.
+    pub fn is_first(&self) -> bool {
+        self.0 == 0
+    }
+}
 
 impl MemberId {
     /// No member (Kafka's empty `MemberId`): what a TxnShareAcknowledge names when its

@@ -527,6 +527,9 @@ pub enum RequestKey {
     ShareOf(u8),
     /// KIP-1289's in-flight TxnShareAcknowledge to the share coordinator.
     TxnShareAcknowledge,
+    /// Scenario `ctp-two-groups`: the in-flight TxnShareAcknowledge of the transaction's
+    /// second share group (1), beside the first group's `TxnShareAcknowledge`.
+    TxnShareAcknowledgeOf(u8),
     /// Scenario `session-resume`: the coordinator application's in-flight request to the
     /// external participant.
     External,

@@ -2,12 +2,12 @@
 //! the `__share_group_state` partition to the transaction, as AddOffsetsToTxn adds
 //! `__consumer_offsets`) and TxnShareAcknowledge (client to share coordinator: stage
 //! acknowledgements as pending within the transaction, as TxnOffsetCommit stages offsets).
-//! One share group and one share partition, so group, topic and partition fields are left
-//! out.
+//! Both name the share group whose acknowledgements they carry (`GroupId`, left out of the
+//! wire's serialised form for the first group); topic and partition fields are left out.
 
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::{MemberId, TransactionalId, TxnTag};
+use crate::protocol::ids::{GroupId, MemberId, TransactionalId, TxnTag};
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::StateBatch;
@@ -40,6 +40,9 @@ pub struct AddShareAcksToTxnRequest {
     pub txn: TransactionalId,
     /// The producer id and epoch of the transaction.
     pub producer: ProducerIdAndEpoch,
+    /// The share group (KIP-1289 4.2 `GroupId`): whose `__share_group_state` key it is for.
+    #[serde(default, skip_serializing_if = "GroupId::is_first")]
+    pub group: GroupId,
 }
 
 /// AddShareAcksToTxnResponse.
@@ -51,6 +54,9 @@ pub struct AddShareAcksToTxnResponse {
     pub producer: ProducerIdAndEpoch,
     /// The error, as for AddOffsetsToTxn (fencing, invalid mapping, concurrent transactions).
     pub error: ErrorCode,
+    /// The group the request named (echo).
+    #[serde(default, skip_serializing_if = "GroupId::is_first")]
+    pub group: GroupId,
 }
 
 /// TxnShareAcknowledgeRequest (mirrors TxnOffsetCommitRequest).
@@ -60,6 +66,10 @@ pub struct TxnShareAcknowledgeRequest {
     pub txn: TransactionalId,
     /// The producer id and epoch the acks are written with.
     pub producer: ProducerIdAndEpoch,
+    /// The share group (`GroupId`, as TxnOffsetCommit's and the draft's): the share
+    /// partition leader and the share coordinator stage only for the group they hold.
+    #[serde(default, skip_serializing_if = "GroupId::is_first")]
+    pub group: GroupId,
     /// The share-group member that acquired the records.
     pub member: MemberId,
     /// The acknowledgements to stage.
@@ -146,6 +156,9 @@ pub struct TxnShareAcknowledgeResponse {
     pub producer: ProducerIdAndEpoch,
     /// The error.
     pub error: ErrorCode,
+    /// The group the request named (echo).
+    #[serde(default, skip_serializing_if = "GroupId::is_first")]
+    pub group: GroupId,
     /// The leader epoch the request carried (a share-partition leader's forwarded staging
     /// with `stage_leader_epoch`; none from a client). The leader takes only an answer to
     /// its own epoch, as it takes WriteShareGroupState's.

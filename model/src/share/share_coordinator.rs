@@ -16,7 +16,7 @@
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::{CoordinatorEpoch, ProducerEpoch, ProducerId};
+use crate::protocol::ids::{CoordinatorEpoch, GroupId, ProducerEpoch, ProducerId};
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::output::Saves;
@@ -183,8 +183,12 @@ pub struct ShareCoordinator {
     pub design: Design,
     /// The transaction coordinator (for KIP-890 verification of stagings).
     pub txn_coordinator: Id,
-    /// The share partitions whose state it keeps (1 but in `draft-itest`).
+    /// The share partitions whose state it keeps, each a `SharePartitionKey` (group,
+    /// topic, partition): 1 but in `draft-itest` and `ctp-two-groups`.
     pub share_partitions: u8,
+    /// The share groups those keys belong to (1 but in `ctp-two-groups`): each group has
+    /// `share_partitions / groups` of them, numbered group by group.
+    pub groups: u8,
     /// Records in each share partition, which tells the share partition of an offset of
     /// a staged acknowledgement ([`crate::world::scenario::Scenario::share_offsets`]).
     pub records: Offset,
@@ -396,6 +400,12 @@ impl ShareCoordinator {
                 error,
             }),
         );
+    }
+
+    /// The share group whose key share partition `partition` is.
+    pub(crate) fn group_of(&self, partition: u8) -> GroupId {
+        let per_group = (self.share_partitions.max(1) / self.groups.max(1)).max(1);
+        GroupId(partition / per_group)
     }
 
     /// The share partition an offset of a staged acknowledgement belongs to.

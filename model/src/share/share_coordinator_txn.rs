@@ -136,6 +136,18 @@ impl ShareCoordinator {
         verified: bool,
         o: &mut Out<A>,
     ) {
+        // Each acknowledgement is for the `SharePartitionKey` (group, topic, partition)
+        // of its offset's share partition. The model's keys are those initialised at
+        // start, so an offset the request's group has no key for names a partition the
+        // coordinator cannot find: UNKNOWN_TOPIC_OR_PARTITION, as
+        // `ShareCoordinatorShard.maybeGetWriteStateError` (1eb7644) answers one.
+        let foreign = |a: &crate::protocol::share_msg::Acknowledgement| {
+            self.group_of(self.partition_of(a.offset)) != req.group
+        };
+        if req.acks.iter().any(foreign) {
+            self.reply(o, src, &req, ErrorCode::UnknownTopicOrPartition);
+            return;
+        }
         // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
         // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
         // the same way). Checked again when a verification resumes the staging, since a

@@ -25,7 +25,7 @@
 use crate::design::Design;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::MemberId;
+use crate::protocol::ids::{GroupId, MemberId};
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::output::{Host, Saves};
 use crate::protocol::record_state::{released, AckType, RecordState};
@@ -209,6 +209,8 @@ pub struct SharePartition {
     pub records: Offset,
     /// Which share partition of the input topic this leader leads (0 but in `draft-itest`).
     pub index: u8,
+    /// The share group whose share partition it leads (its `SharePartitionKey`'s group).
+    pub group: GroupId,
     /// The model's offset of this partition's first record: its records are
     /// `first_offset..first_offset + records` ([`crate::world::scenario::Scenario::share_offsets`]).
     pub first_offset: Offset,
@@ -878,6 +880,7 @@ fn not_leader<A: Host>(src: Id, msg: &Msg, o: &mut Out<A>) {
                 crate::protocol::txn_share_msg::TxnShareAcknowledgeResponse {
                     producer: req.producer,
                     error,
+                    group: req.group,
                     leader_epoch: None,
                 },
             ),

@@ -20,7 +20,7 @@
 use crate::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
-use crate::protocol::ids::TxnTag;
+use crate::protocol::ids::{GroupId, TxnTag};
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::output::Host;
 use crate::protocol::record_state::{released, AckType, RecordState};
@@ -67,6 +67,19 @@ impl SharePartition {
         if !self.design.stage_at_leader {
             return;
         }
+        // The leader's share partition is one `SharePartitionKey` (group, topic,
+        // partition): another group's acknowledgements name a share partition this
+        // broker does not have, as `SharePartitionManager.acknowledge` answers a group
+        // it holds no partition of (1eb7644, `testAcknowledgeIncorrectGroupId`).
+        if req.group != self.group {
+            answer(
+                src,
+                (req.producer, req.group),
+                ErrorCode::UnknownTopicOrPartition,
+                o,
+            );
+            return;
+        }
         let acks: Vec<_> = req
             .acks
             .iter()
@@ -79,7 +92,12 @@ impl SharePartition {
         }
         if !self.acks_valid(s, &req, &acks) {
             s.events.push(ShareEvent::AckRejected { plain: None });
-            answer(src, req.producer, ErrorCode::InvalidRecordState, o);
+            answer(
+                src,
+                (req.producer, req.group),
+                ErrorCode::InvalidRecordState,
+                o,
+            );
             return;
         }
         self.stage_acks(s, src, &req, &acks, o);
@@ -119,7 +137,7 @@ impl SharePartition {
                 .is_some_and(|st| st.forward.is_none())
         });
         if durable {
-            answer(src, req.producer, ErrorCode::None, o);
+            answer(src, (req.producer, req.group), ErrorCode::None, o);
         } else {
             for a in acks {
                 if let Some(st) = s.records.get_mut(&a.offset).and_then(|r| r.staged.as_mut()) {
@@ -331,7 +349,7 @@ impl SharePartition {
             o.set_timer(Timer::TxnRefresh, immediate());
         }
         if let Some(client) = client {
-            answer(client, r.producer, r.error, o);
+            answer(client, (r.producer, r.group), r.error, o);
         }
     }
 
@@ -704,12 +722,19 @@ fn durable_pending(s: &SharePartitionState) -> Vec<(Offset, ProducerIdAndEpoch)>
         .collect()
 }
 
-fn answer<A: Host>(client: Id, producer: ProducerIdAndEpoch, error: ErrorCode, o: &mut Out<A>) {
+fn answer<A: Host>(
+    client: Id,
+    to: (ProducerIdAndEpoch, GroupId),
+    error: ErrorCode,
+    o: &mut Out<A>,
+) {
+    let (producer, group) = to;
     o.send(
         client,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
             producer,
             error,
+            group,
             leader_epoch: None,
         }),
     );

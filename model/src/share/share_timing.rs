@@ -64,7 +64,10 @@ impl SharePartition {
             Held::Request(key) => {
                 loading(&|_| true)
                     || holds_reply(s, from)
-                    || (key != RequestKey::TxnShareAcknowledge && answers_parked(s, from))
+                    || (!matches!(
+                        key,
+                        RequestKey::TxnShareAcknowledge | RequestKey::TxnShareAcknowledgeOf(_)
+                    ) && answers_parked(s, from))
             }
             // A share session's request waits for the state, for records (long poll), or
             // for the write of its acknowledgements.

@@ -15,7 +15,7 @@ use crate::coordinator::share_group_admin::ShareGroupAdmin;
 use crate::coordinator::txn_coordinator::TxnCoordinator;
 use crate::design::Design;
 use crate::partition::data_partition::DataPartition;
-use crate::protocol::ids::{MemberId, PartitionIndex};
+use crate::protocol::ids::{GroupId, MemberId, PartitionIndex};
 use crate::protocol::msg::RequestKey;
 use crate::protocol::width::Offset;
 use crate::share::share_coordinator::ShareCoordinator;
@@ -44,6 +44,7 @@ pub(crate) fn actors(design: &Design, scenario: &Scenario, topology: &Topology) 
             share_coordinator: sc,
             records: scenario.records,
             index: 0,
+            group: GroupId::default(),
             first_offset: 0,
             delivery_limit: scenario.delivery_limit,
             read_retries: scenario.read_retries,
@@ -125,8 +126,10 @@ fn share_source(scenario: &Scenario, topology: &Topology, id: Id) -> Option<Shar
             share_partition: Some(share_partition),
             leader: share_partition,
             moved_leader: topology.moved_share_partition,
-            share_partitions: scenario.share_partitions.max(1),
+            share_partitions: scenario.share_keys(),
             share_coordinator,
+            group: GroupId::default(),
+            groups: scenario.share_groups.max(1),
             member: topology.member_of(id).unwrap_or_default(),
             // Only the first client stalls: the clients differ only in their ids,
             // so a run where another one stalls is such a run with the names
@@ -160,6 +163,7 @@ fn push_share_group(
             share_coordinator: sc,
             records: scenario.records,
             index,
+            group: scenario.group_of(index),
             first_offset: scenario.records * Offset::from(index),
             delivery_limit: scenario.delivery_limit,
             read_retries: scenario.read_retries,
@@ -170,13 +174,14 @@ fn push_share_group(
     actors.push(Node::ShareCoordinator(ShareCoordinator {
         design: design.clone(),
         txn_coordinator: topology.txn_coordinator,
-        share_partitions: scenario.share_partitions.max(1),
+        share_partitions: scenario.share_keys(),
+        groups: scenario.share_groups.max(1),
         records: scenario.records,
         moved_leader: topology
             .moved_share_partition
             .map(|id| (id, crate::share::share_partition::MOVED_LEADER_EPOCH)),
         // Pruning writes one share partition's snapshot (`ShareRecord::Snapshot`).
-        prunes: if scenario.share_partitions <= 1 {
+        prunes: if scenario.share_keys() <= 1 {
             scenario.sc_prunes
         } else {
             0

@@ -38,6 +38,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("producers", "scenario: transactional producers, 0..=2"),
     ("records", "scenario: records in each share partition (0: no share group), 0..=8"),
     ("share_partitions", "scenario: share partitions of the input topic, each with its own share-partition leader (- : 1, left out of reports and traces), 1..=3"),
+    ("share_groups", "scenario: share groups whose acks one KIP-1289 transaction carries, each with one share partition of its own (- : 1, left out of reports and traces), 1..=2"),
     ("consumers", "scenario: share consumers, 0..=3"),
     ("delivery_limit", "scenario: group.share.delivery.count.limit, 2..=10"),
     ("ack_mode", "scenario: share.acknowledgement.mode, implicit|explicit"),
@@ -163,6 +164,7 @@ fn apply_scenario(
             scenario.records = parse_range(key, value, 0, if model { MAX_RECORDS } else { 8 })?
         }
         "share_partitions" => scenario.share_partitions = parse_range(key, value, 1, 3)?,
+        "share_groups" => scenario.share_groups = parse_range(key, value, 1, 2)?,
         "consumers" => {
             scenario.consumers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 3 })?
         }
@@ -233,6 +235,9 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         // Left out at one share partition, so every other scenario's output stays as it was.
         if scenario.share_partitions != 1 {
             map.insert("share_partitions".into(), json!(scenario.share_partitions));
+        }
+        if scenario.share_groups != 1 {
+            map.insert("share_groups".into(), json!(scenario.share_groups));
         }
         if scenario.sc_prunes != 0 {
             map.insert("sc_prunes".into(), json!(scenario.sc_prunes));

@@ -75,7 +75,7 @@ impl Topology {
         let c = usize::from(scenario.consumers);
         // The share-partition leaders after `SP0` (none with one share partition).
         let more = if scenario.has_share_group() {
-            usize::from(scenario.share_partitions.max(1)) - 1
+            usize::from(scenario.share_keys()) - 1
         } else {
             0
         };

@@ -79,6 +79,7 @@ fn accept(delivery_count: u8) -> HandedAck {
 /// The transaction coordinator's answer NONE to AddShareAcksToTxn of (0, 0).
 fn share_acks_added() -> Msg {
     Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         error: ErrorCode::None,
@@ -88,6 +89,7 @@ fn share_acks_added() -> Msg {
 /// The share coordinator's answer NONE to TxnShareAcknowledge of (0, 0).
 fn acks_staged() -> Msg {
     Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer: pe(0),
         error: ErrorCode::None,
         leader_epoch: None,

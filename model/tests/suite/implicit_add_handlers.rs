@@ -127,6 +127,7 @@ fn an_early_staging_goes_out_with_the_add_and_not_again() {
         ]
     );
     let added = Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         error: ErrorCode::None,
@@ -139,6 +140,7 @@ fn an_early_staging_goes_out_with_the_add_and_not_again() {
 
 fn stage() -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),

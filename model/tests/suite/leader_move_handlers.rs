@@ -48,6 +48,7 @@ fn read(leader_epoch: u16) -> Msg {
 /// The share coordinator's answer to producer 0's staging.
 fn stage_answer(error: ErrorCode, leader_epoch: Option<u16>) -> Msg {
     Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer: pe(0),
         error,
         leader_epoch,
@@ -63,6 +64,7 @@ fn coordinator_after_move(sys: &System) -> NodeState {
 
 fn staging(leader_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),

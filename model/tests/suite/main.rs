@@ -27,6 +27,7 @@ mod share_handlers;
 mod shuffle_handlers;
 mod timer_rules;
 mod trace_fields;
+mod two_groups_handlers;
 mod two_phase_reader_handlers;
 mod tx_pending_handlers;
 mod txn_client_ack_handlers;

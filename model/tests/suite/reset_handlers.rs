@@ -52,6 +52,7 @@ fn initialized(state_epoch: u16, error: ErrorCode) -> Msg {
 /// state at `state_epoch` (`None`: a staging that carries none).
 fn staging(state_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        group: GroupId(0),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
@@ -226,6 +227,7 @@ fn a_staging_of_an_older_state_epoch_is_fenced() {
             sp0,
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
                 producer: pe(0),
+                group: GroupId(0),
                 error: ErrorCode::FencedStateEpoch,
                 leader_epoch: None,
             })
@@ -259,6 +261,7 @@ fn a_leader_answered_fenced_state_epoch_reads_the_state_again() {
         && matches!(m, Msg::TxnShareAcknowledge(r) if r.state_epoch == Some(0))));
     let fenced = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
         producer: pe(0),
+        group: GroupId(0),
         error: ErrorCode::FencedStateEpoch,
         leader_epoch: Some(1),
     });
@@ -271,6 +274,7 @@ fn a_leader_answered_fenced_state_epoch_reads_the_state_again() {
     });
     let not_leader = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
         producer: pe(0),
+        group: GroupId(0),
         error: ErrorCode::NotLeaderOrFollower,
         leader_epoch: None,
     });

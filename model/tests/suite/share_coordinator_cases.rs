@@ -37,6 +37,7 @@ fn tag(attempt: u8) -> Ghost<TxnTag> {
 /// The client's staging of offset `offset` in its transaction `attempt`, at `epoch`.
 fn stage(epoch: u16, offset: u64, attempt: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(epoch),

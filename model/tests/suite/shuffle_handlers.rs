@@ -70,6 +70,7 @@ fn added(sys: &System) -> (NodeState, Vec<common::Cmd>) {
     let s = both_emitted(sys);
     let (s, _) = common::choose(sys, reader(sys), &s, ClientChoice::Checkpoint);
     let answer = Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         error: ErrorCode::None,
@@ -143,6 +144,7 @@ fn draft_sends_one_request_per_member_and_ends_after_the_last() {
     assert_eq!((first.member, staged_offsets(first)), (M0, vec![0]));
     assert!(first.members.is_empty());
     let ok = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer: pe(0),
         error: ErrorCode::None,
         leader_epoch: None,
@@ -201,6 +203,7 @@ fn two_member_staging(members: Vec<AckMember>) -> Msg {
         }),
     };
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         member: M0,
@@ -253,6 +256,7 @@ fn the_leader_checks_each_ack_against_its_own_member_s_acquisition() {
         vec![(
             r0,
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+                group: Default::default(),
                 producer: pe(0),
                 error: ErrorCode::InvalidRecordState,
                 leader_epoch: None,
@@ -267,6 +271,7 @@ fn sc_staging(offset: u64) -> Msg {
     let member = MemberId(u8::try_from(offset).expect("a small offset"));
     let offset = offset.try_into().expect("a small offset");
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         member,

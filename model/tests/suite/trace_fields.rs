@@ -91,6 +91,7 @@ fn a_write_leaves_out_partition_zero_only() {
 #[test]
 fn a_staging_leaves_out_notify_unless_the_leader_asks_for_it() {
     let staging = |notify| TxnShareAcknowledgeRequest {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: ProducerIdAndEpoch {
             pid: ProducerId(0),

@@ -118,6 +118,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         vec![(
             tc,
             Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+                group: Default::default(),
                 txn: TXN,
                 producer: pe(0),
             })
@@ -129,6 +130,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         &s,
         tc,
         Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            group: Default::default(),
             txn: TXN,
             producer: pe(0),
             error: ErrorCode::None,
@@ -147,6 +149,7 @@ fn the_checkpoint_completes_only_when_its_acks_are_prepared_then_commits_them() 
         &s,
         spl,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::None,
             leader_epoch: None,
@@ -186,6 +189,7 @@ fn a_failed_staging_aborts_and_fails_the_checkpoint() {
         &s,
         tc,
         Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            group: Default::default(),
             txn: TXN,
             producer: pe(0),
             error: ErrorCode::None,
@@ -197,6 +201,7 @@ fn a_failed_staging_aborts_and_fails_the_checkpoint() {
         &s,
         spl,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::InvalidRecordState,
             leader_epoch: None,

@@ -66,6 +66,7 @@ fn ids(sys: &System) -> (Id, Id, Id) {
 
 fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),
@@ -119,6 +120,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         &state,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::None,
             leader_epoch: None,
@@ -129,6 +131,7 @@ fn staged_at_leader(sys: &System) -> NodeState {
         vec![(
             p0,
             Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+                group: Default::default(),
                 producer: pe(0),
                 error: ErrorCode::None,
                 leader_epoch: None,
@@ -195,6 +198,7 @@ fn a_failed_staging_rolls_back_to_acquired() {
         &state,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::InvalidProducerEpoch,
             leader_epoch: None,
@@ -226,6 +230,7 @@ fn a_timed_out_verification_sends_the_staging_again() {
         &staging,
         sc,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: pe(0),
             error: ErrorCode::NetworkException,
             leader_epoch: None,

@@ -70,6 +70,7 @@ fn after_commit(sys: &System, ack: AckType) -> (NodeState, Vec<Cmd>) {
     let (state, _) = handed(sys);
     let (state, _) = choose(sys, p0, &state, ClientChoice::Ack { offset: 0, ack });
     let added = Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         error: ErrorCode::None,
@@ -80,6 +81,7 @@ fn after_commit(sys: &System, ack: AckType) -> (NodeState, Vec<Cmd>) {
         .find(|(_, m)| matches!(m, Msg::TxnShareAcknowledge(_)))
         .expect("the staging");
     let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer: pe(0),
         error: ErrorCode::None,
         leader_epoch: None,
@@ -143,12 +145,14 @@ fn a_release_transaction_writes_no_output_and_stages_release() {
         vec![(
             tc,
             Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+                group: Default::default(),
                 txn: TransactionalId(0),
                 producer: pe(0),
             })
         )]
     );
     let added = Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
         error: ErrorCode::None,
@@ -276,6 +280,7 @@ fn the_leader_rejects_an_implicit_accept_of_a_tx_pending_record() {
     };
     let (state, _) = deliver(&sys, sp0, &state, p0, fetch(0, Vec::new()));
     let stage = Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(0),

@@ -32,6 +32,7 @@ const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
 
 fn stage(epoch: u8) -> Msg {
     Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: pe(epoch.into()),
@@ -71,6 +72,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     let init = Msg::InitProducerId(InitProducerIdRequest::plain(TransactionalId(0)));
     let (state, _) = deliver(&sys, tc, &state, p0, init);
     let req = Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+        group: Default::default(),
         txn: TransactionalId(0),
         producer: pe(0),
     });
@@ -78,6 +80,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
     assert_eq!(
         messages(&cmds),
         vec![Msg::AddShareAcksToTxnResponse(AddShareAcksToTxnResponse {
+            group: Default::default(),
             txn: TransactionalId(0),
             producer: pe(0),
             error: ErrorCode::None,
@@ -93,6 +96,7 @@ fn add_share_acks_to_txn_adds_share_group_state() {
         &state,
         p0,
         Msg::AddShareAcksToTxn(AddShareAcksToTxnRequest {
+            group: Default::default(),
             txn: TransactionalId(0),
             producer: ProducerIdAndEpoch {
                 pid: ProducerId(9),
@@ -118,6 +122,7 @@ fn txn_share_acknowledge_stays_pending_until_commit_marker() {
         messages(&cmds),
         vec![Msg::TxnShareAcknowledgeResponse(
             TxnShareAcknowledgeResponse {
+                group: Default::default(),
                 producer: pe(0),
                 error: ErrorCode::None,
                 leader_epoch: None,

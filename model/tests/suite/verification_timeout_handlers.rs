@@ -205,6 +205,7 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
 
 fn staging() -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer: PRODUCER,
@@ -250,6 +251,7 @@ fn the_share_coordinator_answers_a_timed_out_staging_verification_network_except
     let expected = vec![Command::Send(
         p0,
         Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+            group: Default::default(),
             producer: PRODUCER,
             error: ErrorCode::NetworkException,
             leader_epoch: None,

@@ -206,6 +206,7 @@ fn stage(
 ) -> NodeState {
     let (sp, _, p0) = ids(sys);
     let request = TxnShareAcknowledgeRequest {
+        group: Default::default(),
         members: Vec::new(),
         txn: TransactionalId(0),
         producer,
@@ -253,6 +254,7 @@ fn staging_answered(
 ) -> NodeState {
     let (sp, sc, _) = ids(sys);
     let answer = Msg::TxnShareAcknowledgeResponse(TxnShareAcknowledgeResponse {
+        group: Default::default(),
         producer,
         error,
         leader_epoch: None,
