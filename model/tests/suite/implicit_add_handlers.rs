@@ -3,14 +3,13 @@
 //! verification that adds the partition under TV2 and only verifies before it.
 
 use crate::common;
+use common::staging;
 
 use common::{choose, deliver, messages, pe, sent, start, system, tc_state, Cmd};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::AckType;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::NodeState;
@@ -139,30 +138,7 @@ fn an_early_staging_goes_out_with_the_add_and_not_again() {
 }
 
 fn stage() -> Msg {
-    Msg::TxnShareAcknowledge(TxnShareAcknowledgeRequest {
-        group: Default::default(),
-        members: Vec::new(),
-        txn: TransactionalId(0),
-        producer: pe(0),
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset: 0,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count: 1,
-            }),
-        }],
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
-        deliveries: Vec::new(),
-        notify: false,
-        leader_epoch: None,
-        state_epoch: None,
-    })
+    Msg::TxnShareAcknowledge(staging::accept(0))
 }
 
 /// What the share coordinator of `sys` sends for a staging that no add preceded.

@@ -5,14 +5,13 @@
 //! leader answers NOT_LEADER_OR_FOLLOWER, after which the client goes to the new leader.
 
 use crate::common;
+use common::staging;
 
 use common::{deliver, fire, pe, sent, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::AckType;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::ShareState;
 use sharetxn_model::protocol::txn_share_msg::*;
@@ -64,31 +63,13 @@ fn coordinator_after_move(sys: &System) -> NodeState {
 
 fn staging(leader_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
-        group: Default::default(),
-        members: Vec::new(),
-        txn: TransactionalId(0),
-        producer: pe(0),
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset: 0,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count: 1,
-            }),
-        }],
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
         deliveries: vec![AcquiredRecord {
             offset: 0,
             delivery_count: 1,
         }],
         notify: true,
         leader_epoch,
-        state_epoch: None,
+        ..staging::accept(0)
     }
 }
 

@@ -7,14 +7,14 @@
 //! answered FENCED_STATE_EPOCH drops its cache and reads the state again.
 
 use crate::common;
+use common::staging;
 
 use common::{choose, deliver, empty_state_read, pe, sc_state, sent, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::share::share_coordinator::ShareRecord;
@@ -52,31 +52,12 @@ fn initialized(state_epoch: u16, error: ErrorCode) -> Msg {
 /// state at `state_epoch` (`None`: a staging that carries none).
 fn staging(state_epoch: Option<u16>) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
-        group: GroupId(0),
-        members: Vec::new(),
-        txn: TransactionalId(0),
-        producer: pe(0),
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset: 0,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count: 1,
-            }),
-        }],
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
         deliveries: vec![AcquiredRecord {
             offset: 0,
             delivery_count: 1,
         }],
-        notify: false,
-        leader_epoch: None,
         state_epoch,
+        ..staging::accept(0)
     }
 }
 

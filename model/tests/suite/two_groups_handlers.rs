@@ -3,15 +3,13 @@
 //! one message in, the exact answer out.
 
 use crate::common;
+use common::staging;
 
 use common::{deliver, empty_state_read, messages, pe, sc_state, sent, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
-use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::AckType;
-use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::{Scenario, System};
@@ -24,27 +22,7 @@ const FIXED: &[&str] = &["stage_verification=false", "sc_replay_pending=true"];
 fn staging(group: u8, offset: Offset) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
         group: GroupId(group),
-        members: Vec::new(),
-        txn: TransactionalId(0),
-        producer: pe(0),
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count: 1,
-            }),
-        }],
-        tag: Ghost::new(TxnTag {
-            client: 0,
-            incarnation: 0,
-            attempt: 0,
-        }),
-        deliveries: Vec::new(),
-        notify: false,
-        leader_epoch: None,
-        state_epoch: None,
+        ..staging::accept(offset)
     }
 }
 

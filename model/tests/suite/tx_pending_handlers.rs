@@ -3,6 +3,7 @@
 //! outcome, `refresh()`'s inference, the owner check, and a rebuilt leader).
 
 use crate::common;
+use common::staging;
 
 use common::{deliver, fire, pe, sent, spl_state, start, system};
 use sharetxn_model::design::spl_knobs::{LeaderResolution, StageOwnerCheck};
@@ -11,7 +12,7 @@ use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::{AckType, RecordState};
+use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::txn_share_msg::*;
@@ -66,27 +67,13 @@ fn ids(sys: &System) -> (Id, Id, Id) {
 
 fn stage(delivery_count: u8) -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
-        group: Default::default(),
-        members: Vec::new(),
-        txn: TransactionalId(0),
-        producer: pe(0),
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset: 0,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count,
-            }),
-        }],
+        acks: vec![staging::ack(0, delivery_count)],
         tag: TAG,
         deliveries: vec![AcquiredRecord {
             offset: 0,
             delivery_count,
         }],
-        notify: false,
-        leader_epoch: None,
-        state_epoch: None,
+        ..staging::accept(0)
     }
 }
 

@@ -3,6 +3,7 @@
 //! commands out; and its due rule in the closed world.
 
 use crate::common;
+use common::staging;
 
 use common::{deliver, fire, same_commands, start, Cmd};
 use sharetxn_model::design::Design;
@@ -10,8 +11,6 @@ use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
 use sharetxn_model::protocol::msg::*;
-use sharetxn_model::protocol::record_state::AckType;
-use sharetxn_model::protocol::share_msg::{Acknowledgement, DeliveryTag};
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::{Action, SystemState};
@@ -205,24 +204,9 @@ fn the_group_coordinator_answers_a_timed_out_verification_network_exception() {
 
 fn staging() -> TxnShareAcknowledgeRequest {
     TxnShareAcknowledgeRequest {
-        group: Default::default(),
-        members: Vec::new(),
-        txn: TransactionalId(0),
         producer: PRODUCER,
-        member: MemberId(0),
-        acks: vec![Acknowledgement {
-            offset: 0,
-            ack: AckType::Accept,
-            tag: Ghost::new(DeliveryTag {
-                member: MemberId(0),
-                delivery_count: 1,
-            }),
-        }],
         tag: TAG,
-        deliveries: Vec::new(),
-        notify: false,
-        leader_epoch: None,
-        state_epoch: None,
+        ..staging::accept(0)
     }
 }
 

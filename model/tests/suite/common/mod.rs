@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod resume;
+pub mod staging;
 
 use sharetxn_model::clients::committer::CommitterState;
 use sharetxn_model::clients::producer::ProducerState;
