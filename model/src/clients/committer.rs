@@ -38,6 +38,14 @@ pub struct CommitterStorage {
     pub decision: Option<bool>,
 }
 
+impl CommitterStorage {
+    /// Whether the log holds the writer's committable or a decision: the transaction is
+    /// in the application's hands, and no vote is awaited.
+    pub fn logged(&self) -> bool {
+        self.committable.is_some() || self.decision.is_some()
+    }
+}
+
 /// The coordinator application's state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CommitterState {

@@ -144,8 +144,7 @@ impl Committer {
         o: &mut Out<A>,
     ) {
         o.cancel_timer(Timer::VoteTimeout);
-        let logged = s.log.committable.is_some() || s.log.decision.is_some();
-        if !self.session.design.writer_failover || logged {
+        if !self.session.design.writer_failover || s.log.logged() {
             return;
         }
         self.presume_abort(s, o);
@@ -158,8 +157,7 @@ impl Committer {
         s: &CommitterState,
         o: &mut Out<A>,
     ) {
-        let logged = s.log.committable.is_some() || s.log.decision.is_some();
-        if self.session.design.vote_timeout && !logged {
+        if self.session.design.vote_timeout && !s.log.logged() {
             o.set_timer(Timer::VoteTimeout, no_delay());
         }
     }
@@ -174,13 +172,13 @@ impl Committer {
         s: &mut CommitterState,
         o: &mut Out<A>,
     ) {
-        let logged = s.log.committable.is_some() || s.log.decision.is_some();
-        if logged {
+        if s.log.logged() {
             return;
         }
         if s.presumed_abort {
-            // A restart's presumed abort is under way, but its InitProducerId may have
-            // reached the coordinator before the writer began: once it ended, abort again.
+            // A presumed abort of `committer_recovery` or `writer_failover` is under way,
+            // but its InitProducerId may have reached the coordinator before the writer
+            // began: once it ended, abort again.
             o.set_timer(Timer::VoteTimeout, no_delay());
         } else {
             self.presume_abort(s, o);

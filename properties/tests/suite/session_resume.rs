@@ -294,3 +294,34 @@ fn without_writer_keep_prepared_a_late_init_aborts_the_committed_transaction() {
     let steps = report.property("external_agreement").unwrap().actions.len();
     assert_eq!((report.unique_states, steps), (150_409, 21), "pinned");
 }
+
+#[test]
+fn a_crashing_committer_and_a_lost_hand_off_hold_under_proposed() {
+    // `--set crashable=committer --set drops=1`: the restarted committer waits for the
+    // vote, and a lost hand-off is presumed aborted.
+    let report = run(Design::proposed(), &["crashable=committer", "drops=1"]);
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert!(report.passed(), "every applicable twin witnessed");
+    assert_eq!(
+        (report.unique_states, report.max_depth),
+        (143_247, 40),
+        "pinned: a change here is a model change"
+    );
+}
+
+#[test]
+fn a_vote_timeout_during_a_restarts_presumed_abort_aborts_again_after_it() {
+    // With `committer_recovery` a restart presumes abort at once; its InitProducerId can
+    // reach the coordinator before the writer began, and the vote timeout that fires while
+    // it runs waits for it to end and presumes abort again (without that, 273,329 states,
+    // `txn_completes` and `no_hanging_transaction`: the writer's hand-off is lost and
+    // nothing ends its transaction).
+    let report = run(
+        Design::proposed(),
+        &["crashable=committer", "drops=1", "committer_recovery=true"],
+    );
+    assert!(report.exhaustive);
+    assert_eq!(report.violated(), Vec::<&str>::new());
+    assert_eq!(report.unique_states, 270_141, "pinned");
+}
