@@ -15,6 +15,16 @@ fn run(design: Design, sets: &[&str]) -> Report {
     check(&System::new(design, scenario), CheckOptions::default())
 }
 
+/// `proposed` on `session-resume` with `sets`: exhaustive, every property holds and every
+/// applicable twin is witnessed; its states and depth.
+fn holds(sets: &[&str]) -> (u64, u64) {
+    let report = run(Design::proposed(), sets);
+    assert!(report.exhaustive, "{sets:?}");
+    assert_eq!(report.violated(), Vec::<&str>::new(), "{sets:?}");
+    assert!(report.passed(), "every applicable twin witnessed: {sets:?}");
+    (report.unique_states, report.max_depth)
+}
+
 fn message(report: &Report, name: &str) -> String {
     report
         .property(name)
@@ -103,13 +113,10 @@ fn a_crashing_committer_recovers_from_its_decision_log_under_proposed() {
     // from its log. A hand-off lost in the crash never votes, so the restarted application
     // presumes abort (`vote_timeout`), and a fenced session resumes again
     // (`recovery_retry`): every property holds.
-    let report = run(Design::proposed(), &["crashable=committer"]);
-    assert!(report.exhaustive);
-    assert_eq!(report.violated(), Vec::<&str>::new());
-    assert!(report.passed(), "every applicable twin witnessed");
+    let pinned = (11_011, 35);
     assert_eq!(
-        (report.unique_states, report.max_depth),
-        (11_011, 35),
+        holds(&["crashable=committer"]),
+        pinned,
         "pinned: a change here is a model change"
     );
 }
@@ -161,13 +168,10 @@ fn a_crashing_committer_whose_requests_time_out_recovers_under_proposed() {
     // A session gone fatal is replaced on a fresh connection (`recovery_retry`), and a
     // writer fenced before its hand-off never votes, so the committer presumes abort
     // again (`vote_timeout`): every property holds.
-    let report = run(Design::proposed(), &["crashable=committer", "timeouts=1"]);
-    assert!(report.exhaustive);
-    assert_eq!(report.violated(), Vec::<&str>::new());
-    assert!(report.passed(), "every applicable twin witnessed");
+    let pinned = (428_139, 46);
     assert_eq!(
-        (report.unique_states, report.max_depth),
-        (428_139, 46),
+        holds(&["crashable=committer", "timeouts=1"]),
+        pinned,
         "pinned: a change here is a model change"
     );
 }
@@ -234,13 +238,10 @@ fn the_earlier_fixes_also_end_the_fenced_writers_transaction() {
 fn a_lost_hand_off_is_presumed_aborted_under_proposed() {
     // `--set drops=1`: the writer's committable may be lost, and the writer, which thinks
     // it handed over, vanishes. The committer's vote timeout presumes abort.
-    let report = run(Design::proposed(), &["drops=1"]);
-    assert!(report.exhaustive);
-    assert_eq!(report.violated(), Vec::<&str>::new());
-    assert!(report.passed(), "every applicable twin witnessed");
+    let pinned = (45_037, 36);
     assert_eq!(
-        (report.unique_states, report.max_depth),
-        (45_037, 36),
+        holds(&["drops=1"]),
+        pinned,
         "pinned: a change here is a model change"
     );
 }
@@ -263,13 +264,10 @@ fn without_a_vote_timeout_a_lost_hand_off_leaves_the_prepared_transaction_open()
 fn a_retried_init_of_the_writer_keeps_the_prepared_transaction_under_proposed() {
     // `--set request_retries=1 --set timeouts=1`: the writer's InitProducerId may time out
     // and be sent again, and the first copy may reach the coordinator late.
-    let report = run(Design::proposed(), &["request_retries=1", "timeouts=1"]);
-    assert!(report.exhaustive);
-    assert_eq!(report.violated(), Vec::<&str>::new());
-    assert!(report.passed(), "every applicable twin witnessed");
+    let pinned = (145_678, 38);
     assert_eq!(
-        (report.unique_states, report.max_depth),
-        (145_678, 38),
+        holds(&["request_retries=1", "timeouts=1"]),
+        pinned,
         "pinned: a change here is a model change"
     );
 }
@@ -299,13 +297,10 @@ fn without_writer_keep_prepared_a_late_init_aborts_the_committed_transaction() {
 fn a_crashing_committer_and_a_lost_hand_off_hold_under_proposed() {
     // `--set crashable=committer --set drops=1`: the restarted committer waits for the
     // vote, and a lost hand-off is presumed aborted.
-    let report = run(Design::proposed(), &["crashable=committer", "drops=1"]);
-    assert!(report.exhaustive);
-    assert_eq!(report.violated(), Vec::<&str>::new());
-    assert!(report.passed(), "every applicable twin witnessed");
+    let pinned = (143_247, 40);
     assert_eq!(
-        (report.unique_states, report.max_depth),
-        (143_247, 40),
+        holds(&["crashable=committer", "drops=1"]),
+        pinned,
         "pinned: a change here is a model change"
     );
 }
