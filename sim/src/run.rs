@@ -74,7 +74,7 @@ pub fn run_schedule(
 /// coordinator resends markers until they are answered, and a client resends a request
 /// until `delivery.timeout.ms` runs out.
 fn generous(mut scenario: Scenario, options: &SimOptions) -> Scenario {
-    scenario.marker_retries = u8::MAX;
+    scenario.marker_retries = None;
     // `PersisterStateManager`: a read is tried `MAX_FIND_COORD_ATTEMPTS` (5) times.
     scenario.read_retries = 4;
     scenario.request_retries = options.request_retries();

@@ -58,7 +58,7 @@ pub fn ladder(scenario: &Scenario) -> Vec<Scenario> {
             // the run needs only for a detour multiplies the space at every rung.
             records: scenario.records.min(u16::from(k).max(1)),
             request_retries: cap(scenario.request_retries),
-            marker_retries: cap(scenario.marker_retries),
+            marker_retries: scenario.marker_retries.map(cap),
             read_retries: cap(scenario.read_retries),
             budget: FaultBudget {
                 drops: cap(b.drops),

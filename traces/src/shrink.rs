@@ -205,7 +205,7 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
                     rung.txns,
                     rung.records,
                     rung.request_retries,
-                    rung.marker_retries,
+                    rung.marker_retries_text(),
                     rung.budget.drops,
                     rung.budget.duplicates,
                     rung.budget.crashes,

@@ -72,8 +72,17 @@ pub struct PendingMarkers {
     pub commit: bool,
     /// Partitions that have not answered.
     pub partitions: BTreeSet<TopicPartition>,
-    /// Resends left.
-    pub retries_left: u8,
+    /// Resends left; `None` without limit (Kafka). Written as the count when bounded, so
+    /// a trace recorded with bounded resends keeps its digests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries_left: Option<u8>,
+}
+
+impl PendingMarkers {
+    /// Whether a resend is left (always, unbounded).
+    fn may_resend(&self) -> bool {
+        self.retries_left != Some(0)
+    }
 }
 
 /// The coordinator's durable log (compacted): what a new leader loads.
@@ -115,8 +124,8 @@ pub struct TxnCoordinator {
     /// Where the participants are: the leaders it sends markers to and the clients
     /// that own its transactional ids.
     pub topology: MetadataCache,
-    /// Marker resends after a timeout.
-    pub marker_retries: u8,
+    /// Marker resends after a timeout (`None`: without limit, as Kafka).
+    pub marker_retries: Option<u8>,
 }
 
 type Reply = (ErrorCode, Option<ProducerIdAndEpoch>);
@@ -383,18 +392,24 @@ impl TxnCoordinator {
             }
             Timer::TxnHeartbeatExpiry(txn) => self.on_heartbeat_expiry(state, txn, o),
             Timer::MarkerRetry(txn) => {
+                // `TransactionMarkerRequestCompletionHandler.onComplete`: a disconnected
+                // request's markers are re-enqueued, with no limit, while the coordinator
+                // epoch is unchanged (a new epoch is a new incarnation here, which sent
+                // them afresh at its load).
                 let Some(pending) = state.markers.get_mut(&txn) else {
                     return;
                 };
-                if pending.retries_left == 0 {
+                if !pending.may_resend() {
                     return;
                 }
-                pending.retries_left -= 1;
+                if let Some(left) = &mut pending.retries_left {
+                    *left -= 1;
+                }
                 let pending = pending.clone();
                 for tp in &pending.partitions {
                     self.send_marker(state.coordinator_epoch, &pending, *tp, o);
                 }
-                if pending.retries_left > 0 {
+                if pending.may_resend() {
                     o.set_timer(Timer::MarkerRetry(txn), timeout());
                 }
             }
@@ -756,7 +771,7 @@ impl TxnCoordinator {
         for tp in &pending.partitions {
             self.send_marker(state.coordinator_epoch, &pending, *tp, o);
         }
-        if pending.retries_left > 0 {
+        if pending.may_resend() {
             o.set_timer(Timer::MarkerRetry(txn), timeout());
         }
         state.markers.insert(txn, pending);
@@ -882,11 +897,16 @@ impl TxnCoordinator {
             Timer::TxnTimeout(txn) => client(txn, Duty::EndTxn),
             // Due once the transaction's owner neither ends it nor heartbeats for it.
             Timer::TxnHeartbeatExpiry(txn) => client(txn, Duty::Heartbeat),
-            // A resend is due once some marker or its answer is lost, or its leader is down.
-            Timer::MarkerRetry(_) => Wait::Any(
+            // A resend is due once one of this transaction's markers or its answer is
+            // lost. While a leader is down its marker waits for the restart: Kafka's
+            // `InterBrokerSendThread` cannot connect, the request times out as
+            // disconnected and is re-enqueued, so at most one is outstanding per broker,
+            // and it reaches the broker once it is back.
+            Timer::MarkerRetry(txn) => Wait::Any(
                 state
                     .markers
-                    .values()
+                    .get(&txn)
+                    .into_iter()
                     .flat_map(|pending| {
                         pending.partitions.iter().map(|tp| {
                             Wait::Reply(wait::Reply {
@@ -896,7 +916,7 @@ impl TxnCoordinator {
                                     producer: pending.producer,
                                 },
                                 held: None,
-                                down: Down::Lost,
+                                down: Down::Waits,
                             })
                         })
                     })

@@ -100,8 +100,15 @@ pub struct Scenario {
     /// How often a client resends a request after its request timeout before it gives up
     /// (`delivery.timeout.ms` / `max.block.ms` in the Java client bound the same thing).
     pub request_retries: u8,
-    /// How often the transaction coordinator resends a marker after a timeout.
-    pub marker_retries: u8,
+    /// How often the transaction coordinator resends a transaction's markers after a
+    /// timeout; `None` (every named scenario) resends for as long as one is lost, as Kafka's
+    /// `TransactionMarkerRequestCompletionHandler.onComplete` re-enqueues a disconnected or
+    /// retriable marker without limit. A count bounds a search or replays a trace recorded
+    /// when the model bounded them (then a lost last resend leaves the transaction in
+    /// PREPARE_* until a coordinator failover, which Kafka does not do). Left out of traces
+    /// when unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker_retries: Option<u8>,
     /// How often a share-partition leader resends a refresh's ReadShareGroupState after
     /// its request timeout before the read fails (`PersisterStateManager.ReadStateHandler`
     /// retries a timed-out or disconnected read up to `maxRPCRetryAttempts`, then fails
@@ -261,6 +268,12 @@ pub const SCENARIO_NAMES: &[&str] = &[
 // its verdicts are pinned.
 
 impl Scenario {
+    /// `marker_retries` as `--set` takes it: a count, or `unbounded`.
+    pub fn marker_retries_text(&self) -> String {
+        self.marker_retries
+            .map_or_else(|| "unbounded".to_string(), |n| n.to_string())
+    }
+
     /// One transactional producer, output partitions, the offset store, two transactions
     /// in sequence, each committed or aborted by client choice, with a lost message, a
     /// duplicated request and a coordinator failover in the budget.
@@ -290,7 +303,7 @@ impl Scenario {
             },
             crashable: vec![Role::TxnCoordinator],
             request_retries: 0,
-            marker_retries: 1,
+            marker_retries: None,
             read_retries: 1,
             producers: 1,
             records: 0,
@@ -342,7 +355,7 @@ impl Scenario {
             },
             crashable: vec![Role::SharePartition, Role::ShareCoordinator],
             request_retries: 1,
-            marker_retries: 1,
+            marker_retries: None,
             read_retries: 1,
             producers: 0,
             records: 2,
@@ -395,7 +408,7 @@ impl Scenario {
             },
             crashable: vec![Role::ShareCoordinator],
             request_retries: 0,
-            marker_retries: 1,
+            marker_retries: None,
             read_retries: 1,
             producers: 1,
             records: 1,
@@ -634,7 +647,7 @@ impl Scenario {
             },
             crashable: vec![Role::ExternalParticipant],
             request_retries: 0,
-            marker_retries: 1,
+            marker_retries: None,
             read_retries: 1,
             producers: 0,
             records: 0,

@@ -33,7 +33,7 @@ pub const SCENARIO_SETTINGS: &[(&str, &str)] = &[
     ("timeouts", "scenario: early timeouts (fired while the awaited answer is still in flight) in the whole run, 0..=255"),
     ("crashable", "scenario: comma-separated roles that may crash (txn-coordinator, group-coordinator, data-partition, producer, share-partition, share-coordinator, share-consumer, source-reader, committer, external-participant) or 'none'"),
     ("request_retries", "scenario: client resends after a request timeout, 0..=255"),
-    ("marker_retries", "scenario: coordinator marker resends after a timeout, 0..=255"),
+    ("marker_retries", "scenario: the transaction coordinator's marker resends after a lost marker or answer, 0..=255 or unbounded (the default: Kafka re-enqueues them without limit)"),
     ("read_retries", "scenario: a share-partition leader's resends of a refresh's ReadShareGroupState after its request timeout, before the read fails (- : 1, left out of reports and traces), 0..=255"),
     ("producers", "scenario: transactional producers, 0..=2"),
     ("records", "scenario: records in each share partition (0: no share group), 0..=8"),
@@ -155,7 +155,12 @@ fn apply_scenario(
         "timeouts" => scenario.budget.timeouts = parse_range(key, value, 0, 255)?,
         "crashable" => scenario.crashable = parse_roles(key, value)?,
         "request_retries" => scenario.request_retries = parse_range(key, value, 0, 255)?,
-        "marker_retries" => scenario.marker_retries = parse_range(key, value, 0, 255)?,
+        "marker_retries" => {
+            scenario.marker_retries = match value {
+                "unbounded" => None,
+                _ => Some(parse_range(key, value, 0, 255)?),
+            }
+        }
         "read_retries" => scenario.read_retries = parse_range(key, value, 0, 255)?,
         "producers" => {
             scenario.producers = parse_range(key, value, 0, if model { MAX_CLIENTS } else { 2 })?
@@ -217,7 +222,7 @@ pub fn as_json(design: &Design, scenario: &Scenario) -> Value {
         "timeouts": scenario.budget.timeouts,
         "crashable": roles.join(","),
         "request_retries": scenario.request_retries,
-        "marker_retries": scenario.marker_retries,
+        "marker_retries": scenario.marker_retries.map_or(json!("unbounded"), |n| json!(n)),
         "producers": scenario.producers,
         "records": scenario.records,
         "consumers": scenario.consumers,

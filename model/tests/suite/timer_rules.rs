@@ -191,3 +191,60 @@ fn a_committers_early_request_timeout_closes_its_connection_to_the_participant()
         next.network
     );
 }
+
+/// `txn-basic` with the coordinator's first COMMIT or ABORT marker to `D0` in flight.
+fn marker_in_flight() -> (System, SystemState, Envelope) {
+    let sys = System::new(Design::consumer_offsets(), Scenario::txn_basic());
+    let (tc, d0) = (sys.topology.txn_coordinator, sys.topology.partitions[0]);
+    let (state, env) = walk_to(&sys, |s| {
+        s.network
+            .iter()
+            .find(|e| e.src == tc && e.dst == d0 && matches!(e.msg, Msg::WriteTxnMarkers(_)))
+    });
+    (sys, state, env)
+}
+
+/// The resend timer of the marker's transaction.
+fn marker_retry(env: &Envelope) -> Timer {
+    let Msg::WriteTxnMarkers(_) = &env.msg else {
+        panic!("a marker: {env:?}");
+    };
+    Timer::MarkerRetry(sharetxn_model::protocol::ids::TransactionalId(0))
+}
+
+#[test]
+fn a_marker_resend_is_due_once_the_marker_is_lost() {
+    let (sys, state, env) = marker_in_flight();
+    let tc = sys.topology.txn_coordinator;
+    let retry = marker_retry(&env);
+    assert!(
+        !fires_as_progress(&sys, &state, tc, retry),
+        "the marker is in flight"
+    );
+    let lost = sys.step(&state, &Action::Drop(env));
+    assert!(
+        fires_as_progress(&sys, &lost, tc, retry),
+        "the marker was lost"
+    );
+}
+
+/// Kafka's `InterBrokerSendThread` cannot reach a broker that is down: the marker's request
+/// times out as disconnected and is re-enqueued, and reaches the broker once it is back. So
+/// the resend is not due while the leader is down (firing then is an early timeout), and is
+/// due once it restarted without the marker (lost with the crash). Were it due while the
+/// leader is down, unbounded resends would queue a copy a firing for as long as it stays
+/// down, and the space would have no end.
+#[test]
+fn a_marker_resend_waits_for_its_leaders_restart() {
+    let (sys, state, env) = marker_in_flight();
+    let (tc, d0) = (sys.topology.txn_coordinator, env.dst);
+    let retry = marker_retry(&env);
+    let down = sys.step(&state, &Action::Crash(d0));
+    assert!(!down.is_up(d0));
+    assert!(!fires_as_progress(&sys, &down, tc, retry), "D0 is down");
+    let back = sys.step(&down, &Action::Restart(d0));
+    assert!(
+        fires_as_progress(&sys, &back, tc, retry),
+        "the marker was lost with D0"
+    );
+}

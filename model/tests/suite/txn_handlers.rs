@@ -260,8 +260,9 @@ fn an_unknown_producers_verified_first_batch_starts_at_zero() {
 
 /// `TransactionMarkerRequestCompletionHandler.onComplete` (1eb7644) puts the markers of a
 /// disconnected broker back on its queue (`addTxnMarkersToBrokerQueue`) however often that
-/// happens; the model bounds the resends by the scenario's `marker_retries`. With a budget
-/// of two, the first resend arms the resend timer again and the second, the last, does not.
+/// happens, and so does the model by default; a scenario's `marker_retries` count bounds
+/// the resends instead. With a bound of two, the first resend arms the resend timer again
+/// and the second, the last, does not.
 #[test]
 fn each_marker_resend_but_the_last_arms_the_next() {
     use crate::conformance::fixture::{coordinator, end_txn, metadata, sent_to, to_coordinator};
@@ -285,18 +286,51 @@ fn each_marker_resend_but_the_last_arms_the_next() {
         cmds.iter()
             .any(|c| matches!(c, Command::SetTimer(t, _) if *t == retry))
     };
-    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 2);
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, Some(2));
     let (state, first) = common::fire(&sys, tc, &state, retry);
     assert!(marker_sent(&first), "{first:?}");
     assert!(rearmed(&first), "one resend is left: {first:?}");
-    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 1);
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, Some(1));
     let (state, second) = common::fire(&sys, tc, &state, retry);
     assert!(marker_sent(&second), "{second:?}");
     assert!(!rearmed(&second), "the budget is spent: {second:?}");
-    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, 0);
+    assert_eq!(tc_state(&state).markers[&common::TXN].retries_left, Some(0));
     assert_eq!(
         tc_state(&state).txns[&common::TXN].state,
         PrepareCommit,
         "still waiting for the marker's answer"
     );
+}
+
+/// Kafka's default, and every named scenario's: `onComplete` re-enqueues a disconnected
+/// request's markers with no limit while the coordinator epoch stands, so every resend
+/// sends the marker again and arms the next (a transaction whose lost marker the model
+/// stopped resending stayed PREPARE_COMMIT for good, a liveness failure Kafka has not).
+#[test]
+fn markers_are_resent_without_limit_by_default() {
+    use crate::conformance::fixture::{coordinator, end_txn, metadata, sent_to, to_coordinator};
+    use sharetxn_model::coordinator::txn_state::TransactionState::Ongoing;
+    let sys = system(Design::consumer_offsets(), Scenario::txn_basic(), &["tv=2"]);
+    assert_eq!(sys.scenario.marker_retries, None);
+    let (tc, d0) = (sys.topology.txn_coordinator, sys.topology.partitions[0]);
+    let topic = TopicPartition::Output(PartitionIndex(0));
+    let state = coordinator(&sys, Some(metadata(1, 0, None, Ongoing, &[topic])));
+    let (mut state, _) = to_coordinator(&sys, &state, end_txn(common::pid_epoch(1, 0), true));
+    let retry = Timer::MarkerRetry(common::TXN);
+    for resend in 1..=5 {
+        let (next, cmds) = common::fire(&sys, tc, &state, retry);
+        assert!(
+            sent_to(&cmds, d0)
+                .iter()
+                .any(|m| matches!(m, Msg::WriteTxnMarkers(w) if w.commit && w.partition == topic)),
+            "resend {resend}: {cmds:?}"
+        );
+        assert!(
+            cmds.iter()
+                .any(|c| matches!(c, Command::SetTimer(t, _) if *t == retry)),
+            "resend {resend} arms the next: {cmds:?}"
+        );
+        assert_eq!(tc_state(&next).markers[&common::TXN].retries_left, None);
+        state = next;
+    }
 }

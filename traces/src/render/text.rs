@@ -138,7 +138,7 @@ pub fn scenario_line(trace: &Trace) -> String {
         b.timeouts,
         if crashable.is_empty() { "none".to_string() } else { crashable.join(",") },
         s.request_retries,
-        s.marker_retries
+        s.marker_retries_text()
     )
 }
 

@@ -48,7 +48,8 @@ pub(super) fn txn_coordinator(
             }
             Some(old) if old != m => out.push(format!(
                 "{who} {t:?} marker retries {} → {}",
-                old.retries_left, m.retries_left
+                retries(old.retries_left),
+                retries(m.retries_left)
             )),
             Some(_) => {}
         }
@@ -598,4 +599,9 @@ fn staging_verifications(
     for pid in a.verifying.keys().filter(|p| !b.verifying.contains_key(p)) {
         out.push(format!("{who} ends the verification of {pid:?}"));
     }
+}
+
+/// A marker resend count as `--set marker_retries` takes it.
+fn retries(left: Option<u8>) -> String {
+    left.map_or_else(|| "unbounded".to_string(), |n| n.to_string())
 }
