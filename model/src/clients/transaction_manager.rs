@@ -422,6 +422,10 @@ impl Producer {
                 self.fatal(state, o);
                 return;
             }
+            e if key == RequestKey::TxnOffsetCommit && self.offset_commit_error_is_fatal(e) => {
+                self.fatal(state, o);
+                return;
+            }
             e if e.is_retriable() => {
                 let req = &state.manager.requests[&key];
                 o.send(req.dst, req.msg.clone());
@@ -435,6 +439,21 @@ impl Producer {
         }
         self.write_answered(state, o);
         self.maybe_end(state, o);
+    }
+
+    /// `TxnOffsetCommitHandler.handleResponse`: INVALID_PRODUCER_EPOCH is fatal
+    /// (`isFatalException`), and so is every code the handler does not list ("Unexpected
+    /// error in TxnOffsetCommitResponse"), which is what a failed KIP-890 verification's
+    /// INVALID_TXN_STATE is to a client before TV2. A TV2 client's TxnOffsetCommit (v5)
+    /// gets TRANSACTION_ABORTABLE for it instead (`AddPartitionsToTxnManager` converts it
+    /// only for older versions), an abortable error, as a Produce's INVALID_TXN_STATE is
+    /// (`TransactionManager.maybeTransitionToErrorState`).
+    fn offset_commit_error_is_fatal(&self, error: ErrorCode) -> bool {
+        match error {
+            ErrorCode::InvalidProducerEpoch => true,
+            ErrorCode::InvalidTxnState => !self.design.tv.bumps_epoch_per_txn(),
+            _ => false,
+        }
     }
 
     /// Sends EndTxn when the transaction may end: the application decided (or a write

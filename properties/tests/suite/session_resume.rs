@@ -148,7 +148,7 @@ fn without_a_vote_timeout_a_hand_off_lost_in_the_crash_leaves_the_prepared_trans
         ],
     );
     assert_eq!(report.violated(), Vec::<&str>::new());
-    assert_eq!(report.unique_states, 19_698, "pinned");
+    assert_eq!(report.unique_states, 19_671, "pinned");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn a_crashing_committer_whose_requests_time_out_recovers_under_proposed() {
     // A session gone fatal is replaced on a fresh connection (`recovery_retry`), and a
     // writer fenced before its hand-off never votes, so the committer presumes abort
     // again (`vote_timeout`): every property holds.
-    let pinned = (428_139, 46);
+    let pinned = (428_220, 46);
     assert_eq!(
         holds(&["crashable=committer", "timeouts=1"]),
         pinned,
@@ -200,7 +200,7 @@ fn reverted(knob: &str) -> (u64, usize) {
 fn a_timed_out_recovery_leaves_the_prepared_transaction_open_without_recovery_retry() {
     // The recovery's InitProducerId times out: the session is fatal, the committer never
     // runs the recovery again, and the writer's prepared 2PC transaction never ends.
-    assert_eq!(reverted("recovery_retry"), (258_496, 19), "pinned");
+    assert_eq!(reverted("recovery_retry"), (258_577, 19), "pinned");
 }
 
 #[test]
@@ -231,7 +231,7 @@ fn the_earlier_fixes_also_end_the_fenced_writers_transaction() {
     );
     assert!(report.exhaustive);
     assert_eq!(report.violated(), Vec::<&str>::new());
-    assert_eq!(report.unique_states, 640_341, "pinned");
+    assert_eq!(report.unique_states, 645_540, "pinned");
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn without_a_vote_timeout_a_lost_hand_off_leaves_the_prepared_transaction_open()
 fn a_retried_init_of_the_writer_keeps_the_prepared_transaction_under_proposed() {
     // `--set request_retries=1 --set timeouts=1`: the writer's InitProducerId may time out
     // and be sent again, and the first copy may reach the coordinator late.
-    let pinned = (145_678, 38);
+    let pinned = (146_032, 38);
     assert_eq!(
         holds(&["request_retries=1", "timeouts=1"]),
         pinned,
@@ -290,7 +290,7 @@ fn without_writer_keep_prepared_a_late_init_aborts_the_committed_transaction() {
     let why = message(&report, "external_agreement");
     assert!(why.contains("coordinator aborted"), "{why}");
     let steps = report.property("external_agreement").unwrap().actions.len();
-    assert_eq!((report.unique_states, steps), (150_409, 21), "pinned");
+    assert_eq!((report.unique_states, steps), (150_865, 21), "pinned");
 }
 
 #[test]
@@ -318,5 +318,5 @@ fn a_vote_timeout_during_a_restarts_presumed_abort_aborts_again_after_it() {
     );
     assert!(report.exhaustive);
     assert_eq!(report.violated(), Vec::<&str>::new());
-    assert_eq!(report.unique_states, 262_629, "pinned");
+    assert_eq!(report.unique_states, 263_745, "pinned");
 }

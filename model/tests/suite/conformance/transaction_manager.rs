@@ -99,9 +99,22 @@ impl Client {
 
     /// Answers every Produce and TxnOffsetCommit in `cmds` with `error`.
     fn answer_writes(&mut self, cmds: &[Cmd], error: ErrorCode) -> Vec<Cmd> {
+        self.answer_writes_where(cmds, error, |_| true)
+    }
+
+    /// Answers the Produce and TxnOffsetCommit requests in `cmds` that `pick` takes.
+    fn answer_writes_where(
+        &mut self,
+        cmds: &[Cmd],
+        error: ErrorCode,
+        pick: impl Fn(&Msg) -> bool,
+    ) -> Vec<Cmd> {
         let mut out = Vec::new();
         for c in cmds {
             let Command::Send(dst, msg) = c else { continue };
+            if !pick(msg) {
+                continue;
+            }
             let reply = match msg {
                 Msg::Produce(p) => Msg::ProduceResponse(ProduceResponse {
                     partition: p.partition,
@@ -407,4 +420,43 @@ fn an_unanswered_end_txn_is_sent_again_and_completes_the_commit() {
         Some(pid_epoch(0, 1)),
     ));
     assert_eq!(c.producer().next_input, 1, "committed");
+}
+
+/// `TxnOffsetCommitHandler.handleResponse`: INVALID_PRODUCER_EPOCH is fatal
+/// (`isFatalException`) at every transaction version, and a failed verification's
+/// INVALID_TXN_STATE, a code the handler does not list, is fatal ("Unexpected error in
+/// TxnOffsetCommitResponse") before TV2. A TV2 client's TxnOffsetCommit v5 is answered
+/// TRANSACTION_ABORTABLE for it instead, an abortable error: the model keeps the transaction
+/// going to its abort. A Produce's INVALID_PRODUCER_EPOCH is abortable
+/// (`TransactionManager.maybeTransitionToErrorState`), not fatal.
+#[test]
+fn txn_offset_commit_errors_are_fatal_or_abortable_as_kafkas_handler_makes_them() {
+    for (tv, error, fatal) in [
+        (1, ErrorCode::InvalidProducerEpoch, true),
+        (2, ErrorCode::InvalidProducerEpoch, true),
+        (1, ErrorCode::InvalidTxnState, true),
+        (2, ErrorCode::InvalidTxnState, false),
+    ] {
+        let (mut c, cmds) = Client::initialised(tv, 0);
+        let mut writes = cmds;
+        if tv < 2 {
+            writes.extend(c.coordinator_answers(add_partitions_answer(ErrorCode::None)));
+            writes.extend(c.coordinator_answers(add_offsets_answer(ErrorCode::None)));
+        }
+        let is_commit = |m: &Msg| matches!(m, Msg::TxnOffsetCommit(_));
+        assert!(
+            writes
+                .iter()
+                .any(|c| matches!(c, Command::Send(_, m) if is_commit(m))),
+            "tv{tv}: {writes:?}"
+        );
+        c.answer_writes_where(&writes, error, is_commit);
+        let expected = if fatal { FatalError } else { AbortableError };
+        assert_eq!(c.tm(), expected, "tv{tv} {error:?}");
+    }
+    let (mut c, cmds) = Client::initialised(2, 0);
+    c.answer_writes_where(&cmds, ErrorCode::InvalidProducerEpoch, |m| {
+        matches!(m, Msg::Produce(_))
+    });
+    assert_eq!(c.tm(), AbortableError, "a Produce's INVALID_PRODUCER_EPOCH");
 }
