@@ -9,6 +9,7 @@ use common::{deliver, empty_state_read, messages, pe, sc_state, sent, start, sys
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::keyed::Keyed;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::protocol::width::Offset;
@@ -109,7 +110,10 @@ fn the_share_coordinator_stages_each_group_under_its_own_key() {
         Msg::TxnShareAcknowledge(staging(1, 1)),
     );
     assert_eq!(sent(&cmds), vec![(p0, answer(1, ErrorCode::None))]);
-    assert_eq!(sc_state(&staged).pending[&pe(0)].batches[0].offset, 1);
+    assert_eq!(
+        sc_state(&staged).pending[&Keyed::new(1, pe(0))].batches[0].offset,
+        1
+    );
     // Group 0 has no key for offset 1: refused, nothing staged.
     let (refused, cmds) = deliver(
         &sys,
