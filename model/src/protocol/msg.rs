@@ -42,7 +42,9 @@ pub struct OutputRecord {
 /// leader incarnation, so that a late answer never unlocks a newer append.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct VerificationGuard {
-    /// The leader incarnation (bumped by every restart).
+    /// The leader incarnation (bumped by every restart); at the share coordinator, whose
+    /// counter is its log end, the share partition whose key the staging is for (each
+    /// key's verification is its own, as each partition's `VerificationStateEntry` is).
     pub generation: Epoch,
     /// The verification's number within that incarnation.
     pub counter: Counter,
