@@ -137,48 +137,8 @@ impl ShareCoordinator {
         verified: bool,
         o: &mut Out<A>,
     ) {
-        // Each acknowledgement is for the `SharePartitionKey` (group, topic, partition)
-        // of its offset's share partition. The model's keys are those initialised at
-        // start, so an offset the request's group has no key for names a partition the
-        // coordinator cannot find: UNKNOWN_TOPIC_OR_PARTITION, as
-        // `ShareCoordinatorShard.maybeGetWriteStateError` (1eb7644) answers one.
-        let foreign = |a: &crate::protocol::share_msg::Acknowledgement| {
-            self.group_of(self.partition_of(a.offset)) != req.group
-        };
-        if req.acks.iter().any(foreign) {
-            self.reply(o, src, &req, ErrorCode::UnknownTopicOrPartition);
-            return;
-        }
-        // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
-        // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
-        // the same way). Checked again when a verification resumes the staging, since a
-        // new leader may have read the state while it was parked.
-        let older = |e: Epoch| {
-            req.acks
-                .iter()
-                .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
-        };
-        if req.leader_epoch.is_some_and(older) {
-            self.reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
-            return;
-        }
-        // `sc_state_epoch_fence`: a staging made for the state before an offset reset, as a
-        // write's StateEpoch is fenced (`ShareCoordinatorShard` FENCED_STATE_EPOCH).
-        let reset_since = |e: Epoch| {
-            req.acks
-                .iter()
-                .any(|a| e < s.partition(self.partition_of(a.offset)).state_epoch)
-        };
-        if req.state_epoch.is_some_and(reset_since) {
-            self.reply(o, src, &req, ErrorCode::FencedStateEpoch);
-            return;
-        }
-        let fenced = s
-            .producer_epochs
-            .get(&req.producer.pid)
-            .is_some_and(|e| req.producer.epoch < *e);
-        if fenced {
-            self.reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
+        if let Some(error) = self.staging_refused(s, &req) {
+            self.reply(o, src, &req, error);
             return;
         }
         // `hasOngoingTransaction(producerId, producerEpoch)`: only a first write of the
@@ -215,6 +175,54 @@ impl ShareCoordinator {
         });
         self.append(s, record, o);
         self.reply(o, src, &req, ErrorCode::None);
+    }
+
+    /// Why the share coordinator refuses a staging before anything else, if it does: a
+    /// key its group does not have, a replaced leader, an offset reset since, or a fenced
+    /// producer epoch.
+    fn staging_refused(
+        &self,
+        s: &ShareCoordinatorState,
+        req: &TxnShareAcknowledgeRequest,
+    ) -> Option<ErrorCode> {
+        // Each acknowledgement is for the `SharePartitionKey` (group, topic, partition)
+        // of its offset's share partition. The model's keys are those initialised at
+        // start, so an offset the request's group has no key for names a partition the
+        // coordinator cannot find: UNKNOWN_TOPIC_OR_PARTITION, as
+        // `ShareCoordinatorShard.maybeGetWriteStateError` (1eb7644) answers one.
+        let foreign = |a: &crate::protocol::share_msg::Acknowledgement| {
+            self.group_of(self.partition_of(a.offset)) != req.group
+        };
+        if req.acks.iter().any(foreign) {
+            return Some(ErrorCode::UnknownTopicOrPartition);
+        }
+        // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
+        // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
+        // the same way). Checked again when a verification resumes the staging, since a
+        // new leader may have read the state while it was parked.
+        let older = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
+        };
+        if req.leader_epoch.is_some_and(older) {
+            return Some(ErrorCode::FencedLeaderEpoch);
+        }
+        // `sc_state_epoch_fence`: a staging made for the state before an offset reset, as a
+        // write's StateEpoch is fenced (`ShareCoordinatorShard` FENCED_STATE_EPOCH).
+        let reset_since = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).state_epoch)
+        };
+        if req.state_epoch.is_some_and(reset_since) {
+            return Some(ErrorCode::FencedStateEpoch);
+        }
+        let fenced = s
+            .producer_epochs
+            .get(&req.producer.pid)
+            .is_some_and(|e| req.producer.epoch < *e);
+        fenced.then_some(ErrorCode::InvalidProducerEpoch)
     }
 
     /// The transaction coordinator's answer to a staging's verification.
@@ -413,63 +421,16 @@ impl ShareCoordinator {
         mode: ReplayMode,
     ) {
         match record {
-            ShareRecord::TxnAcks(p) => {
-                let e = s.producer_epochs.entry(p.producer.pid).or_default();
-                *e = (*e).max(p.producer.epoch);
-                if mode == ReplayMode::Load && !self.design.sc_replay_pending {
-                    // Today's `replay()` ignores the producer id: the staged batches are
-                    // merged as if they were a ShareUpdate.
-                    let state_epoch = self.current_state_epoch(s, p);
-                    self.merge_staged(s, &p.batches);
-                    s.resolved.push(Resolution {
-                        acks: p.clone(),
-                        commit: true,
-                        by_marker: false,
-                        state_epoch,
-                        fenced: false,
-                    });
-                    return;
-                }
-                if self.design.marker_match == MarkerMatch::ProducerId {
-                    // One pending set per producer id at each key, as
-                    // `pendingTransactionalOffsets` keeps one per producer id and partition.
-                    s.pending.retain(|at, _| {
-                        at.partition != p.partition || at.key.pid != p.producer.pid
-                    });
-                }
-                match s.pending.get_mut(&p.at()) {
-                    Some(staged) if self.design.sc_merge_pending => merge_pending(staged, p),
-                    _ => {
-                        s.pending.insert(p.at(), p.clone());
-                    }
-                }
-            }
+            ShareRecord::TxnAcks(p) => self.replay_staging(p, s, mode),
             ShareRecord::TxnMarker {
                 producer, commit, ..
             } => {
                 let (resolvable, _) = self.resolvable(s, *producer);
                 self.note_marker(s, record);
-                for key in resolvable {
-                    let Some(p) = s.pending.remove(&key) else {
-                        continue;
-                    };
-                    let state_epoch = self.current_state_epoch(s, &p);
-                    // `sc_state_epoch_fence`: acknowledgements made for the state before an
-                    // offset reset are not applied to the reinitialised one; the leader
-                    // that staged them hears they were not applied.
-                    let fenced =
-                        *commit && self.design.sc_state_epoch_fence && p.state_epoch < state_epoch;
-                    if *commit && !fenced {
-                        self.merge_staged(s, &p.batches);
+                for at in resolvable {
+                    if let Some(p) = s.pending.remove(&at) {
+                        self.replay_resolution(p, *commit, s);
                     }
-                    self.resolved(s, &p, *commit && !fenced);
-                    s.resolved.push(Resolution {
-                        acks: p,
-                        commit: *commit,
-                        by_marker: true,
-                        state_epoch,
-                        fenced,
-                    });
                 }
             }
             ShareRecord::Snapshot(_)
@@ -477,6 +438,60 @@ impl ShareCoordinator {
             | ShareRecord::PruneSnapshot { .. }
             | ShareRecord::Update { .. } => {}
         }
+    }
+
+    /// A `TxnAcks` record: pending under its key and producer, or, on today's load,
+    /// merged as committed.
+    fn replay_staging(&self, p: &PendingAcks, s: &mut ShareCoordinatorState, mode: ReplayMode) {
+        let e = s.producer_epochs.entry(p.producer.pid).or_default();
+        *e = (*e).max(p.producer.epoch);
+        if mode == ReplayMode::Load && !self.design.sc_replay_pending {
+            // Today's `replay()` ignores the producer id: the staged batches are
+            // merged as if they were a ShareUpdate.
+            let state_epoch = self.current_state_epoch(s, p);
+            self.merge_staged(s, &p.batches);
+            s.resolved.push(Resolution {
+                acks: p.clone(),
+                commit: true,
+                by_marker: false,
+                state_epoch,
+                fenced: false,
+            });
+            return;
+        }
+        if self.design.marker_match == MarkerMatch::ProducerId {
+            // One pending set per producer id at each key, as
+            // `pendingTransactionalOffsets` keeps one per producer id and partition.
+            s.pending
+                .retain(|at, _| at.partition != p.partition || at.key.pid != p.producer.pid);
+        }
+        match s.pending.get_mut(&p.at()) {
+            Some(staged) if self.design.sc_merge_pending => merge_pending(staged, p),
+            _ => {
+                s.pending.insert(p.at(), p.clone());
+            }
+        }
+    }
+
+    /// A marker resolved `p` (taken out of the pending store): COMMIT applies it to its
+    /// key's state, ABORT discards it, and `notify` queues the outcome for its leader.
+    fn replay_resolution(&self, p: PendingAcks, commit: bool, s: &mut ShareCoordinatorState) {
+        let state_epoch = self.current_state_epoch(s, &p);
+        // `sc_state_epoch_fence`: acknowledgements made for the state before an offset
+        // reset are not applied to the reinitialised one; the leader that staged them
+        // hears they were not applied.
+        let fenced = commit && self.design.sc_state_epoch_fence && p.state_epoch < state_epoch;
+        if commit && !fenced {
+            self.merge_staged(s, &p.batches);
+        }
+        self.resolved(s, &p, commit && !fenced);
+        s.resolved.push(Resolution {
+            acks: p,
+            commit,
+            by_marker: true,
+            state_epoch,
+            fenced,
+        });
     }
 }
 
