@@ -323,7 +323,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         check: no_lost_record::check,
         witness: no_lost_record::witness,
         applies: has_share_transactions,
-        twin_excluded: twin_scope::never,
+        twin_excluded: twin_scope::redelivered_after_abort,
     },
     PropertyDef {
         name: "leader_fencing",

@@ -49,19 +49,35 @@ pub fn share_coordinator_restart(sys: &System) -> Option<&'static str> {
         .then_some("the share coordinator cannot crash in this scenario")
 }
 
-/// `lock_redelivered`: a record can only go to another member where there are two.
-pub fn lock_redelivered(sys: &System) -> Option<&'static str> {
+/// The share group's members: plain consumers, readers (a reader of `flink-shuffle` is
+/// several, `reader_members`) and the KIP-1289 clients where they poll a share partition.
+fn members(sys: &System) -> usize {
     let t = &sys.topology;
-    // A reader of `flink-shuffle` is several members (`reader_members`), and a record can
-    // go from one of its members to another.
-    let members = t.consumers.len()
+    t.consumers.len()
         + t.readers.len() * (1 + usize::from(t.extra_reader_members))
         + if t.share_partition.is_some() {
             t.producers.len()
         } else {
             0
-        };
-    (members < 2).then_some("the share group has one member")
+        }
+}
+
+/// `lock_redelivered`: a record can only go to another member where there are two.
+pub fn lock_redelivered(sys: &System) -> Option<&'static str> {
+    (members(sys) < 2).then_some("the share group has one member")
+}
+
+/// `redelivered_after_abort`: a record goes out again only at a poll, and a member's
+/// bounded loop polls once per transaction (`Producer::begin_next` closes the consumer
+/// after the last). With one member, one transaction, no message fault (a duplicated or
+/// resent ShareFetch could arrive after the abort) and no client crash (a restarted client
+/// runs its loop again), the only poll of each share partition comes before the one
+/// transaction's abort (`ctp-two-groups`; `--set txns=2` reaches the twin).
+pub fn redelivered_after_abort(sys: &System) -> Option<&'static str> {
+    let s = &sys.scenario;
+    let once = s.txns < 2 && members(sys) < 2;
+    (once && !message_faults(s) && !crashable(s, CLIENTS))
+        .then_some("one member and one transaction, no fault: no poll follows an abort")
 }
 
 /// `commit_after_fault`: the budget must hold a fault.

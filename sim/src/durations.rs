@@ -53,6 +53,7 @@ const TXN_HEARTBEAT_EXPIRY_MS: u64 = 45_000;
 mod tests {
     use super::*;
     use sharetxn_model::protocol::ids::{ProducerId, TransactionalId};
+    use sharetxn_model::protocol::keyed::Keyed;
     use sharetxn_model::protocol::msg::RequestKey;
 
     #[test]
@@ -70,7 +71,7 @@ mod tests {
         assert_eq!(timer_ms(&o, &Timer::AcquisitionLock(0)), 30_000);
         assert_eq!(timer_ms(&o, &Timer::PersisterTimeout(0)), 30_000);
         assert_eq!(
-            timer_ms(&o, &Timer::VerificationTimeout(ProducerId(0))),
+            timer_ms(&o, &Timer::VerificationTimeout(Keyed::first(ProducerId(0)))),
             30_000
         );
     }

@@ -240,6 +240,16 @@ fn ctp_acks_matrix_is_pinned() {
     insta::assert_json_snapshot!("ctp_acks_matrix", matrix);
 }
 
+/// Scenario `ctp-two-groups` (issue 17: one transaction carrying two share groups'
+/// acknowledgements) at its default bounds, every design exhaustive: `seed` violates
+/// `marker_match` and `no_orphan_acks`, `draft` and `proposed` hold every applicable
+/// property, and `redelivered_after_abort` is out of scope (one transaction, one member).
+#[test]
+fn ctp_two_groups_matrix_is_pinned() {
+    let matrix = pinned_matrix("ctp-two-groups", "ctp-two-groups", None);
+    insta::assert_json_snapshot!("ctp_two_groups_matrix", matrix);
+}
+
 /// Every design on every scenario at default bounds: the statuses, and for each pair
 /// whether it was checked (and exhaustively) or why not. Timings and state counts are left
 /// out: the counts are pinned where each scenario is tested.

@@ -132,8 +132,8 @@ impl GroupCoordinator {
         timer: Timer,
         o: &mut Out<A>,
     ) {
-        if let Timer::VerificationTimeout(pid) = timer {
-            self.verifier().time_out(&mut state.verifying, pid, o);
+        if let Timer::VerificationTimeout(at) = timer {
+            self.verifier().time_out(&mut state.verifying, at, o);
         }
     }
 
@@ -143,6 +143,8 @@ impl GroupCoordinator {
             tv: self.design.tv,
             partition: TopicPartition::ConsumerOffsets,
             join_voided: false,
+            // One partition, so one key.
+            key: 0,
         }
     }
 

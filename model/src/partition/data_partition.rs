@@ -78,8 +78,8 @@ impl DataPartition {
         timer: Timer,
         o: &mut Out<A>,
     ) {
-        if let Timer::VerificationTimeout(pid) = timer {
-            self.verifier().time_out(&mut state.verifying, pid, o);
+        if let Timer::VerificationTimeout(at) = timer {
+            self.verifier().time_out(&mut state.verifying, at, o);
         }
     }
 
@@ -89,6 +89,8 @@ impl DataPartition {
             tv: self.design.tv,
             partition: TopicPartition::Output(self.index),
             join_voided: false,
+            // One partition, so one key.
+            key: 0,
         }
     }
 

@@ -13,6 +13,7 @@
 use crate::design::TransactionVersion;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition, TransactionalId};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::{
     AddPartitionsMode, AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, Msg, ProduceRequest,
     ProduceResponse, ProducerIdAndEpoch, Timer, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
@@ -42,9 +43,14 @@ pub struct Parked<R> {
     pub valid: bool,
 }
 
-/// The verifications in progress at one leader, one per producer id (a newer one
-/// replaces the older).
-pub type Verifying<R> = BTreeMap<ProducerId, Parked<R>>;
+/// The verifications in progress at one leader, one per producer id at each of its keys (a
+/// newer one replaces the older). Kafka's verification state is per partition
+/// (`ProducerStateManager.maybeCreateVerificationStateEntry` keeps one
+/// `VerificationStateEntry` per producer id in each partition's producer state), and the
+/// share coordinator's keys are its partitions' here, so a staging of one share group never
+/// displaces another group's (docs/fidelity.md, "Share coordinator"); every other leader
+/// has one key, 0.
+pub type Verifying<R> = BTreeMap<Keyed<ProducerId>, Parked<R>>;
 
 /// A transactional write that a leader verifies before its append.
 pub trait VerifiedWrite: Clone + PartialEq {
@@ -69,6 +75,9 @@ pub struct Verifier {
     /// coordinator's choice: such a retry is answered INVALID_TXN_STATE with the old
     /// write), or displaces it and verifies afresh (the partition leaders').
     pub join_voided: bool,
+    /// The key the write is for: the share coordinator's share partition, 0 at a leader
+    /// of one key.
+    pub key: u8,
 }
 
 impl Verifier {
@@ -85,8 +94,9 @@ impl Verifier {
         o: &mut Out<A>,
     ) {
         let producer = request.producer();
+        let at = Keyed::new(self.key, producer.pid);
         let joins = verifying
-            .get(&producer.pid)
+            .get(&at)
             .is_some_and(|p| p.request == request && (p.valid || self.join_voided));
         if joins {
             // The retry waits for the answer already on its way (Kafka answers the
@@ -101,7 +111,7 @@ impl Verifier {
             request: request.clone(),
             valid: true,
         };
-        if let Some(old) = verifying.insert(producer.pid, parked) {
+        if let Some(old) = verifying.insert(at, parked) {
             o.send(old.src, old.request.response(ErrorCode::NetworkException));
         }
         o.send(
@@ -114,7 +124,7 @@ impl Verifier {
                 guard,
             ),
         );
-        o.set_timer(Timer::VerificationTimeout(producer.pid), immediate());
+        o.set_timer(Timer::VerificationTimeout(at), immediate());
     }
 
     /// The coordinator answered a verification. Returns the parked write to append when
@@ -132,14 +142,13 @@ impl Verifier {
             }
             AddPartitionsMode::Client => return None,
         };
-        let current = verifying
-            .get(&resp.producer.pid)
-            .is_some_and(|p| p.guard == guard && p.producer == resp.producer);
-        if !current {
-            return None;
-        }
-        let parked = verifying.remove(&resp.producer.pid)?;
-        o.cancel_timer(Timer::VerificationTimeout(resp.producer.pid));
+        // The answer names no key: its guard does (each key's verification has its own).
+        let current = verifying.iter().find_map(|(at, p)| {
+            let ours = at.key == resp.producer.pid && p.guard == guard;
+            (ours && p.producer == resp.producer).then_some(*at)
+        })?;
+        let parked = verifying.remove(&current)?;
+        o.cancel_timer(Timer::VerificationTimeout(current));
         if resp.error == ErrorCode::None && parked.valid {
             return Some(parked);
         }
@@ -154,16 +163,16 @@ impl Verifier {
         None
     }
 
-    /// The verification of `pid` went unanswered for the inter-broker request timeout:
-    /// the waiting write is answered NETWORK_EXCEPTION and the entry dropped, so a retry
-    /// verifies afresh.
+    /// The verification of a producer id at a key (`at`) went unanswered for the
+    /// inter-broker request timeout: the waiting write is answered NETWORK_EXCEPTION and
+    /// the entry dropped, so a retry verifies afresh.
     pub fn time_out<A: Host, R: VerifiedWrite>(
         &self,
         verifying: &mut Verifying<R>,
-        pid: ProducerId,
+        at: Keyed<ProducerId>,
         o: &mut Out<A>,
     ) {
-        if let Some(parked) = verifying.remove(&pid) {
+        if let Some(parked) = verifying.remove(&at) {
             o.send(
                 parked.src,
                 parked.request.response(ErrorCode::NetworkException),
@@ -172,9 +181,11 @@ impl Verifier {
     }
 }
 
-/// A marker was written for `pid`: its parked write (if any) loses its guard.
+/// A marker was written for `pid`: its parked writes (if any, one per key) lose their
+/// guard. The model's one WriteTxnMarkers for `__share_group_state` stands for the marker
+/// of each key the transaction staged at.
 pub fn void_guard<R>(verifying: &mut Verifying<R>, pid: ProducerId) {
-    if let Some(p) = verifying.get_mut(&pid) {
+    for (_, p) in verifying.iter_mut().filter(|(at, _)| at.key == pid) {
         p.valid = false;
     }
 }
@@ -195,18 +206,18 @@ pub fn verification_error(e: ErrorCode) -> ErrorCode {
 /// coordinator's answer; anything else is the leader's own schedule.
 pub fn leader_wait<R>(verifying: &Verifying<R>, timer: &Timer, tc: Id) -> Wait {
     match *timer {
-        Timer::VerificationTimeout(pid) => verification_wait(verifying, pid, tc),
+        Timer::VerificationTimeout(at) => verification_wait(verifying, at, tc),
         _ => Wait::Always,
     }
 }
 
-/// What `VerificationTimeout(pid)` waits for: the coordinator's answer to the
-/// verification of `pid`, if one is in progress. An answer already sent arrives even if
-/// the coordinator has crashed since; a request to a coordinator that is down does not
-/// (`InterBrokerSendThread` cannot connect to it).
-pub fn verification_wait<R>(verifying: &Verifying<R>, pid: ProducerId, tc: Id) -> Wait {
+/// What `VerificationTimeout(at)` waits for: the coordinator's answer to the
+/// verification of the producer id at that key, if one is in progress. An answer already
+/// sent arrives even if the coordinator has crashed since; a request to a coordinator that
+/// is down does not (`InterBrokerSendThread` cannot connect to it).
+pub fn verification_wait<R>(verifying: &Verifying<R>, at: Keyed<ProducerId>, tc: Id) -> Wait {
     verifying
-        .get(&pid)
+        .get(&at)
         .map_or(Wait::Always, |p| verification_of(p, tc))
 }
 

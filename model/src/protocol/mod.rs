@@ -9,6 +9,7 @@ pub mod error;
 pub mod external_msg;
 pub mod ghost;
 pub mod ids;
+pub mod keyed;
 pub mod msg;
 pub mod output;
 pub mod record_state;

@@ -4,6 +4,7 @@
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::*;
+use crate::protocol::keyed::Keyed;
 use crate::protocol::record_state::AckType;
 use crate::protocol::share_msg::*;
 use crate::protocol::txn_heartbeat_msg::*;
@@ -41,7 +42,9 @@ pub struct OutputRecord {
 /// leader incarnation, so that a late answer never unlocks a newer append.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct VerificationGuard {
-    /// The leader incarnation (bumped by every restart).
+    /// The leader incarnation (bumped by every restart); at the share coordinator, whose
+    /// counter is its log end, the share partition whose key the staging is for (each
+    /// key's verification is its own, as each partition's `VerificationStateEntry` is).
     pub generation: Epoch,
     /// The verification's number within that incarnation.
     pub counter: Counter,
@@ -489,10 +492,11 @@ pub enum Timer {
     /// KIP-1309: the transaction coordinator heard no TxnHeartbeat from an ongoing
     /// transaction's owner within its liveness interval.
     TxnHeartbeatExpiry(TransactionalId),
-    /// A leader's KIP-890 verification of producer id `pid` unanswered within the
+    /// A leader's KIP-890 verification of a producer id at one of its keys (the share
+    /// coordinator's `SharePartitionKey`; 0 at every other leader) unanswered within the
     /// inter-broker `request.timeout.ms` (`AddPartitionsToTxnManager`): the waiting write
     /// is answered NETWORK_EXCEPTION.
-    VerificationTimeout(ProducerId),
+    VerificationTimeout(Keyed<ProducerId>),
     /// KIP-1309 on a KIP-1310 session: the session's heartbeat interval, after which it
     /// sends the next TxnHeartbeat for its open transaction.
     TxnHeartbeat,

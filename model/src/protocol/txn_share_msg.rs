@@ -8,6 +8,7 @@
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{GroupId, MemberId, TransactionalId, TxnTag};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::share_msg::{Acknowledgement, AcquiredRecord};
 use crate::protocol::share_state::StateBatch;
@@ -185,6 +186,22 @@ pub struct PendingAcks {
     /// state epoch at COMMIT.
     #[serde(default, skip_serializing_if = "is_zero_epoch")]
     pub state_epoch: Epoch,
+    /// The share partition whose `SharePartitionKey` they are staged under (a
+    /// `__share_group_state` record's key names it, as a `ShareUpdate`'s does; left out at
+    /// 0, the only key but in `draft-itest` and `ctp-two-groups`).
+    #[serde(default, skip_serializing_if = "is_zero_partition")]
+    pub partition: u8,
+}
+
+impl PendingAcks {
+    /// Where the share coordinator keeps them: their key and their producer id and epoch.
+    pub fn at(&self) -> Keyed<ProducerIdAndEpoch> {
+        Keyed::new(self.partition, self.producer)
+    }
+}
+
+fn is_zero_partition(p: &u8) -> bool {
+    *p == 0
 }
 
 fn is_zero_epoch(e: &Epoch) -> bool {

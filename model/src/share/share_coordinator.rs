@@ -14,16 +14,19 @@
 //! state epoch, then merged (`PersisterStateBatchCombiner`, see [`crate::protocol::share_state`]).
 
 use crate::design::Design;
+use crate::partition::parked_write::Verifying;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{CoordinatorEpoch, GroupId, ProducerEpoch, ProducerId};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::Msg;
 use crate::protocol::msg::ProducerIdAndEpoch;
 use crate::protocol::output::Saves;
 use crate::protocol::share_msg::*;
 use crate::protocol::share_state::{ShareState, StateBatch};
+use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use crate::protocol::width::{Epoch, Offset};
-use crate::share::share_coordinator_txn::{ParkedStaging, PendingAcks, ReplayMode, Resolution};
+use crate::share::share_coordinator_txn::{PendingAcks, ReplayMode, Resolution};
 use serde::{Deserialize, Serialize};
 use stateright::actor::{Id, Out};
 use std::collections::BTreeMap;
@@ -146,10 +149,15 @@ pub struct ShareCoordinatorState {
     pub more: Vec<ShareState>,
     /// The log (what a restart replays).
     pub log: Vec<ShareRecord>,
-    /// KIP-1289: acknowledgements pending in a transaction, by the producer id and epoch
-    /// they were written with.
+    /// KIP-1289: acknowledgements pending in a transaction, by the `SharePartitionKey` they
+    /// were staged for and the producer id and epoch they were written with. Kafka's shard
+    /// keeps its state per key (`ShareCoordinatorShard.shareStateMap`), and a pending
+    /// transactional write per producer id and key (`OffsetMetadataManager`'s
+    /// `pendingTransactionalOffsets`: producer id, then group, topic and partition, which
+    /// KIP-1289 says the share coordinator mirrors): two share groups' stagings of one
+    /// transaction are two entries, each resolved by the marker into its own key's state.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub pending: BTreeMap<ProducerIdAndEpoch, PendingAcks>,
+    pub pending: BTreeMap<Keyed<ProducerIdAndEpoch>, PendingAcks>,
     /// Ghost: how staged acknowledgements left the pending store, in log order.
     #[serde(default, skip_serializing_if = "Ghost::is_empty")]
     pub resolved: Ghost<Vec<Resolution>>,
@@ -161,14 +169,15 @@ pub struct ShareCoordinatorState {
     /// per producer id (`ProducerStateEntry.coordinatorEpoch`, rebuilt by replay).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub coordinator_epochs: BTreeMap<ProducerId, CoordinatorEpoch>,
-    /// KIP-1289: stagings parked while the transaction coordinator verifies them
-    /// (volatile: lost with the incarnation).
+    /// KIP-1289: stagings parked while the transaction coordinator verifies them, one per
+    /// producer id at each key (volatile: lost with the incarnation).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub verifying: BTreeMap<ProducerId, ParkedStaging>,
-    /// KIP-1289 `notify`: outcomes not yet acknowledged by the leader that staged them.
+    pub verifying: Verifying<TxnShareAcknowledgeRequest>,
+    /// KIP-1289 `notify`: outcomes not yet acknowledged by the leader that staged them,
+    /// per key, since each key's outcome goes to that key's share-partition leader.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub outbox: BTreeMap<
-        crate::share::share_coordinator_notify::OutboxKey,
+        Keyed<crate::share::share_coordinator_notify::OutboxKey>,
         crate::share::share_coordinator_notify::Resolution,
     >,
     /// How often this incarnation has pruned its log (`sc_prunes`).
@@ -281,7 +290,7 @@ impl ShareCoordinator {
             Msg::TxnShareAcknowledge(req) => self.on_txn_share_acknowledge(s, src, req, false, o),
             Msg::AddPartitionsToTxnResponse(resp) => self.on_verified(s, resp, o),
             Msg::WriteTxnMarkers(req) => self.on_txn_marker(s, src, req, o),
-            Msg::TxnShareAcksResolvedResponse(r) => self.on_outcome_answered(s, r, o),
+            Msg::TxnShareAcksResolvedResponse(r) => self.on_outcome_answered(s, src, r, o),
             _ => {}
         }
     }
@@ -311,15 +320,11 @@ impl ShareCoordinator {
             ErrorCode::None
         };
         let pending = if req.pending && error == ErrorCode::None {
-            // The pending acks of this share partition's records only.
+            // The pending acks of this share partition's key only.
             s.pending
-                .values()
-                .filter(|p| {
-                    p.batches
-                        .iter()
-                        .any(|b| self.partition_of(b.offset) == req.partition)
-                })
-                .cloned()
+                .iter()
+                .filter(|(at, _)| at.partition == req.partition)
+                .map(|(_, p)| p.clone())
                 .collect()
         } else {
             Vec::new()

@@ -7,10 +7,14 @@
 //!
 //! With `outcome_per_transaction` each transaction's outcome is its own outbox entry and
 //! the leader's answer retires the offsets it names; without it there is one entry per
-//! producer id, and the producer's next outcome replaces one still unanswered.
+//! producer id, and the producer's next outcome replaces one still unanswered. Either way
+//! the entries are per `SharePartitionKey` (the share coordinator keeps its state per key,
+//! `ShareCoordinatorShard`): a transaction that staged for two share groups owes each
+//! group's leader its own outcome.
 
 use crate::partition::parked_write::{verification_wait, verifications_from};
 use crate::protocol::ids::{ProducerEpoch, ProducerId};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch, Timer};
 use crate::protocol::output::Saves;
 use crate::protocol::txn_share_msg::{TxnShareAcksResolvedRequest, TxnShareAcksResolvedResponse};
@@ -36,10 +40,18 @@ pub struct Resolution {
 pub type OutboxKey = (ProducerId, Option<(ProducerEpoch, bool)>);
 
 impl ShareCoordinator {
-    /// The outbox entry an outcome of `producer` goes to.
-    fn outbox_key(&self, producer: ProducerIdAndEpoch, commit: bool) -> OutboxKey {
+    /// The outbox entry an outcome of `producer` at key `partition` goes to.
+    fn outbox_key(
+        &self,
+        partition: u8,
+        producer: ProducerIdAndEpoch,
+        commit: bool,
+    ) -> Keyed<OutboxKey> {
         let txn = self.design.outcome_per_transaction;
-        (producer.pid, txn.then_some((producer.epoch, commit)))
+        Keyed::new(
+            partition,
+            (producer.pid, txn.then_some((producer.epoch, commit))),
+        )
     }
 
     /// Replay hook: a marker resolved `p` (commit or abort); queue the outcome for its
@@ -49,8 +61,8 @@ impl ShareCoordinator {
             return;
         };
         let mut offsets: Vec<Offset> = p.batches.iter().map(|b| b.offset).collect();
-        let key = self.outbox_key(p.producer, commit);
-        if let (Some(_), Some(queued)) = (key.1, s.outbox.get(&key)) {
+        let key = self.outbox_key(p.partition, p.producer, commit);
+        if let (Some(_), Some(queued)) = (key.key.1, s.outbox.get(&key)) {
             offsets.extend(queued.request.offsets.iter().copied());
             offsets.sort_unstable();
             offsets.dedup();
@@ -109,10 +121,8 @@ impl ShareCoordinator {
         pid: ProducerId,
         o: &mut Out<A>,
     ) {
-        let queued = s
-            .outbox
-            .range((pid, None)..)
-            .take_while(|(k, _)| k.0 == pid);
+        // Every key's outcome: the marker resolved each key the transaction staged at.
+        let queued = s.outbox.iter().filter(|(at, _)| at.key.0 == pid);
         let mut any = false;
         for (_, r) in queued {
             o.send(self.outcome_leader(s, r), self.outcome(s, r));
@@ -137,19 +147,20 @@ impl ShareCoordinator {
         }
     }
 
-    /// The leader answered: the outcome is delivered.
+    /// The leader `src` answered: the outcome is delivered.
     pub(crate) fn on_outcome_answered<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
+        src: Id,
         r: TxnShareAcksResolvedResponse,
         o: &mut Out<A>,
     ) {
-        if self.stale_answer(s, &r) {
+        let key = self.answered_key(s, src, &r);
+        if self.stale_answer(s, &key, &r) {
             return;
         }
         match &r.answered {
-            Some((commit, offsets)) => {
-                let key = self.outbox_key(r.producer, *commit);
+            Some((_, offsets)) => {
                 if let Some(q) = s.outbox.get_mut(&key) {
                     q.request.offsets.retain(|offset| !offsets.contains(offset));
                     if q.request.offsets.is_empty() {
@@ -158,7 +169,6 @@ impl ShareCoordinator {
                 }
             }
             None => {
-                let key = (r.producer.pid, None);
                 let answered = s
                     .outbox
                     .get(&key)
@@ -177,18 +187,41 @@ impl ShareCoordinator {
     /// leader the share partition moved away from, answering late), so it retires nothing
     /// and the outcome stays queued for the new leader, as `ShareCoordinatorShard` fences a
     /// write of an older leader epoch.
-    fn stale_answer(&self, s: &ShareCoordinatorState, r: &TxnShareAcksResolvedResponse) -> bool {
+    fn stale_answer(
+        &self,
+        s: &ShareCoordinatorState,
+        key: &Keyed<OutboxKey>,
+        r: &TxnShareAcksResolvedResponse,
+    ) -> bool {
         let Some(epoch) = r.leader_epoch else {
             return false;
         };
-        let commit = r.answered.as_ref().is_some_and(|(commit, _)| *commit);
-        let key = match r.answered {
-            Some(_) => self.outbox_key(r.producer, commit),
-            None => (r.producer.pid, None),
-        };
         s.outbox
-            .get(&key)
+            .get(key)
             .is_some_and(|q| epoch < s.partition(self.outcome_partition(q)).leader_epoch)
+    }
+
+    /// The outbox entry an answer is for. With `outcome_per_transaction` the answer names
+    /// its offsets, whose share partition is the key; otherwise it names only the producer,
+    /// and the key is the one whose leader `src` is (the only key but in `ctp-two-groups`,
+    /// `draft-itest`, where each key has its own leader).
+    fn answered_key(
+        &self,
+        s: &ShareCoordinatorState,
+        src: Id,
+        r: &TxnShareAcksResolvedResponse,
+    ) -> Keyed<OutboxKey> {
+        if let Some((commit, offsets)) = &r.answered {
+            let partition = offsets.first().map_or(0, |o| self.partition_of(*o));
+            return self.outbox_key(partition, r.producer, *commit);
+        }
+        let plain = (r.producer.pid, None);
+        let leaders = s.outbox.iter().filter(|(at, _)| at.key == plain);
+        let mine = leaders
+            .filter(|(_, q)| q.leader == src || self.outcome_leader(s, q) == src)
+            .map(|(at, _)| at.partition)
+            .next();
+        Keyed::new(mine.unwrap_or(0), plain)
     }
 
     /// Timers: the outcome resend and a staging's verification timeout.
@@ -200,7 +233,7 @@ impl ShareCoordinator {
     ) {
         match timer {
             Timer::ResolvedRetry => self.resend_outcomes(s, o),
-            Timer::VerificationTimeout(pid) => self.on_verification_timeout(s, pid, o),
+            Timer::VerificationTimeout(at) => self.on_verification_timeout(s, at, o),
             Timer::SharePrune => self.on_prune(s, o),
             _ => {}
         }
@@ -231,8 +264,8 @@ impl ShareCoordinator {
                     })
                     .collect(),
             ),
-            Timer::VerificationTimeout(pid) => {
-                verification_wait(&state.verifying, pid, self.txn_coordinator)
+            Timer::VerificationTimeout(at) => {
+                verification_wait(&state.verifying, at, self.txn_coordinator)
             }
             _ => Wait::Always,
         }

@@ -15,9 +15,11 @@
 //! snapshot is written after what it keeps. The shard's state in memory is untouched either
 //! way: only a load sees the pruned log.
 
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::Timer;
 use crate::protocol::output::{Host, Saves};
 use crate::share::share_coordinator::{ShareCoordinator, ShareCoordinatorState, ShareRecord};
+use crate::share::share_coordinator_notify::OutboxKey;
 use stateright::actor::Out;
 use std::time::Duration;
 
@@ -60,8 +62,11 @@ impl ShareCoordinator {
         }
         let open = |r: &ShareRecord| match r {
             ShareRecord::TxnAcks(p) => {
-                s.pending.contains_key(&p.producer)
-                    || s.outbox.keys().any(|(pid, _)| *pid == p.producer.pid)
+                // Its own key's: another key's outcome does not hold this staging.
+                let owed = |at: &Keyed<OutboxKey>| {
+                    at.partition == p.partition && at.key.0 == p.producer.pid
+                };
+                s.pending.contains_key(&p.at()) || s.outbox.keys().any(owed)
             }
             _ => false,
         };

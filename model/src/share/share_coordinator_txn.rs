@@ -22,6 +22,7 @@ use crate::design::MarkerMatch;
 use crate::partition::parked_write::{void_guard, VerifiedWrite, Verifier};
 use crate::protocol::error::ErrorCode;
 use crate::protocol::ids::{ProducerId, TopicPartition};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::{
     AddPartitionsToTxnResponse, ProducerIdAndEpoch, VerificationGuard, WriteTxnMarkersRequest,
 };
@@ -136,61 +137,27 @@ impl ShareCoordinator {
         verified: bool,
         o: &mut Out<A>,
     ) {
-        // Each acknowledgement is for the `SharePartitionKey` (group, topic, partition)
-        // of its offset's share partition. The model's keys are those initialised at
-        // start, so an offset the request's group has no key for names a partition the
-        // coordinator cannot find: UNKNOWN_TOPIC_OR_PARTITION, as
-        // `ShareCoordinatorShard.maybeGetWriteStateError` (1eb7644) answers one.
-        let foreign = |a: &crate::protocol::share_msg::Acknowledgement| {
-            self.group_of(self.partition_of(a.offset)) != req.group
-        };
-        if req.acks.iter().any(foreign) {
-            self.reply(o, src, &req, ErrorCode::UnknownTopicOrPartition);
-            return;
-        }
-        // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
-        // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
-        // the same way). Checked again when a verification resumes the staging, since a
-        // new leader may have read the state while it was parked.
-        let older = |e: Epoch| {
-            req.acks
-                .iter()
-                .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
-        };
-        if req.leader_epoch.is_some_and(older) {
-            self.reply(o, src, &req, ErrorCode::FencedLeaderEpoch);
-            return;
-        }
-        // `sc_state_epoch_fence`: a staging made for the state before an offset reset, as a
-        // write's StateEpoch is fenced (`ShareCoordinatorShard` FENCED_STATE_EPOCH).
-        let reset_since = |e: Epoch| {
-            req.acks
-                .iter()
-                .any(|a| e < s.partition(self.partition_of(a.offset)).state_epoch)
-        };
-        if req.state_epoch.is_some_and(reset_since) {
-            self.reply(o, src, &req, ErrorCode::FencedStateEpoch);
-            return;
-        }
-        let fenced = s
-            .producer_epochs
-            .get(&req.producer.pid)
-            .is_some_and(|e| req.producer.epoch < *e);
-        if fenced {
-            self.reply(o, src, &req, ErrorCode::InvalidProducerEpoch);
+        if let Some(error) = self.staging_refused(s, &req) {
+            self.reply(o, src, &req, error);
             return;
         }
         // `hasOngoingTransaction(producerId, producerEpoch)`: only a first write of the
-        // transaction at this partition is verified.
-        let ongoing = s.pending.contains_key(&req.producer);
+        // transaction at this key's partition is verified, so a transaction's staging for
+        // a second share group is verified although the first group's is pending.
+        let key = self.staging_key(&req);
+        let ongoing = s.pending.contains_key(&Keyed::new(key, req.producer));
         if self.design.stage_verification && !verified && !ongoing {
-            // Kafka's guard is an object identity; here the log end, so a marker between
-            // verification and append (which moves the log end) voids it.
+            // Kafka's guard is an object identity, one per partition's
+            // `VerificationStateEntry`; here the key and the log end (the key in the
+            // generation, which the share coordinator has no other use for), so two keys'
+            // verifications are told apart, and a marker between verification and append
+            // (which moves the log end) voids it.
             let guard = VerificationGuard {
-                generation: 0,
+                generation: Epoch::from(key),
                 counter: Counter::try_from(s.log.len()).expect("a log shorter than 2^32 entries"),
             };
-            self.verifier().park(&mut s.verifying, guard, src, req, o);
+            self.verifier(key)
+                .park(&mut s.verifying, guard, src, req, o);
             return;
         }
         let batches = req
@@ -203,10 +170,59 @@ impl ShareCoordinator {
             tag: req.tag,
             batches,
             notify: req.notify.then_some(src),
-            state_epoch: self.staged_state_epoch(s, &req),
+            state_epoch: s.partition(key).state_epoch,
+            partition: key,
         });
         self.append(s, record, o);
         self.reply(o, src, &req, ErrorCode::None);
+    }
+
+    /// Why the share coordinator refuses a staging before anything else, if it does: a
+    /// key its group does not have, a replaced leader, an offset reset since, or a fenced
+    /// producer epoch.
+    fn staging_refused(
+        &self,
+        s: &ShareCoordinatorState,
+        req: &TxnShareAcknowledgeRequest,
+    ) -> Option<ErrorCode> {
+        // Each acknowledgement is for the `SharePartitionKey` (group, topic, partition)
+        // of its offset's share partition. The model's keys are those initialised at
+        // start, so an offset the request's group has no key for names a partition the
+        // coordinator cannot find: UNKNOWN_TOPIC_OR_PARTITION, as
+        // `ShareCoordinatorShard.maybeGetWriteStateError` (1eb7644) answers one.
+        let foreign = |a: &crate::protocol::share_msg::Acknowledgement| {
+            self.group_of(self.partition_of(a.offset)) != req.group
+        };
+        if req.acks.iter().any(foreign) {
+            return Some(ErrorCode::UnknownTopicOrPartition);
+        }
+        // `stage_leader_epoch`: a staging forwarded by a leader older than the one that
+        // has since read its share partition's state (`ShareCoordinatorShard` fences WriteShareGroupState
+        // the same way). Checked again when a verification resumes the staging, since a
+        // new leader may have read the state while it was parked.
+        let older = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).leader_epoch)
+        };
+        if req.leader_epoch.is_some_and(older) {
+            return Some(ErrorCode::FencedLeaderEpoch);
+        }
+        // `sc_state_epoch_fence`: a staging made for the state before an offset reset, as a
+        // write's StateEpoch is fenced (`ShareCoordinatorShard` FENCED_STATE_EPOCH).
+        let reset_since = |e: Epoch| {
+            req.acks
+                .iter()
+                .any(|a| e < s.partition(self.partition_of(a.offset)).state_epoch)
+        };
+        if req.state_epoch.is_some_and(reset_since) {
+            return Some(ErrorCode::FencedStateEpoch);
+        }
+        let fenced = s
+            .producer_epochs
+            .get(&req.producer.pid)
+            .is_some_and(|e| req.producer.epoch < *e);
+        fenced.then_some(ErrorCode::InvalidProducerEpoch)
     }
 
     /// The transaction coordinator's answer to a staging's verification.
@@ -216,40 +232,38 @@ impl ShareCoordinator {
         resp: AddPartitionsToTxnResponse,
         o: &mut Out<A>,
     ) {
-        if let Some(parked) = self.verifier().resume(&mut s.verifying, &resp, o) {
+        // The answer's guard names the key it was for.
+        if let Some(parked) = self.verifier(0).resume(&mut s.verifying, &resp, o) {
             self.on_txn_share_acknowledge(s, parked.src, parked.request, true, o);
         }
     }
 
-    /// The inter-broker request timeout of a staging's verification ran out.
+    /// The inter-broker request timeout of a staging's verification at a key ran out.
     pub fn on_verification_timeout<A: Saves<Vec<ShareRecord>>>(
         &self,
         s: &mut ShareCoordinatorState,
-        pid: ProducerId,
+        at: Keyed<ProducerId>,
         o: &mut Out<A>,
     ) {
-        self.verifier().time_out(&mut s.verifying, pid, o);
+        self.verifier(at.partition)
+            .time_out(&mut s.verifying, at, o);
     }
 
-    /// The state epoch a staging is written under: the coordinator's own for the share
-    /// partition of its first acknowledgement (a staging names one share partition's
-    /// records, but in `draft-itest`, which has no reset).
-    fn staged_state_epoch(
-        &self,
-        s: &ShareCoordinatorState,
-        req: &TxnShareAcknowledgeRequest,
-    ) -> Epoch {
-        let partition = req.acks.first().map_or(0, |a| self.partition_of(a.offset));
-        s.partition(partition).state_epoch
+    /// The key a staging is for: its first acknowledgement's share partition's. A staging
+    /// names one key's records (a client sends one TxnShareAcknowledge per share group,
+    /// each group one share partition but in `draft-itest`, whose transactions acknowledge
+    /// one record; a leader forwards its own share partition's), so its key is one key.
+    fn staging_key(&self, req: &TxnShareAcknowledgeRequest) -> u8 {
+        req.acks.first().map_or(0, |a| self.partition_of(a.offset))
     }
 
     /// The state epoch of the share state `p`'s acknowledgements would be applied to.
     fn current_state_epoch(&self, s: &ShareCoordinatorState, p: &PendingAcks) -> Epoch {
-        let partition = p.batches.first().map_or(0, |b| self.partition_of(b.offset));
-        s.partition(partition).state_epoch
+        s.partition(p.partition).state_epoch
     }
 
-    fn verifier(&self) -> Verifier {
+    /// The verifier of stagings for key `key`.
+    fn verifier(&self, key: u8) -> Verifier {
         Verifier {
             txn_coordinator: self.txn_coordinator,
             tv: self.design.tv,
@@ -259,30 +273,34 @@ impl ShareCoordinator {
             // displacing it would answer NETWORK_EXCEPTION, which the client retries,
             // without end.
             join_voided: true,
+            key,
         }
     }
 
-    /// The pending entries a marker of `marker` resolves, and whether some pending entry of
-    /// its producer id is too new for it (`txn-epoch` fences such a marker).
+    /// The pending entries a marker of `marker` resolves, at every key (the model's one
+    /// WriteTxnMarkers for `__share_group_state` stands for the marker of each key the
+    /// transaction staged at), and whether some pending entry of its producer id is too
+    /// new for it (`txn-epoch` fences such a marker).
     fn resolvable(
         &self,
         s: &ShareCoordinatorState,
         marker: ProducerIdAndEpoch,
-    ) -> (Vec<ProducerIdAndEpoch>, bool) {
+    ) -> (Vec<Keyed<ProducerIdAndEpoch>>, bool) {
         let tv2 = self.design.tv.bumps_epoch_per_txn();
         let mut resolvable = Vec::new();
         let mut too_new = false;
-        for key in s.pending.keys().filter(|k| k.pid == marker.pid) {
+        for at in s.pending.keys().filter(|at| at.key.pid == marker.pid) {
+            let staged = at.key.epoch;
             let matches = match self.design.marker_match {
-                MarkerMatch::ExactEpoch => key.epoch == marker.epoch,
+                MarkerMatch::ExactEpoch => staged == marker.epoch,
                 MarkerMatch::ProducerId => true,
                 // TV2 markers carry the epoch bumped at EndTxn (or by a fencing abort);
                 // before TV2 only a fencing abort bumps it.
-                MarkerMatch::TxnEpoch if tv2 => key.epoch < marker.epoch,
-                MarkerMatch::TxnEpoch => key.epoch <= marker.epoch,
+                MarkerMatch::TxnEpoch if tv2 => staged < marker.epoch,
+                MarkerMatch::TxnEpoch => staged <= marker.epoch,
             };
             if matches {
-                resolvable.push(*key);
+                resolvable.push(*at);
             } else if self.design.marker_match == MarkerMatch::TxnEpoch {
                 too_new = true;
             }
@@ -403,60 +421,16 @@ impl ShareCoordinator {
         mode: ReplayMode,
     ) {
         match record {
-            ShareRecord::TxnAcks(p) => {
-                let e = s.producer_epochs.entry(p.producer.pid).or_default();
-                *e = (*e).max(p.producer.epoch);
-                if mode == ReplayMode::Load && !self.design.sc_replay_pending {
-                    // Today's `replay()` ignores the producer id: the staged batches are
-                    // merged as if they were a ShareUpdate.
-                    let state_epoch = self.current_state_epoch(s, p);
-                    self.merge_staged(s, &p.batches);
-                    s.resolved.push(Resolution {
-                        acks: p.clone(),
-                        commit: true,
-                        by_marker: false,
-                        state_epoch,
-                        fenced: false,
-                    });
-                    return;
-                }
-                if self.design.marker_match == MarkerMatch::ProducerId {
-                    // One pending set per producer id, as `pendingTransactionalOffsets`.
-                    s.pending.retain(|k, _| k.pid != p.producer.pid);
-                }
-                match s.pending.get_mut(&p.producer) {
-                    Some(staged) if self.design.sc_merge_pending => merge_pending(staged, p),
-                    _ => {
-                        s.pending.insert(p.producer, p.clone());
-                    }
-                }
-            }
+            ShareRecord::TxnAcks(p) => self.replay_staging(p, s, mode),
             ShareRecord::TxnMarker {
                 producer, commit, ..
             } => {
                 let (resolvable, _) = self.resolvable(s, *producer);
                 self.note_marker(s, record);
-                for key in resolvable {
-                    let Some(p) = s.pending.remove(&key) else {
-                        continue;
-                    };
-                    let state_epoch = self.current_state_epoch(s, &p);
-                    // `sc_state_epoch_fence`: acknowledgements made for the state before an
-                    // offset reset are not applied to the reinitialised one; the leader
-                    // that staged them hears they were not applied.
-                    let fenced =
-                        *commit && self.design.sc_state_epoch_fence && p.state_epoch < state_epoch;
-                    if *commit && !fenced {
-                        self.merge_staged(s, &p.batches);
+                for at in resolvable {
+                    if let Some(p) = s.pending.remove(&at) {
+                        self.replay_resolution(p, *commit, s);
                     }
-                    self.resolved(s, &p, *commit && !fenced);
-                    s.resolved.push(Resolution {
-                        acks: p,
-                        commit: *commit,
-                        by_marker: true,
-                        state_epoch,
-                        fenced,
-                    });
                 }
             }
             ShareRecord::Snapshot(_)
@@ -464,6 +438,60 @@ impl ShareCoordinator {
             | ShareRecord::PruneSnapshot { .. }
             | ShareRecord::Update { .. } => {}
         }
+    }
+
+    /// A `TxnAcks` record: pending under its key and producer, or, on today's load,
+    /// merged as committed.
+    fn replay_staging(&self, p: &PendingAcks, s: &mut ShareCoordinatorState, mode: ReplayMode) {
+        let e = s.producer_epochs.entry(p.producer.pid).or_default();
+        *e = (*e).max(p.producer.epoch);
+        if mode == ReplayMode::Load && !self.design.sc_replay_pending {
+            // Today's `replay()` ignores the producer id: the staged batches are
+            // merged as if they were a ShareUpdate.
+            let state_epoch = self.current_state_epoch(s, p);
+            self.merge_staged(s, &p.batches);
+            s.resolved.push(Resolution {
+                acks: p.clone(),
+                commit: true,
+                by_marker: false,
+                state_epoch,
+                fenced: false,
+            });
+            return;
+        }
+        if self.design.marker_match == MarkerMatch::ProducerId {
+            // One pending set per producer id at each key, as
+            // `pendingTransactionalOffsets` keeps one per producer id and partition.
+            s.pending
+                .retain(|at, _| at.partition != p.partition || at.key.pid != p.producer.pid);
+        }
+        match s.pending.get_mut(&p.at()) {
+            Some(staged) if self.design.sc_merge_pending => merge_pending(staged, p),
+            _ => {
+                s.pending.insert(p.at(), p.clone());
+            }
+        }
+    }
+
+    /// A marker resolved `p` (taken out of the pending store): COMMIT applies it to its
+    /// key's state, ABORT discards it, and `notify` queues the outcome for its leader.
+    fn replay_resolution(&self, p: PendingAcks, commit: bool, s: &mut ShareCoordinatorState) {
+        let state_epoch = self.current_state_epoch(s, &p);
+        // `sc_state_epoch_fence`: acknowledgements made for the state before an offset
+        // reset are not applied to the reinitialised one; the leader that staged them
+        // hears they were not applied.
+        let fenced = commit && self.design.sc_state_epoch_fence && p.state_epoch < state_epoch;
+        if commit && !fenced {
+            self.merge_staged(s, &p.batches);
+        }
+        self.resolved(s, &p, commit && !fenced);
+        s.resolved.push(Resolution {
+            acks: p,
+            commit,
+            by_marker: true,
+            state_epoch,
+            fenced,
+        });
     }
 }
 

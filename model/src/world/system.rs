@@ -224,8 +224,8 @@ impl<H: Record> System<H> {
                 next.network.disconnect(id, dst);
             }
         }
-        if let Timer::VerificationTimeout(pid) = timer {
-            crate::world::timing::unsend_timed_out_verification(self, next, id, *pid);
+        if let Timer::VerificationTimeout(at) = timer {
+            crate::world::timing::unsend_timed_out_verification(self, next, id, *at);
         }
         self.run_handler(next, facts, id, Event::Timer(timer), effects, memo);
     }

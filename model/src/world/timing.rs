@@ -10,6 +10,7 @@
 //! judges those declarations against the messages in flight and who is up.
 
 use crate::protocol::ids::{MemberId, ProducerId};
+use crate::protocol::keyed::Keyed;
 use crate::protocol::msg::{Msg, Timer};
 use crate::protocol::share_msg::AcquiredRecord;
 use crate::protocol::wait::{Answer, Down, Held, Holding, Reply, Wait};
@@ -115,7 +116,8 @@ fn acquisition_is_lost<H: Record>(
     }
 }
 
-/// `leader`'s verification of `pid` timed out while the transaction coordinator was down.
+/// `leader`'s verification of a producer id at one of its keys (`at`) timed out while the
+/// transaction coordinator was down.
 /// Kafka's `InterBrokerSendThread` never wrote that request to a socket (it cannot connect
 /// to a broker that is down) and fails it at its timeout, so it is taken off the
 /// connection here instead of reaching the coordinator after its restart. Without this,
@@ -126,9 +128,9 @@ pub(crate) fn unsend_timed_out_verification<H: Record>(
     sys: &System<H>,
     state: &mut SystemState<H>,
     leader: Id,
-    pid: ProducerId,
+    at: Keyed<ProducerId>,
 ) {
-    let timer = Timer::VerificationTimeout(pid);
+    let timer = Timer::VerificationTimeout(at);
     let Wait::Reply(reply) = actor(sys, leader).wait(state.node(leader), &timer) else {
         return;
     };

@@ -11,6 +11,7 @@ use common::{deliver, fire, pe, sent, start, system};
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::keyed::Keyed;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::share_msg::*;
 use sharetxn_model::protocol::share_state::ShareState;
@@ -132,7 +133,7 @@ fn outcome_queued(sys: &System) -> NodeState {
         leader_epoch: None,
     };
     s.outbox.insert(
-        (ProducerId(0), Some((ProducerEpoch(0), true))),
+        Keyed::first((ProducerId(0), Some((ProducerEpoch(0), true)))),
         Resolution {
             leader: sp0,
             request,
@@ -409,7 +410,7 @@ fn without_a_move_an_outcome_carries_the_stored_leader_epoch() {
         leader_epoch: None,
     };
     s.outbox.insert(
-        (ProducerId(0), Some((ProducerEpoch(0), true))),
+        Keyed::first((ProducerId(0), Some((ProducerEpoch(0), true)))),
         Resolution {
             leader: sp,
             request: request.clone(),

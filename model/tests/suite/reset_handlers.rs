@@ -13,6 +13,7 @@ use common::{choose, deliver, empty_state_read, pe, sc_state, sent, start, syste
 use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::keyed::Keyed;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::protocol::share_msg::*;
@@ -160,7 +161,10 @@ fn staged_then_reset(sys: &System) -> NodeState {
         sp0,
         Msg::TxnShareAcknowledge(staging(Some(0))),
     );
-    assert_eq!(sc_state(&state).pending[&pe(0)].state_epoch, 0);
+    assert_eq!(
+        sc_state(&state).pending[&Keyed::first(pe(0))].state_epoch,
+        0
+    );
     deliver(sys, sc, &state, gc, initialize(1, 0)).0
 }
 

@@ -303,6 +303,7 @@ fn a_new_leader_rebuilds_tx_pending_from_the_coordinator() {
         }],
         notify: None,
         state_epoch: 0,
+        partition: 0,
     }];
     let sys = system(Design::proposed(), Scenario::ctp(), &[]);
     let state = acquired(&sys, pending.clone());

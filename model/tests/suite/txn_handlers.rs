@@ -8,6 +8,7 @@ use sharetxn_model::partition::partition_log::{AppendCheck, PartitionLog};
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::keyed::Keyed;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::world::node::NodeStorage;
 use sharetxn_model::Scenario;
@@ -112,7 +113,13 @@ fn first_write_of_a_transaction_is_verified_with_an_implicit_add_under_tv2() {
     ));
     assert!(matches!(
         commands[1],
-        Command::SetTimer(Timer::VerificationTimeout(ProducerId(0)), _)
+        Command::SetTimer(
+            Timer::VerificationTimeout(Keyed {
+                partition: 0,
+                key: ProducerId(0)
+            }),
+            _
+        )
     ));
     let d = dp_state(&after);
     assert!(

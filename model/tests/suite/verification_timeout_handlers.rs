@@ -10,6 +10,7 @@ use sharetxn_model::design::Design;
 use sharetxn_model::protocol::error::ErrorCode;
 use sharetxn_model::protocol::ghost::Ghost;
 use sharetxn_model::protocol::ids::*;
+use sharetxn_model::protocol::keyed::Keyed;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::protocol::txn_share_msg::*;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
@@ -28,7 +29,7 @@ const TAG: Ghost<TxnTag> = Ghost::new(TxnTag {
     attempt: 0,
 });
 
-const TIMEOUT: Timer = Timer::VerificationTimeout(ProducerId(0));
+const TIMEOUT: Timer = Timer::VerificationTimeout(Keyed::first(ProducerId(0)));
 
 fn produce() -> ProduceRequest {
     ProduceRequest {

@@ -392,6 +392,7 @@ fn stale_acks_fenced_reports_acks_of_an_older_state_epoch_applied_after_a_reset(
                 }],
                 notify: None,
                 state_epoch: staged_at,
+                partition: 0,
             },
             commit: true,
             by_marker: true,

@@ -31,4 +31,5 @@ mod share;
 mod share_coordinator_cases;
 mod spl_move;
 mod stall_symmetry;
+mod two_groups;
 mod view;

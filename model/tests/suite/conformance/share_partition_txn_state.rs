@@ -151,6 +151,7 @@ fn refreshed(
                 .collect(),
             notify: None,
             state_epoch: 0,
+            partition: 0,
         })
         .collect();
     Msg::ReadShareGroupStateResponse(ReadShareGroupStateResponse {
