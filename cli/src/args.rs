@@ -9,9 +9,11 @@
 
 mod cli;
 mod matrix;
+mod swarm;
 mod values;
 
 pub use matrix::{MatrixArgs, MatrixPair, ReportArgs};
+pub use swarm::{SwarmArgs, SwarmSummarizeArgs};
 
 use crate::error::CliError;
 use clap::error::ErrorKind;
@@ -58,6 +60,10 @@ pub enum Command {
     Sim(SimArgs),
     /// `sharetxn sim --summarize`.
     Summarize(SummarizeArgs),
+    /// `sharetxn swarm`.
+    Swarm(SwarmArgs),
+    /// `sharetxn swarm --summarize`.
+    SwarmSummarize(SwarmSummarizeArgs),
     /// `sharetxn explore`.
     Explore(ExploreArgs),
     /// `sharetxn replay TRACE`.
@@ -254,6 +260,7 @@ fn resolve(sub: Sub) -> Result<Command, CliError> {
             },
         }),
         Sub::Sim(s) => resolve_sim(s)?,
+        Sub::Swarm(s) => swarm::resolve(s)?,
         Sub::Explore(e) => Command::Explore(ExploreArgs {
             model: resolve_model(e.model, |_| None)?,
             host: e.host,

@@ -23,6 +23,7 @@
 //! | [`sim`] | `sharetxn sim`: run seeds, or merge their JSON lines (`--summarize`) |
 //! | [`sim_trace`] | write a simulator violation's trace file |
 //! | [`sim_progress`] | the simulator's progress line on a terminal |
+//! | [`swarm`] | `sharetxn swarm`: run seeded depth-first searches, or merge their JSON lines |
 //! | [`explore`] | `sharetxn explore`: serve stateright's Explorer |
 //! | [`output`] | stdout/stderr writes that never panic |
 
@@ -46,6 +47,7 @@ mod sim;
 mod sim_progress;
 mod sim_trace;
 mod summary;
+mod swarm;
 mod trace;
 
 /// Model checking allocates a successor state per transition; mimalloc's thread-local free
@@ -86,6 +88,8 @@ fn run(argv: Vec<std::ffi::OsString>) -> Result<ExitCode, CliError> {
         Command::Matrix(matrix_args) => matrix::run(matrix_args),
         Command::Sim(sim_args) => sim::run(sim_args),
         Command::Summarize(summarize_args) => sim::summarize(summarize_args),
+        Command::Swarm(swarm_args) => swarm::run(swarm_args),
+        Command::SwarmSummarize(summarize_args) => swarm::summarize(summarize_args),
         Command::Explore(explore_args) => explore::run(explore_args),
         Command::Replay(path) => replay::run(&path),
         Command::Shrink(shrink_args) => shrink::run(&shrink_args),

@@ -36,7 +36,7 @@ pub fn shard_len(range: SeedRange, shard: Shard) -> u64 {
 
 /// The seeds of `shard` numbered `from..to` (by position in the shard), computed rather
 /// than found by walking the range, so that a shard of a huge range costs nothing.
-fn shard_seeds(range: SeedRange, shard: Shard, from: u64, to: u64) -> Vec<u64> {
+pub fn shard_seeds(range: SeedRange, shard: Shard, from: u64, to: u64) -> Vec<u64> {
     (from..to)
         .map(|k| range.start + shard.index + k * shard.count)
         .collect()

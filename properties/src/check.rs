@@ -17,6 +17,7 @@
 use crate::bfs::{self, Frontier};
 use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
+use crate::swarm::Order;
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, View, PROPERTIES};
 use sharetxn_model::world::fingerprint;
@@ -75,6 +76,12 @@ pub struct CheckOptions<'a> {
     /// never do. A fused edge is one step of depth (`max_depth` counts edges) and two
     /// actions of a trace. Off only to compare: the verdicts are the same, the states more.
     pub fuse_duplicates: bool,
+    /// Depth-first only: the seed of the order in which each state's new successors are
+    /// searched (shuffled by ChaCha8 seeded from it; [`crate::swarm`]). `None` searches
+    /// them in the order of the enabled actions. An exhaustive search reaches the same
+    /// states and verdicts in any order; a capped one reaches a different part of the
+    /// space for each seed, which is what swarm verification runs many of.
+    pub order: Option<u64>,
 }
 
 /// The default BFS level limit: about 4 GiB of states on this model.
@@ -95,6 +102,7 @@ impl Default for CheckOptions<'_> {
             bfs_frontier_limit: DEFAULT_BFS_FRONTIER_LIMIT,
             focus: None,
             fuse_duplicates: true,
+            order: None,
         }
     }
 }
@@ -418,6 +426,7 @@ fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, S
     let mut since_progress = 0u32;
     let mut unique = search.table.len();
     let mut scratch = Scratch::default();
+    let mut order = search.options.order.map(Order::new);
     while let Some((fp, state, depth)) = stack.pop() {
         search.max_depth = search.max_depth.max(depth);
         let open = search.judge.open(&search.found);
@@ -438,6 +447,9 @@ fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, S
             search.found[slot].get_or_insert((fp, msg));
         }
         search.exhaustive &= !cut;
+        if let Some(order) = order.as_mut() {
+            order.shuffle(&mut scratch.successors);
+        }
         // In reverse, so that the first action's successor is expanded first and, among
         // actions that lead to the same state, the last one's link is kept.
         for (idx, nfp, nstate) in scratch.successors.drain(..).rev() {

@@ -18,6 +18,7 @@ pub mod explorer;
 pub mod props;
 pub mod reduction;
 pub mod report;
+pub mod swarm;
 pub mod twin_scope;
 pub mod view;
 pub mod violation;

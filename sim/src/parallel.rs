@@ -2,18 +2,18 @@
 //! free up; results are handed on strictly in seed order, so the output is the same for
 //! any thread count, and a machine's output is a pure function of its seeds.
 
-use crate::outcome::Outcome;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Runs `run` on every seed of `seeds` with `threads` threads and calls `emit` with each
 /// outcome in the order of `seeds`. `emit` returns false to stop early (no seed after
-/// the one it refused is emitted).
-pub fn run_seeds<R, E>(seeds: &[u64], threads: usize, run: R, mut emit: E)
+/// the one it refused is emitted). Simulator runs and swarm searches both go through here.
+pub fn run_seeds<T, R, E>(seeds: &[u64], threads: usize, run: R, mut emit: E)
 where
-    R: Fn(u64) -> Outcome + Sync,
-    E: FnMut(Outcome) -> bool,
+    T: Send,
+    R: Fn(u64) -> T + Sync,
+    E: FnMut(T) -> bool,
 {
     let threads = threads.clamp(1, seeds.len().max(1));
     if threads == 1 {
@@ -27,7 +27,7 @@ where
     let next = AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+        let (tx, rx) = mpsc::channel::<(usize, T)>();
         for _ in 0..threads {
             let tx = tx.clone();
             let (next, stop, run) = (&next, &stop, &run);

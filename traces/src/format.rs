@@ -81,6 +81,15 @@ pub enum Origin {
         /// simulator prints them: enough to run the same seed again.
         options: Value,
     },
+    /// A search of a swarm (`sharetxn swarm`): depth-first in the order of its seed.
+    Swarm {
+        /// The search's seed.
+        search: u64,
+        /// Distinct states the search visited at most.
+        max_states: u64,
+        /// The depth bound, if any.
+        max_depth: Option<u64>,
+    },
     /// `shrink` cut a longer trace down.
     Shrunk {
         /// How many steps the trace had before.

@@ -68,6 +68,9 @@ pub enum Sub {
     /// Simulate seeds with real Kafka timing and swarm faults, or merge runs (--summarize)
     #[command(after_help = SIM_AFTER)]
     Sim(SimCli),
+    /// Run seeded, state-capped depth-first searches (swarm verification), or merge runs
+    #[command(after_help = SWARM_AFTER)]
+    Swarm(SwarmCli),
     /// Serve stateright's web Explorer (runs until interrupted)
     #[command(
         after_help = "Examples:\n  sharetxn explore --scenario ctp --design seed\n  \
@@ -169,6 +172,23 @@ Examples:
   sharetxn sim --seeds 0..1000
   sharetxn sim --scenario ctp --design seed --seeds 0..10000 --shard 0/4 --json > s0.jsonl
   sharetxn sim --summarize s0.jsonl s1.jsonl s2.jsonl s3.jsonl";
+
+const SWARM_AFTER: &str = "\
+Swarm verification, for spaces no single check can finish: each search is a depth-first
+check whose seed orders every state's successors, stopped at --max-states distinct states
+(its memory bound). Searches are numbered like sim's seeds, so --shard I/N splits a range
+over machines (a batch system's array job, GNU parallel), and --summarize merges their
+--json lines. A search that ends below its cap explored the whole space; otherwise the
+swarm finds violations and witnesses twins but proves nothing. The first trace of each
+violated property is written to the trace directory.
+
+Exit status: 0 no search violated a property and every applicable twin was witnessed;
+1 otherwise; 2 bad input.
+
+Examples:
+  sharetxn swarm --scenario ctp --design proposed --set records=2 --searches 0..16
+  sharetxn swarm --scenario ctp-race --design proposed --shard 0/4 --json > w0.jsonl
+  sharetxn swarm --summarize w0.jsonl w1.jsonl w2.jsonl w3.jsonl";
 
 /// The flags every model-driven command shares.
 #[derive(Debug, Args)]
@@ -344,6 +364,38 @@ pub struct SimCli {
     #[arg(long, value_name = "N|all", value_parser = values::trace_limit)]
     pub max_traces: Option<sharetxn_sim::TraceLimit>,
     /// Merge the JSON lines of these sim runs into one summary (runs no seeds)
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub summarize: Option<Vec<PathBuf>>,
+}
+
+/// `sharetxn swarm`.
+#[derive(Debug, Args)]
+pub struct SwarmCli {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub model: ModelCli,
+    /// Searches A..B, half-open, each one seed of the successor order [default: 0..8]
+    #[arg(long, value_name = "A..B", value_parser = values::seeds)]
+    pub searches: Option<SeedRange>,
+    /// Run only every N-th search from the I-th [default: 0/1]
+    #[arg(long, value_name = "I/N", value_parser = values::shard)]
+    pub shard: Option<Shard>,
+    /// Distinct states each search visits at most [default: 1000000]
+    #[arg(long, value_name = "N", value_parser = values::at_least_one)]
+    pub max_states: Option<u64>,
+    /// Do not expand states at this depth
+    #[arg(long, value_name = "N", value_parser = values::whole)]
+    pub max_depth: Option<u64>,
+    /// Searches run side by side, 1 to 64 [default: every core, at most 8]
+    #[arg(long, value_name = "N", value_parser = values::thread_count)]
+    pub threads: Option<usize>,
+    /// One JSON line per search, then a summary line
+    #[arg(long)]
+    pub json: bool,
+    /// Where trace files go [default: target/sharetxn-traces]
+    #[arg(long, value_name = "DIR", value_parser = values::path)]
+    pub trace_out: Option<PathBuf>,
+    /// Merge the JSON lines of these swarm runs into one summary (runs no search)
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub summarize: Option<Vec<PathBuf>>,
 }

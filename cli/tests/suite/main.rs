@@ -15,3 +15,4 @@ mod fuzz;
 mod heal_traces;
 mod matrix;
 mod report;
+mod swarm;

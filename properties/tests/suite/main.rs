@@ -31,5 +31,6 @@ mod share;
 mod share_coordinator_cases;
 mod spl_move;
 mod stall_symmetry;
+mod swarm;
 mod two_groups;
 mod view;

@@ -170,6 +170,17 @@ pub fn origin_line(origin: &Origin) -> String {
             None => format!("check --strategy {strategy}"),
         },
         Origin::Sim { seed, options } => format!("sim seed {seed} {options}"),
+        Origin::Swarm {
+            search,
+            max_states,
+            max_depth,
+        } => {
+            let depth = max_depth.map_or(String::new(), |d| format!(" --max-depth {d}"));
+            format!(
+                "swarm --searches {search}..{} --max-states {max_states}{depth}",
+                search.saturating_add(1)
+            )
+        }
         Origin::Shrunk {
             from_steps,
             original,
