@@ -256,7 +256,8 @@ pub struct MatrixScope {
     /// Only these designs (comma-separated) [default: every design]
     #[arg(long, value_name = "A,B", value_parser = values::designs)]
     pub designs: Option<Names>,
-    /// Only these scenarios (comma-separated) [default: every scenario]
+    /// Only these scenarios (comma-separated) [default: every scenario but draft-itest, whose
+    /// default bounds are beyond one check]
     #[arg(long, value_name = "X,Y", value_parser = values::scenarios)]
     pub scenarios: Option<Names>,
     /// Change a scenario field or design knob of every pair; may repeat
