@@ -121,7 +121,9 @@ mod tests {
         let pairs = sharetxn_model::design::DESIGN_NAMES.len()
             * sharetxn_model::world::scenario::matrix_scenarios().len();
         assert!(
-            args.pairs.iter().all(|p| p.model.scenario.name != "draft-itest"),
+            args.pairs
+                .iter()
+                .all(|p| p.model.scenario.name != "draft-itest"),
             "beyond one check: left out by default"
         );
         assert_eq!(args.pairs.len(), pairs);
