@@ -11,8 +11,9 @@ use std::path::PathBuf;
 /// The searches `swarm` runs unless told otherwise.
 pub const DEFAULT_SEARCHES: SeedRange = SeedRange { start: 0, end: 8 };
 
-/// Distinct states a search visits unless told otherwise: about 200 MB of visited table
-/// and stack on this model, so that every core can run one.
+/// Distinct states a search visits unless told otherwise: about 100 MB of visited table
+/// and stack on this model (101 MB peak RSS on `ctp-race` at two records and a loss), so
+/// that every core can run one.
 pub const DEFAULT_SEARCH_STATES: u64 = 1_000_000;
 
 /// `sharetxn swarm`'s arguments.
