@@ -211,7 +211,16 @@ fn share_ids(sys: &System) -> (Id, Id, Id) {
 /// `proposed`'s share coordinator with both groups' stagings of producer 0's transaction at
 /// epoch 0 written (the staging verification off, so each is written as it comes).
 fn both_staged() -> (System, NodeState) {
-    let sys = two_groups(Design::proposed(), &["stage_verification=false"]);
+    both_staged_with(&[])
+}
+
+/// [`both_staged`] with more `--set` values.
+fn both_staged_with(sets: &[&str]) -> (System, NodeState) {
+    let sets: Vec<&str> = ["stage_verification=false"]
+        .into_iter()
+        .chain(sets.iter().copied())
+        .collect();
+    let sys = two_groups(Design::proposed(), &sets);
     let (sc, sp0, sp1) = share_ids(&sys);
     let state = start(&sys, sc, None).0;
     let (state, _) = deliver(
@@ -447,26 +456,8 @@ fn a_pending_staging_at_one_key_does_not_spare_the_other_keys_verification() {
 /// whose leader answered.
 #[test]
 fn an_answer_without_offsets_retires_the_outcome_of_the_leaders_key() {
-    let sys = two_groups(
-        Design::proposed(),
-        &["stage_verification=false", "outcome_per_transaction=false"],
-    );
+    let (sys, state) = both_staged_with(&["outcome_per_transaction=false"]);
     let (sc, sp0, sp1) = share_ids(&sys);
-    let state = start(&sys, sc, None).0;
-    let (state, _) = deliver(
-        &sys,
-        sc,
-        &state,
-        sp0,
-        Msg::TxnShareAcknowledge(forwarded(0)),
-    );
-    let (state, _) = deliver(
-        &sys,
-        sc,
-        &state,
-        sp1,
-        Msg::TxnShareAcknowledge(forwarded(1)),
-    );
     let (state, _) = deliver(
         &sys,
         sc,
