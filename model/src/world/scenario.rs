@@ -268,6 +268,12 @@ pub const SCENARIO_NAMES: &[&str] = &[
 // not yet in this list, so the default matrix and the generated tables leave it out until
 // its verdicts are pinned.
 
+/// A marker resend count or budget as `--set marker_retries` takes it: a count, or
+/// `unbounded` for `None`.
+pub fn resends_text(resends: Option<u8>) -> String {
+    resends.map_or_else(|| "unbounded".to_string(), |n| n.to_string())
+}
+
 /// The named scenarios the default matrix leaves out: their default bounds are beyond one
 /// exhaustive check (`draft-itest`, the draft's integration test, passes 20,000,000 states
 /// under `proposed` without ending). Each is checked at smaller bounds by its own tests, by
@@ -286,8 +292,7 @@ pub fn matrix_scenarios() -> Vec<&'static str> {
 impl Scenario {
     /// `marker_retries` as `--set` takes it: a count, or `unbounded`.
     pub fn marker_retries_text(&self) -> String {
-        self.marker_retries
-            .map_or_else(|| "unbounded".to_string(), |n| n.to_string())
+        resends_text(self.marker_retries)
     }
 
     /// One transactional producer, output partitions, the offset store, two transactions

@@ -201,6 +201,18 @@ fn commit_marker() -> Msg {
     })
 }
 
+/// The share coordinator's state `state` takes the transaction coordinator's COMMIT marker.
+fn commit(sys: &System, state: &NodeState) -> (NodeState, Vec<common::Cmd>) {
+    let sc = sys.topology.share_coordinator.unwrap();
+    deliver(
+        sys,
+        sc,
+        state,
+        sys.topology.txn_coordinator,
+        commit_marker(),
+    )
+}
+
 /// `(SC, SP0, SP1)`.
 fn share_ids(sys: &System) -> (Id, Id, Id) {
     let t = &sys.topology;
@@ -263,14 +275,8 @@ fn one_transactions_two_stagings_are_two_pending_entries() {
 #[test]
 fn the_commit_marker_applies_each_key_and_tells_each_leader() {
     let (sys, state) = both_staged();
-    let (sc, sp0, sp1) = share_ids(&sys);
-    let (after, cmds) = deliver(
-        &sys,
-        sc,
-        &state,
-        sys.topology.txn_coordinator,
-        commit_marker(),
-    );
+    let (_, sp0, sp1) = share_ids(&sys);
+    let (after, cmds) = commit(&sys, &state);
     let outcome = |offset: Offset| {
         Msg::TxnShareAcksResolved(TxnShareAcksResolvedRequest {
             producer: pe(0),
@@ -312,13 +318,7 @@ fn the_commit_marker_applies_each_key_and_tells_each_leader() {
 fn a_leaders_answer_retires_its_own_keys_outcome_only() {
     let (sys, state) = both_staged();
     let (sc, sp0, sp1) = share_ids(&sys);
-    let (state, _) = deliver(
-        &sys,
-        sc,
-        &state,
-        sys.topology.txn_coordinator,
-        commit_marker(),
-    );
+    let (state, _) = commit(&sys, &state);
     let answered = |offset: Offset| {
         Msg::TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse {
             producer: pe(0),
@@ -458,13 +458,7 @@ fn a_pending_staging_at_one_key_does_not_spare_the_other_keys_verification() {
 fn an_answer_without_offsets_retires_the_outcome_of_the_leaders_key() {
     let (sys, state) = both_staged_with(&["outcome_per_transaction=false"]);
     let (sc, sp0, sp1) = share_ids(&sys);
-    let (state, _) = deliver(
-        &sys,
-        sc,
-        &state,
-        sys.topology.txn_coordinator,
-        commit_marker(),
-    );
+    let (state, _) = commit(&sys, &state);
     let answered = Msg::TxnShareAcksResolvedResponse(TxnShareAcksResolvedResponse {
         producer: pe(0),
         answered: None,

@@ -13,6 +13,7 @@ use sharetxn_model::protocol::share_state::{ShareState, StateBatch};
 use sharetxn_model::protocol::width::Offset;
 use sharetxn_model::share::share_coordinator::{ShareCoordinatorState, ShareRecord};
 use sharetxn_model::share::share_partition::{InFlightRecord, SharePartitionState};
+use sharetxn_model::world::scenario::resends_text;
 use std::collections::BTreeSet;
 
 /// `TransactionCoordinator` (Kafka 4.1): each transaction's state, epoch and partitions,
@@ -48,8 +49,8 @@ pub(super) fn txn_coordinator(
             }
             Some(old) if old != m => out.push(format!(
                 "{who} {t:?} marker retries {} → {}",
-                retries(old.retries_left),
-                retries(m.retries_left)
+                resends_text(old.retries_left),
+                resends_text(m.retries_left)
             )),
             Some(_) => {}
         }
@@ -599,9 +600,4 @@ fn staging_verifications(
     for pid in a.verifying.keys().filter(|p| !b.verifying.contains_key(p)) {
         out.push(format!("{who} ends the verification of {pid:?}"));
     }
-}
-
-/// A marker resend count as `--set marker_retries` takes it.
-fn retries(left: Option<u8>) -> String {
-    left.map_or_else(|| "unbounded".to_string(), |n| n.to_string())
 }
