@@ -15,9 +15,9 @@
 //! first delivery of its copy are one edge.
 
 use crate::bfs::{self, Frontier};
+use crate::dfs;
 use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
-use crate::swarm::Order;
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, View, PROPERTIES};
 use sharetxn_model::world::fingerprint;
@@ -203,18 +203,19 @@ pub(crate) fn expand(
     false
 }
 
-/// Replays the action indices from the initial state into actions by value.
-fn actions_to(sys: &System, visited: &Table, fp: u64) -> Vec<Action> {
+/// Replays the action indices from the initial state to `at` into actions by value.
+fn actions_to(sys: &System, visited: &Table, at: &At) -> Vec<Action> {
     let mut indices = Vec::new();
-    let mut at = fp;
-    while let Some(Link { parent, idx, .. }) = visited.get(at) {
+    let mut fp = at.root;
+    while let Some(Link { parent, idx, .. }) = visited.get(fp) {
         if parent == ROOT && idx == ROOT_IDX {
             break;
         }
         indices.push(idx);
-        at = parent;
+        fp = parent;
     }
     indices.reverse();
+    indices.extend_from_slice(&at.path);
     let mut state = sys.init_state();
     let mut out = Vec::with_capacity(indices.len());
     let mut actions = Vec::new();
@@ -239,11 +240,21 @@ fn now() -> std::time::Instant {
     std::time::Instant::now()
 }
 
-/// For each slot, its first discovery: the state's fingerprint and the violation message.
-type Found = Vec<Option<(u64, Option<String>)>>;
+/// Where a discovery was made: a state of the links table (`root`), or the state reached
+/// from it by the action indices of `path` (a depth-first search, which keeps no links).
+#[derive(Clone, Debug)]
+pub(crate) struct At {
+    /// A state the links table knows.
+    pub root: u64,
+    /// Action indices from `root` (with [`FUSED`] for a fused edge).
+    pub path: Vec<u32>,
+}
+
+/// For each slot, its first discovery: where, and the violation message.
+pub(crate) type Found = Vec<Option<(At, Option<String>)>>;
 
 /// Which slots a check judges.
-struct Judge {
+pub(crate) struct Judge {
     applies: Vec<bool>,
     excluded: Vec<Option<&'static str>>,
     judged: Vec<bool>,
@@ -285,7 +296,7 @@ impl Judge {
     }
 
     /// The slots still to be judged: judged and not yet discovered.
-    fn open(&self, found: &Found) -> Vec<bool> {
+    pub fn open(&self, found: &Found) -> Vec<bool> {
         found
             .iter()
             .enumerate()
@@ -300,14 +311,17 @@ impl Judge {
 }
 
 /// The state of a running search.
-struct Search<'o, 'a> {
-    options: &'o mut CheckOptions<'a>,
-    judge: Judge,
+pub(crate) struct Search<'o, 'a> {
+    pub options: &'o mut CheckOptions<'a>,
+    pub judge: Judge,
     start: std::time::Instant,
-    table: Table,
-    found: Found,
-    exhaustive: bool,
-    max_depth: u64,
+    /// Links of the breadth-first levels (only the initial state's in a depth-first check).
+    pub table: Table,
+    pub found: Found,
+    /// Distinct states seen, by either search.
+    pub unique: u64,
+    pub exhaustive: bool,
+    pub max_depth: u64,
 }
 
 impl Search<'_, '_> {
@@ -317,13 +331,13 @@ impl Search<'_, '_> {
             .is_some_and(|t| self.start.elapsed() >= t)
     }
 
-    fn must_stop(&self, unique: u64) -> bool {
+    pub fn must_stop(&self, unique: u64) -> bool {
         unique >= self.options.max_states
             || self.out_of_time()
             || self.judge.focus_found(&self.found)
     }
 
-    fn progress(&mut self, unique_states: u64, depth: u64) {
+    pub fn progress(&mut self, unique_states: u64, depth: u64) {
         let seconds = self.start.elapsed().as_secs_f64();
         if let Some(p) = self.options.progress.as_mut() {
             p(Progress {
@@ -349,11 +363,12 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         start,
         table,
         found: vec![None; slots()],
+        unique: 1,
         exhaustive: true,
         max_depth: 0,
     };
     let mut switched = false;
-    let stack = match strategy {
+    let roots = match strategy {
         Strategy::Bfs => {
             let rest = breadth_first(sys, &mut search, (init_fp, init));
             switched = !rest.is_empty();
@@ -362,7 +377,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         Strategy::Dfs => vec![(init_fp, init, 0u64)],
     };
     // Depth-first: the whole search (`dfs`), or the rest of it after a switch.
-    depth_first(sys, &mut search, stack);
+    dfs::depth_first(sys, &mut search, roots, switched);
     let seconds = start.elapsed().as_secs_f64();
     report(sys, &search, strategy, switched, seconds)
 }
@@ -392,11 +407,16 @@ fn breadth_first(
             }
             for (slot, hit) in level.hits.into_iter().enumerate() {
                 if let Some((_, fp, msg)) = hit {
-                    search.found[slot].get_or_insert((fp, msg));
+                    let at = At {
+                        root: fp,
+                        path: Vec::new(),
+                    };
+                    search.found[slot].get_or_insert((at, msg));
                 }
             }
             search.exhaustive &= !level.cut;
             let unique = table.len();
+            search.unique = unique;
             search.progress(unique, depth);
             if next.len() > 0 && search.must_stop(unique) {
                 search.exhaustive = false;
@@ -420,57 +440,6 @@ fn breadth_first(
     rest
 }
 
-/// Depth-first search from `stack` (one thread; the table is reached without locks).
-fn depth_first(sys: &System, search: &mut Search<'_, '_>, mut stack: Vec<(u64, SystemState, u64)>) {
-    let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
-    let mut since_progress = 0u32;
-    let mut unique = search.table.len();
-    let mut scratch = Scratch::default();
-    let mut order = search.options.order.map(Order::new);
-    while let Some((fp, state, depth)) = stack.pop() {
-        search.max_depth = search.max_depth.max(depth);
-        let open = search.judge.open(&search.found);
-        let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
-        let table = &mut search.table;
-        let mut keep = |_: u32, nfp: u64| !table.contains_mut(nfp);
-        let cut = expand(
-            sys,
-            (fp, &state),
-            &open,
-            may_expand,
-            fuse,
-            &mut keep,
-            &mut scratch,
-        );
-        drop(state);
-        for (slot, msg) in scratch.hits.drain(..) {
-            search.found[slot].get_or_insert((fp, msg));
-        }
-        search.exhaustive &= !cut;
-        if let Some(order) = order.as_mut() {
-            order.shuffle(&mut scratch.successors);
-        }
-        // In reverse, so that the first action's successor is expanded first and, among
-        // actions that lead to the same state, the last one's link is kept.
-        for (idx, nfp, nstate) in scratch.successors.drain(..).rev() {
-            if search.table.insert_mut(nfp, fp, idx) {
-                unique += 1;
-                stack.push((nfp, nstate, depth + 1));
-            }
-        }
-        since_progress += 1;
-        if since_progress == 50_000 {
-            since_progress = 0;
-            let depth = search.max_depth;
-            search.progress(unique, depth);
-        }
-        if !stack.is_empty() && search.must_stop(unique) {
-            search.exhaustive = false;
-            break;
-        }
-    }
-}
-
 fn report(
     sys: &System,
     search: &Search<'_, '_>,
@@ -479,9 +448,9 @@ fn report(
     seconds: f64,
 ) -> Report {
     let (judge, found, exhaustive) = (&search.judge, &search.found, search.exhaustive);
-    let trace = |f: &Option<(u64, Option<String>)>| {
+    let trace = |f: &Option<(At, Option<String>)>| {
         f.as_ref()
-            .map(|(fp, _)| actions_to(sys, &search.table, *fp))
+            .map(|(at, _)| actions_to(sys, &search.table, at))
             .unwrap_or_default()
     };
     let mut properties = Vec::new();
@@ -519,7 +488,7 @@ fn report(
             actions: trace(twin),
         });
     }
-    let unique_states = search.table.len();
+    let unique_states = search.unique;
     Report {
         scenario: sys.scenario.name.clone(),
         design: sys.design.name.clone(),

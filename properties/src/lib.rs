@@ -13,11 +13,13 @@
 
 mod bfs;
 pub mod check;
+mod dfs;
 pub mod docs;
 pub mod explorer;
 pub mod props;
 pub mod reduction;
 pub mod report;
+mod seen;
 pub mod swarm;
 pub mod twin_scope;
 pub mod view;

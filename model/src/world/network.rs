@@ -38,9 +38,17 @@ impl Clone for Network {
         }
     }
 
-    /// Reuses this network's vectors (a searcher's scratch state).
+    /// Reuses this network's vectors (a searcher's scratch state), and each queue pointer
+    /// that is already `source`'s (`Shared::clone_from`); a tuple's own `clone_from` would
+    /// copy the pointer anyway.
     fn clone_from(&mut self, source: &Self) {
-        self.channels.clone_from(&source.channels);
+        self.channels.truncate(source.channels.len());
+        let kept = self.channels.len();
+        for (to, from) in self.channels.iter_mut().zip(&source.channels) {
+            to.0 = from.0;
+            to.1.clone_from(&from.1);
+        }
+        self.channels.extend_from_slice(&source.channels[kept..]);
         self.strays.clone_from(&source.strays);
     }
 }

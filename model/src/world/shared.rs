@@ -102,6 +102,15 @@ impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared(Arc::clone(&self.0))
     }
+
+    /// Leaves a pointer that is already `source`'s alone: a searcher resets its scratch
+    /// state to the parent before every successor (`SystemState::clone_from`), and most
+    /// parts are still the parent's, so this spares two atomic counts per part.
+    fn clone_from(&mut self, source: &Self) {
+        if !Arc::ptr_eq(&self.0, &source.0) {
+            self.0 = Arc::clone(&source.0);
+        }
+    }
 }
 
 impl<T> Deref for Shared<T> {

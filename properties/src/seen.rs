@@ -1,0 +1,169 @@
+//! The visited set of depth-first search: fingerprints only, 8 bytes a slot.
+//!
+//! A depth-first search needs no links to rebuild a trace: the path from its root to the
+//! state being expanded is the chain of states it is expanding, so a discovery's trace is
+//! taken from that path when it is made (`check.rs`). What is left to remember of a state
+//! is whether it was seen, and an entry of this set is its fingerprint and nothing else.
+//!
+//! The set is split by the top 12 bits of the fingerprint into 4,096 open-addressing
+//! tables with linear probing, each grown on its own when it is four fifths full. Growing
+//! one table allocates only that table's new slots, so the set's peak is its own size plus
+//! one small table, not the twice-over of a single table that doubles: between 10 and 20
+//! bytes a state (`docs/checker.md`, "The visited table"). The tables are probed by key
+//! only and never iterated in an order that reaches a result.
+
+/// Empty slots hold this value; a fingerprint equal to it is remembered apart.
+const EMPTY: u64 = 0;
+const SHARD_BITS: u32 = 12;
+/// Slots of a table before its first growth (4,096 tables × 16 × 8 bytes = 512 KiB).
+const FIRST_SLOTS: usize = 16;
+
+/// One open-addressing table: slots are a power of two in number, a fingerprint's home is
+/// its low bits (the top bits chose the table), collisions probe the next slots.
+#[derive(Clone)]
+struct Shard {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Shard {
+    fn new() -> Shard {
+        Shard {
+            slots: vec![EMPTY; FIRST_SLOTS],
+            len: 0,
+        }
+    }
+
+    /// Inserts `fp` (not [`EMPTY`]); true if it was not there.
+    fn insert(&mut self, fp: u64) -> bool {
+        if self.contains(fp) {
+            return false;
+        }
+        // Four fifths full: grow first, so that a probe always meets an empty slot soon.
+        if (self.len + 1) * 5 > self.slots.len() * 4 {
+            self.grow();
+        }
+        Self::place(&mut self.slots, fp);
+        self.len += 1;
+        true
+    }
+
+    fn contains(&self, fp: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut at = (fp as usize) & mask;
+        loop {
+            match self.slots[at] {
+                EMPTY => return false,
+                s if s == fp => return true,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    fn place(slots: &mut [u64], fp: u64) {
+        let mask = slots.len() - 1;
+        let mut at = (fp as usize) & mask;
+        while slots[at] != EMPTY {
+            at = (at + 1) & mask;
+        }
+        slots[at] = fp;
+    }
+
+    fn grow(&mut self) {
+        let mut bigger = vec![EMPTY; self.slots.len() * 2];
+        for &fp in self.slots.iter().filter(|&&s| s != EMPTY) {
+            Self::place(&mut bigger, fp);
+        }
+        self.slots = bigger;
+    }
+}
+
+/// A set of 64-bit fingerprints for one thread.
+pub(crate) struct Seen {
+    shards: Box<[Shard]>,
+    /// Whether the fingerprint equal to [`EMPTY`] was inserted.
+    empty_seen: bool,
+    len: u64,
+}
+
+impl Seen {
+    /// An empty set.
+    pub fn new() -> Seen {
+        Seen {
+            shards: vec![Shard::new(); 1 << SHARD_BITS].into_boxed_slice(),
+            empty_seen: false,
+            len: 0,
+        }
+    }
+
+    fn shard(&mut self, fp: u64) -> &mut Shard {
+        &mut self.shards[(fp >> (64 - SHARD_BITS)) as usize]
+    }
+
+    /// Whether `fp` was inserted.
+    pub fn contains(&mut self, fp: u64) -> bool {
+        if fp == EMPTY {
+            return self.empty_seen;
+        }
+        self.shard(fp).contains(fp)
+    }
+
+    /// Inserts `fp`; true if it was not there yet.
+    pub fn insert(&mut self, fp: u64) -> bool {
+        let new = if fp == EMPTY {
+            !std::mem::replace(&mut self.empty_seen, true)
+        } else {
+            self.shard(fp).insert(fp)
+        };
+        self.len += u64::from(new);
+        new
+    }
+
+    /// How many fingerprints were inserted.
+    #[cfg(test)]
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed mix of the index, so the test's fingerprints spread as real ones do.
+    fn fp(i: u64) -> u64 {
+        i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0xD6E8_FEB8_6659_FD93
+    }
+
+    #[test]
+    fn a_fingerprint_is_new_once_and_known_after() {
+        let mut seen = Seen::new();
+        for i in 0..200_000 {
+            assert!(seen.insert(fp(i)), "{i} is new");
+        }
+        for i in 0..200_000 {
+            assert!(seen.contains(fp(i)), "{i} is kept across growth");
+            assert!(!seen.insert(fp(i)), "{i} is known");
+        }
+        for i in 200_000..210_000 {
+            assert!(!seen.contains(fp(i)), "{i} was never inserted");
+        }
+        assert_eq!(seen.len(), 200_000);
+    }
+
+    #[test]
+    fn the_empty_slot_value_is_a_fingerprint_like_any_other() {
+        let mut seen = Seen::new();
+        assert!(!seen.contains(EMPTY));
+        assert!(seen.insert(EMPTY));
+        assert!(!seen.insert(EMPTY));
+        assert!(seen.contains(EMPTY));
+        // Fingerprints that share a table and a home slot probe past one another.
+        let same_home = [1u64, 1 + (1 << 20), 1 + (2 << 20)];
+        for f in same_home {
+            assert!(seen.insert(f));
+        }
+        assert!(same_home.iter().all(|&f| seen.contains(f)));
+        assert_eq!(seen.len(), 4);
+    }
+}
