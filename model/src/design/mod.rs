@@ -139,10 +139,10 @@ design_knobs! {
         /// than the one it last wrote for the producer id (TRANSACTION_COORDINATOR_FENCED), as
         /// `ProducerAppendInfo.appendEndTxnMarker` does for every partition at 1eb7644 and
         /// in 4.1, so a deposed transaction coordinator's marker resolves nothing
-        /// (docs/kafka-cases.md S6). With false (the model's earlier rule, kept so the
-        /// pinned counts stand) only the producer epoch fences it.
+        /// (docs/kafka-cases.md S6). With false (the model's earlier rule; a trace that
+        /// leaves the knob out was recorded under it) only the producer epoch fences it.
         #[serde(default, skip_serializing_if = "is_false")]
-        sc_coordinator_epoch: bool = false,
+        sc_coordinator_epoch: bool = true,
             shown Moved,
             help "the share coordinator fences a marker from an older transaction coordinator epoch, as Kafka's log does (false: only the producer epoch fences it, docs/kafka-cases.md S6), true|false",
             reverted [];
@@ -355,22 +355,23 @@ design_knobs! {
         /// Kafka's `TransactionCoordinator.handleEndTransaction` under TV2 (4.0): an EndTxn
         /// with the current epoch while the previous transaction is still PrepareCommit or
         /// PrepareAbort is no retry but the next transaction's EndTxn, and is answered
-        /// PRODUCER_FENCED, fatal for the producer. With false (the model's simplification,
-        /// kept so the pinned counts stand) it is held until the previous transaction
-        /// completes and then handled (docs/conformance.md TC-3).
+        /// PRODUCER_FENCED, fatal for the producer. With false (the model's earlier
+        /// simplification; a trace that leaves the knob out was recorded under it) it is
+        /// held until the previous transaction completes and then handled
+        /// (docs/conformance.md TC-3).
         #[serde(default, skip_serializing_if = "is_false")]
-        prepared_end_txn_fenced: bool = false,
+        prepared_end_txn_fenced: bool = true,
             shown Moved,
             help "TV2, an EndTxn with the current epoch while the previous transaction is PrepareCommit or PrepareAbort is answered PRODUCER_FENCED as Kafka does (false: held until it completes, docs/conformance.md TC-3), true|false",
             reverted [];
         /// Kafka's `TransactionMetadata.prepareIncrementProducerEpoch` with no expected epoch
         /// (an InitProducerId from a new incarnation): the bumped metadata keeps no last
         /// epoch, so under TV2 the previous incarnation's EndTxn is PRODUCER_FENCED. With
-        /// false (the model's simplification, kept so the pinned counts stand) the old epoch
-        /// stays the last epoch and that EndTxn is answered INVALID_TXN_STATE, also fatal
-        /// (docs/fidelity.md D6).
+        /// false (the model's earlier simplification; a trace that leaves the knob out was
+        /// recorded under it) the old epoch stays the last epoch and that EndTxn is answered
+        /// INVALID_TXN_STATE, also fatal (docs/fidelity.md D6).
         #[serde(default, skip_serializing_if = "is_false")]
-        init_pid_clears_last_epoch: bool = false,
+        init_pid_clears_last_epoch: bool = true,
             shown Moved,
             help "InitProducerId leaves no last epoch, so a previous incarnation's TV2 EndTxn is PRODUCER_FENCED as Kafka answers (false: INVALID_TXN_STATE, docs/fidelity.md D6), true|false",
             reverted [];
@@ -387,11 +388,11 @@ design_knobs! {
         /// Kafka's `isValidEpoch` in `handleEndTransaction` under TV2 (4.0): in Ongoing or
         /// Empty only the current epoch is valid, so a late copy of the EndTxn that bumped
         /// the epoch (the epoch one below) is answered PRODUCER_FENCED. With false (the
-        /// model's earlier rule, kept so the pinned counts stand) it is taken for a retry
-        /// and answered INVALID_TXN_STATE, also fatal for the producer (docs/conformance.md
-        /// TC-1).
+        /// model's earlier rule; a trace that leaves the knob out was recorded under it) it
+        /// is taken for a retry and answered INVALID_TXN_STATE, also fatal for the producer
+        /// (docs/conformance.md TC-1).
         #[serde(default, skip_serializing_if = "is_false")]
-        ongoing_end_txn_fenced: bool = false,
+        ongoing_end_txn_fenced: bool = true,
             shown Moved,
             help "TV2, a late EndTxn with the epoch before the current one while the transaction is Ongoing or Empty is answered PRODUCER_FENCED as Kafka does (false: taken for a retry, INVALID_TXN_STATE, docs/conformance.md TC-1), true|false",
             reverted [];

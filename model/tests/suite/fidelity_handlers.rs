@@ -23,17 +23,19 @@ use stateright::actor::Command;
 /// InitProducerId from a new incarnation) bumps the epoch and sets `lastProducerEpoch` to
 /// NO_PRODUCER_EPOCH. Under TV2 the previous incarnation's EndTxn with the old epoch is then
 /// no retry of a bumped EndTxn: `endTransaction`'s `isValidEpoch` for EMPTY asks for the
-/// current epoch, so Kafka answers PRODUCER_FENCED. The model answers INVALID_TXN_STATE
-/// (also fatal for the client) unless `init_pid_clears_last_epoch` is on.
+/// current epoch, so Kafka answers PRODUCER_FENCED, as the model does by default. With
+/// `init_pid_clears_last_epoch` and `ongoing_end_txn_fenced` off (the model's earlier
+/// rules) it answers INVALID_TXN_STATE, also fatal for the client.
 #[test]
 fn init_pid_leaves_no_last_epoch_so_the_old_end_txn_is_fenced() {
     for kafka in [false, true] {
         for previous in [Empty, CompleteCommit, CompleteAbort] {
             let knob = format!("init_pid_clears_last_epoch={kafka}");
+            let retry = format!("ongoing_end_txn_fenced={kafka}");
             let sys = system(
                 Design::consumer_offsets(),
                 Scenario::txn_basic(),
-                &["tv=2", &knob],
+                &["tv=2", &knob, &retry],
             );
             let state = coordinator(&sys, Some(metadata(10, 1, Some(0), previous, &[])));
             let (after, _) = init_producer_id(&sys, &state);

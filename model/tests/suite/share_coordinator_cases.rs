@@ -160,7 +160,7 @@ fn a_live_marker_resolves_at_once() {
     );
 }
 
-/// S6 (c): with `sc_coordinator_epoch`, a marker carrying a coordinator epoch older than
+/// S6 (c): with `sc_coordinator_epoch` (the default), a marker carrying a coordinator epoch older than
 /// the last marker the log wrote for the producer id is TRANSACTION_COORDINATOR_FENCED and
 /// changes nothing, as `ProducerAppendInfo.appendEndTxnMarker` (1eb7644) fences it at every
 /// partition; the epoch survives a load. Without the knob only the producer epoch decides,
@@ -190,7 +190,12 @@ fn a_deposed_coordinators_marker_is_fenced_by_coordinator_epoch() {
         ErrorCode::TransactionCoordinatorFenced
     );
     // The model's earlier rule: the same ABORT is taken.
-    let sys = system(Design::seed(), Scenario::ctp(), FIXED);
+    let earlier: Vec<&str> = FIXED
+        .iter()
+        .copied()
+        .chain(["sc_coordinator_epoch=false"])
+        .collect();
+    let sys = system(Design::seed(), Scenario::ctp(), &earlier);
     let state = start(&sys, id, None).0;
     let (state, _) = deliver(&sys, id, &state, p0, stage(0, 0, 0));
     let (state, _) = deliver(&sys, id, &state, tc, marker(1, true, 1));

@@ -262,11 +262,9 @@ fn end_txn_with_an_older_epoch_is_fenced() {
 
 /// The same request under TV2 metadata: an epoch one below the current one in an ongoing
 /// transaction is not a retry (`isValidEpoch` takes only the current epoch in Ongoing), so
-/// Kafka answers PRODUCER_FENCED. By default the model takes it for a retry of the previous
-/// EndTxn and answers INVALID_TXN_STATE; `ongoing_end_txn_fenced` answers as Kafka does
-/// (`docs/conformance.md`, TC-1, argued sound and kept behind the knob).
+/// Kafka answers PRODUCER_FENCED, as the model does by default (`ongoing_end_txn_fenced`;
+/// `docs/conformance.md`, TC-1).
 #[test]
-#[ignore = "disagrees by default: docs/conformance.md TC-1"]
 fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, Some(0), Ongoing, &[])));
@@ -274,32 +272,38 @@ fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced() {
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
 }
 
-/// The same request with `ongoing_end_txn_fenced`: Kafka's PRODUCER_FENCED, in Ongoing and
-/// Empty, where without the knob the model answers INVALID_TXN_STATE.
+/// The same request in Ongoing and Empty: Kafka's PRODUCER_FENCED by default, and with
+/// `ongoing_end_txn_fenced=false` the model's earlier INVALID_TXN_STATE.
 #[test]
-fn tv2_end_txn_with_the_previous_epoch_in_an_ongoing_transaction_is_fenced_with_the_knob() {
+fn tv2_end_txn_with_the_previous_epoch_is_fenced_unless_the_knob_is_off() {
     for state_now in [Ongoing, Empty] {
-        let default = txn_basic_at(2);
-        let state = coordinator(&default, Some(metadata(10, 1, Some(0), state_now, &[])));
-        let (_, cmds) = to_coordinator(&default, &state, end_txn(pid_epoch(10, 0), true));
+        let kafka = txn_basic_at(2);
+        let state = coordinator(&kafka, Some(metadata(10, 1, Some(0), state_now, &[])));
+        let (after, cmds) = to_coordinator(&kafka, &state, end_txn(pid_epoch(10, 0), true));
         assert_eq!(
-            error_of(&default, &cmds),
-            ErrorCode::InvalidTxnState,
-            "{state_now:?}"
-        );
-
-        let (mut design, mut scenario) = (default.design.clone(), default.scenario.clone());
-        settings::apply(&mut design, &mut scenario, "ongoing_end_txn_fenced=true").unwrap();
-        let fenced = System::new(design, scenario);
-        let state = coordinator(&fenced, Some(metadata(10, 1, Some(0), state_now, &[])));
-        let (after, cmds) = to_coordinator(&fenced, &state, end_txn(pid_epoch(10, 0), true));
-        assert_eq!(
-            error_of(&fenced, &cmds),
+            error_of(&kafka, &cmds),
             ErrorCode::ProducerFenced,
             "{state_now:?}"
         );
         assert_eq!(txn(&after), txn(&state), "nothing moves");
+
+        // The model's earlier rule, kept behind the knob: taken for a retry.
+        let earlier = with_setting(&kafka, "ongoing_end_txn_fenced=false");
+        let state = coordinator(&earlier, Some(metadata(10, 1, Some(0), state_now, &[])));
+        let (_, cmds) = to_coordinator(&earlier, &state, end_txn(pid_epoch(10, 0), true));
+        assert_eq!(
+            error_of(&earlier, &cmds),
+            ErrorCode::InvalidTxnState,
+            "{state_now:?}"
+        );
     }
+}
+
+/// `sys` with one scenario field or design knob changed.
+fn with_setting(sys: &System, setting: &str) -> System {
+    let (mut design, mut scenario) = (sys.design.clone(), sys.scenario.clone());
+    settings::apply(&mut design, &mut scenario, setting).unwrap();
+    System::new(design, scenario)
 }
 
 /// `requestEpoch`: the epoch Kafka's tests send, the current one under TV0 and the one
@@ -390,11 +394,9 @@ fn tv2_end_txn_commit_while_the_abort_is_prepared_is_an_invalid_state() {
 
 /// `shouldReturnInvalidTxnRequestOnEndTxnV2IfNotEndTxnV2Retry`, first half: under TV2 an
 /// EndTxn with the current epoch while the previous transaction is still PrepareCommit is
-/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED. By default the model holds
-/// it until the commit completes and then handles it; `prepared_end_txn_fenced` answers as
-/// Kafka does (`docs/conformance.md`, TC-3, argued sound and kept behind the knob).
+/// the next transaction's EndTxn, not a retry: PRODUCER_FENCED, as the model answers by
+/// default (`prepared_end_txn_fenced`; `docs/conformance.md`, TC-3).
 #[test]
-#[ignore = "disagrees by default: docs/conformance.md TC-3"]
 fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
     let sys = txn_basic_at(2);
     let state = coordinator(&sys, Some(metadata(10, 1, None, PrepareCommit, &[])));
@@ -402,27 +404,26 @@ fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced() {
     assert_eq!(error_of(&sys, &cmds), ErrorCode::ProducerFenced);
 }
 
-/// The first half again with `prepared_end_txn_fenced`: Kafka's PRODUCER_FENCED, in
-/// PrepareCommit and PrepareAbort, where without the knob the request is held.
+/// The first half in PrepareCommit and PrepareAbort: Kafka's PRODUCER_FENCED by default,
+/// and with `prepared_end_txn_fenced=false` the model's earlier rule, which holds it.
 #[test]
-fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced_with_the_knob() {
+fn tv2_end_txn_with_the_current_epoch_while_prepared_is_fenced_unless_the_knob_is_off() {
     for (prepared, commit) in [(PrepareCommit, true), (PrepareAbort, false)] {
-        let held = txn_basic_at(2);
-        let state = coordinator(&held, Some(metadata(10, 1, None, prepared, &[])));
-        let (after, cmds) = to_coordinator(&held, &state, end_txn(pid_epoch(10, 1), commit));
-        assert_parked(&held, &state, &after, &cmds);
-
-        let (mut design, mut scenario) = (held.design.clone(), held.scenario.clone());
-        settings::apply(&mut design, &mut scenario, "prepared_end_txn_fenced=true").unwrap();
-        let fenced = System::new(design, scenario);
-        let state = coordinator(&fenced, Some(metadata(10, 1, None, prepared, &[])));
-        let (after, cmds) = to_coordinator(&fenced, &state, end_txn(pid_epoch(10, 1), commit));
+        let kafka = txn_basic_at(2);
+        let state = coordinator(&kafka, Some(metadata(10, 1, None, prepared, &[])));
+        let (after, cmds) = to_coordinator(&kafka, &state, end_txn(pid_epoch(10, 1), commit));
         assert_eq!(
-            error_of(&fenced, &cmds),
+            error_of(&kafka, &cmds),
             ErrorCode::ProducerFenced,
             "{prepared:?}"
         );
         assert_eq!(txn(&after).state, prepared, "nothing moves");
+
+        // The model's earlier simplification, kept behind the knob: held until it completes.
+        let held = with_setting(&kafka, "prepared_end_txn_fenced=false");
+        let state = coordinator(&held, Some(metadata(10, 1, None, prepared, &[])));
+        let (after, cmds) = to_coordinator(&held, &state, end_txn(pid_epoch(10, 1), commit));
+        assert_parked(&held, &state, &after, &cmds);
     }
 }
 
