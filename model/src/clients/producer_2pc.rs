@@ -26,6 +26,7 @@ impl Producer {
             txn: self.txn,
             enable_2pc,
             keep_prepared_txn,
+            expected: None,
             connection,
         };
         self.start_with(incarnation, init, o)

@@ -96,6 +96,11 @@ pub struct TransactionManager {
     /// another (an earlier session's, a closed process's) are not its own.
     #[serde(default, skip_serializing_if = "Connection::is_default")]
     pub connection: Connection,
+    /// `epochBumpRequired` (4.0's `clientSideEpochBumpRequired`): a TV0/1 client that met
+    /// an abortable error bumps its epoch with InitProducerId once its abort is answered.
+    /// Left out of traces when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub epoch_bump_required: bool,
 }
 
 impl TransactionManager {
@@ -114,6 +119,7 @@ impl TransactionManager {
             transitions: Vec::new(),
             prepared: None,
             connection: Connection::default(),
+            epoch_bump_required: false,
         }
     }
 
@@ -241,6 +247,18 @@ impl Producer {
         o: &mut Out<A>,
     ) {
         match (r.error, r.producer) {
+            (ErrorCode::None, Some(id)) if state.manager.epoch_bump_required => {
+                // The bump's answer (`InitProducerIdHandler` with `isEpochBump`): READY
+                // with the new epoch and sequences from the start, and on to the next
+                // transaction.
+                self.resolve_coordinator(state, o);
+                state.manager.epoch_bump_required = false;
+                state.manager.identity = Some(id);
+                state.manager.seqs.clear();
+                self.session_identity_changed(state, o);
+                state.manager.set_tm(TxnManagerState::Ready);
+                self.begin_next(state, o);
+            }
             (ErrorCode::None, Some(id)) => {
                 self.resolve_coordinator(state, o);
                 state.manager.identity = Some(id);
@@ -434,11 +452,26 @@ impl Producer {
             _ => {
                 state.manager.requests.remove(&key);
                 o.cancel_timer(Timer::RequestTimeout(key));
-                state.manager.fail_txn();
+                self.abortable_error(state);
             }
         }
         self.write_answered(state, o);
         self.maybe_end(state, o);
+    }
+
+    /// `maybeTransitionToErrorState` for an abortable error: the transaction can only abort
+    /// and, under TV0/1 unless the client is completing already, the epoch is to be bumped
+    /// after the abort (`needToTriggerEpochBumpFromClient`: the coordinator bumps it itself
+    /// at every TV2 EndTxn).
+    fn abortable_error(&self, state: &mut ProducerState) {
+        let completing = matches!(
+            state.manager.tm,
+            TxnManagerState::CommittingTransaction | TxnManagerState::AbortingTransaction
+        );
+        if !self.design.tv.bumps_epoch_per_txn() && !completing && state.manager.txn.is_some() {
+            state.manager.epoch_bump_required = true;
+        }
+        state.manager.fail_txn();
     }
 
     /// `TxnOffsetCommitHandler.handleResponse`: INVALID_PRODUCER_EPOCH is fatal
@@ -531,18 +564,35 @@ impl Producer {
                 if let Some(id) = r.producer {
                     self.took_identity(state, id, o);
                 }
-                state.manager.set_tm(TxnManagerState::Ready);
                 state.manager.txn = None;
                 state.manager.prepared = None;
                 self.txn_ended(state, o);
                 if commit {
                     state.next_input += 1;
                 }
+                if state.manager.epoch_bump_required {
+                    self.bump_epoch(state, o);
+                    return;
+                }
+                state.manager.set_tm(TxnManagerState::Ready);
                 self.begin_next(state, o);
             }
             e if e.is_retriable() => self.resend_coordinator(state, o),
             _ => self.fatal(state, o),
         }
+    }
+
+    /// `completeTransaction` with `epochBumpRequired`: INITIALIZING, and the InitProducerId
+    /// that `beginCompletingTransaction` queued behind the EndTxn, with the pair the client
+    /// holds (`initializeTransactions(producerIdAndEpoch)`).
+    fn bump_epoch<A: Host>(&self, state: &mut ProducerState, o: &mut Out<A>) {
+        state.manager.set_tm(TxnManagerState::Initializing);
+        let init = InitProducerIdRequest {
+            expected: state.manager.identity,
+            connection: state.manager.connection,
+            ..InitProducerIdRequest::plain(self.txn)
+        };
+        self.send_coordinator(state, Msg::InitProducerId(init), o);
     }
 
     /// A request other than the share consumer's timed out: resend it, or give up on it.
@@ -572,7 +622,7 @@ impl Producer {
             // The batch expired (`delivery.timeout.ms`): the transaction must abort.
             _ => {
                 state.manager.requests.remove(&key);
-                state.manager.fail_txn();
+                self.abortable_error(state);
                 self.maybe_end(state, o);
             }
         }

@@ -445,17 +445,22 @@ impl TxnCoordinator {
         if let Some(reply) = self.keep_prepared(state, req, o) {
             return reply;
         }
-        let (error, producer) = self.init_producer_id_v5(state, txn, req.enable_2pc, o);
+        let (error, producer) =
+            self.init_producer_id_v5(state, txn, req.enable_2pc, req.expected, o);
         (error, producer, None)
     }
 
     /// InitProducerId as Kafka answers it without `KeepPreparedTxn`; a granted pair records
     /// whether the client enabled 2PC (Kafka's `txnTimeoutMs`, set by every InitProducerId).
+    /// With `expected` (KIP-360, a client's epoch bump) a pair of another producer id is
+    /// fenced (`prepareInitProducerIdTransit`'s `isValidProducerId`; producer ids are never
+    /// exhausted here), and the epoch is bumped only from the expected one.
     fn init_producer_id_v5<A: Saves<TxnLog>>(
         &self,
         state: &mut TxnCoordinatorState,
         txn: TransactionalId,
         two_phase: bool,
+        expected: Option<ProducerIdAndEpoch>,
         o: &mut Out<A>,
     ) -> Reply {
         let Some(meta) = state.txns.get(&txn) else {
@@ -475,6 +480,9 @@ impl TxnCoordinator {
             self.save(state, o);
             return (ErrorCode::None, Some(id));
         };
+        if expected.is_some_and(|e| e.pid != meta.pid) {
+            return (ErrorCode::ProducerFenced, None);
+        }
         match meta.state {
             TransactionState::PrepareCommit
             | TransactionState::PrepareAbort
@@ -489,15 +497,28 @@ impl TxnCoordinator {
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
                 let meta = state.txns.get_mut(&txn).expect("present");
-                // `prepareIncrementProducerEpoch` with no expected epoch (the model's client
-                // sends none) leaves no last epoch, so the previous incarnation's EndTxn is
-                // fenced rather than taken for a retry of a bumped EndTxn; the model keeps
-                // the old epoch unless the knob asks for Kafka's rule (docs/fidelity.md, D6).
-                meta.last_epoch = if self.design.init_pid_clears_last_epoch {
-                    None
-                } else {
-                    Some(meta.epoch)
-                };
+                match expected.map(|e| e.epoch) {
+                    // `prepareIncrementProducerEpoch` with no expected epoch (a new
+                    // incarnation) leaves no last epoch, so the previous incarnation's
+                    // EndTxn is fenced rather than taken for a retry of a bumped EndTxn;
+                    // `init_pid_clears_last_epoch=false` keeps the old epoch, the model's
+                    // earlier rule (docs/fidelity.md, D6).
+                    None => {
+                        meta.last_epoch = if self.design.init_pid_clears_last_epoch {
+                            None
+                        } else {
+                            Some(meta.epoch)
+                        }
+                    }
+                    // The expected epoch is the current one: the producer goes on after an
+                    // abortable error, and the epoch it held becomes the last epoch.
+                    Some(e) if e == meta.epoch => meta.last_epoch = Some(meta.epoch),
+                    // It is the last epoch: a retry of a bump that was answered already.
+                    Some(e) if Some(e) == meta.last_epoch => {
+                        return (ErrorCode::None, Some(meta.identity()));
+                    }
+                    Some(_) => return (ErrorCode::ProducerFenced, None),
+                }
                 meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
                 meta.two_phase = two_phase;

@@ -88,6 +88,12 @@ pub struct InitProducerIdRequest {
     /// keep its ongoing transaction, for `completeTransaction`. Left out of traces when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_prepared_txn: bool,
+    /// KIP-360 `ProducerId` and `ProducerEpoch` (v3+): the pair a client already holds when
+    /// it asks for an epoch bump after an abortable error (TV0/1,
+    /// `TransactionManager.beginCompletingTransaction`); none on a first InitProducerId.
+    /// Left out of traces when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<ProducerIdAndEpoch>,
     /// The connection it went out on (not a wire field, [`Connection`]). Left out of
     /// traces when it is the default.
     #[serde(default, skip_serializing_if = "Connection::is_default")]
@@ -101,6 +107,7 @@ impl InitProducerIdRequest {
             txn,
             enable_2pc: false,
             keep_prepared_txn: false,
+            expected: None,
             connection: Connection::default(),
         }
     }

@@ -44,6 +44,7 @@ fn init(enable_2pc: bool, keep_prepared_txn: bool) -> Msg {
         txn: TXN,
         enable_2pc,
         keep_prepared_txn,
+        expected: None,
         connection: Default::default(),
     })
 }

@@ -96,6 +96,7 @@ fn open_asks_for_2pc_and_keeps_a_prepared_transaction() {
             txn: TXN,
             enable_2pc: true,
             keep_prepared_txn: true,
+            expected: None,
             connection: Default::default(),
         })
     )));

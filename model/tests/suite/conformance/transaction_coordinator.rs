@@ -3,8 +3,10 @@
 //! KIP-890 verification) and EndTxn at the coordinator, and the timeout abort.
 
 use super::fixture::*;
+use crate::common::Cmd;
 use sharetxn_model::coordinator::txn_state::TransactionState::*;
 use sharetxn_model::protocol::error::ErrorCode;
+use sharetxn_model::protocol::ids::ProducerEpoch;
 use sharetxn_model::protocol::msg::*;
 use sharetxn_model::{world::settings, System};
 
@@ -45,6 +47,71 @@ fn init_pid_increments_the_epoch_of_an_empty_or_complete_transaction() {
             assert!(appends(&cmds));
         }
     }
+}
+
+/// An InitProducerId that carries the pair the client holds (KIP-360, a TV0/1 client's
+/// epoch bump after an abortable error).
+fn init_expecting(pid: u8, epoch: u16) -> Msg {
+    Msg::InitProducerId(InitProducerIdRequest {
+        expected: Some(pid_epoch(pid, epoch)),
+        ..InitProducerIdRequest::plain(TXN)
+    })
+}
+
+fn init_answer(sys: &System, cmds: &[Cmd]) -> (ErrorCode, Option<ProducerIdAndEpoch>) {
+    let Msg::InitProducerIdResponse(r) = answer(sys, cmds) else {
+        panic!("not an InitProducerIdResponse")
+    };
+    (r.error, r.producer)
+}
+
+/// `testInitProducerIdWithCurrentEpochProvided`: with the current epoch expected, the epoch
+/// is bumped; a retry that expects the same epoch (its answer was lost) gets the bumped
+/// pair again without another bump.
+#[test]
+fn init_pid_with_the_current_epoch_bumps_it_and_a_retry_gets_the_same_pair() {
+    let sys = txn_basic_at(0);
+    let state = coordinator(&sys, Some(metadata(10, 10, Some(9), Empty, &[])));
+    let (after, cmds) = to_coordinator(&sys, &state, init_expecting(10, 10));
+    assert_eq!(
+        init_answer(&sys, &cmds),
+        (ErrorCode::None, Some(pid_epoch(10, 11)))
+    );
+    assert_eq!(txn(&after).last_epoch, Some(ProducerEpoch(10)));
+    let (again, cmds) = to_coordinator(&sys, &after, init_expecting(10, 10));
+    assert_eq!(
+        init_answer(&sys, &cmds),
+        (ErrorCode::None, Some(pid_epoch(10, 11)))
+    );
+    assert_eq!(txn(&again).epoch, ProducerEpoch(11), "no second bump");
+}
+
+/// `testInitProducerIdStaleCurrentEpochProvided`: a new incarnation's InitProducerId (no
+/// pair) bumps the epoch and leaves no last epoch, so the old producer's bump, expecting the
+/// epoch before, is PRODUCER_FENCED.
+#[test]
+fn init_pid_with_a_stale_epoch_after_a_new_incarnation_is_fenced() {
+    let sys = txn_basic_at(0);
+    let state = coordinator(&sys, Some(metadata(10, 10, Some(9), Empty, &[])));
+    let (after, cmds) = init_producer_id(&sys, &state);
+    assert_eq!(
+        init_answer(&sys, &cmds),
+        (ErrorCode::None, Some(pid_epoch(10, 11)))
+    );
+    let (unchanged, cmds) = to_coordinator(&sys, &after, init_expecting(10, 10));
+    assert_eq!(init_answer(&sys, &cmds), (ErrorCode::ProducerFenced, None));
+    assert_eq!(txn(&unchanged), txn(&after), "nothing moves");
+}
+
+/// `testFenceProducerWhenMappingExistsWithDifferentProducerId`: the transactional id maps to
+/// another producer id than the one expected: PRODUCER_FENCED (`isValidProducerId`).
+#[test]
+fn init_pid_expecting_another_producer_id_is_fenced() {
+    let sys = txn_basic_at(0);
+    let state = coordinator(&sys, Some(metadata(11, 0, None, Empty, &[])));
+    let (after, cmds) = to_coordinator(&sys, &state, init_expecting(10, 0));
+    assert_eq!(init_answer(&sys, &cmds), (ErrorCode::ProducerFenced, None));
+    assert_eq!(txn(&after), txn(&state), "nothing moves");
 }
 
 /// `validateRespondsWithConcurrentTransactionsOnInitPidWhenInPrepareState`, as called by

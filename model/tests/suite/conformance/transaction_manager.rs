@@ -390,6 +390,69 @@ fn a_failed_produce_makes_the_transaction_abort() {
     );
 }
 
+/// `testBumpTransactionalEpochOnAbortableError` (TV0/1): a produce fails with an abortable
+/// error; the abort's EndTxn goes out with the current epoch, and once it is answered the
+/// client asks InitProducerId to bump the epoch it holds (INITIALIZING), then is READY at the
+/// bumped epoch and begins its next transaction with sequences from the start. Under TV2
+/// the coordinator bumps the epoch at the EndTxn and the client asks nothing more (4.0's
+/// `needToTriggerEpochBumpFromClient`).
+#[test]
+fn an_abortable_error_bumps_the_epoch_after_the_abort_before_tv2() {
+    for tv in [1, 2] {
+        let (mut c, cmds) = Client::initialised(tv, 1);
+        let mut writes = cmds;
+        if tv == 1 {
+            writes = c.coordinator_answers(add_partitions_answer(ErrorCode::None));
+            writes.extend(c.coordinator_answers(add_offsets_answer(ErrorCode::None)));
+        }
+        let is_produce = |m: &Msg| matches!(m, Msg::Produce(_));
+        let mut end = c.answer_writes_where(&writes, ErrorCode::None, |m| !is_produce(m));
+        // Kafka's test answers TOPIC_AUTHORIZATION_FAILED, which the model's leaders never
+        // send; OUT_OF_ORDER_SEQUENCE_NUMBER is abortable for the client the same way.
+        let failed = ErrorCode::OutOfOrderSequenceNumber;
+        end.extend(c.answer_writes_where(&writes, failed, is_produce));
+        let end = c.to_coordinator(&end);
+        assert!(
+            matches!(&end[..], [Msg::EndTxn(e)] if !e.commit && e.producer == pid_epoch(0, 1)),
+            "tv={tv} {end:?}"
+        );
+        let bumped = (tv == 2).then_some(pid_epoch(0, 2));
+        let after_abort = c.coordinator_answers(end_txn_answer(
+            pid_epoch(0, 1),
+            false,
+            ErrorCode::None,
+            bumped,
+        ));
+        if tv == 2 {
+            assert!(matches!(c.tm(), Ready | InTransaction), "{:?}", c.tm());
+            assert!(names(&c.to_coordinator(&after_abort))
+                .iter()
+                .all(|n| *n != "InitProducerId"));
+            continue;
+        }
+        assert_eq!(c.tm(), Initializing);
+        let init = c.to_coordinator(&after_abort);
+        assert!(
+            matches!(&init[..], [Msg::InitProducerId(i)] if i.expected == Some(pid_epoch(0, 1))),
+            "{init:?}"
+        );
+        let next = c.coordinator_answers(init_answer(ErrorCode::None, Some(pid_epoch(0, 2))));
+        assert_eq!(c.producer().manager.identity, Some(pid_epoch(0, 2)));
+        assert_eq!(c.tm(), InTransaction, "the next transaction begins");
+        let add = c.to_coordinator(&next);
+        assert!(
+            matches!(&add[..], [Msg::AddPartitionsToTxn(a)] if a.producer == pid_epoch(0, 2)),
+            "{add:?}"
+        );
+        let cmds = c.coordinator_answers(add_partitions_answer(ErrorCode::None));
+        let produce = sent_to(&cmds, c.sys.topology.partitions[0]);
+        assert!(
+            matches!(&produce[..], [Msg::Produce(p)] if p.seq == 0 && p.producer == pid_epoch(0, 2)),
+            "sequences from the start: {produce:?}"
+        );
+    }
+}
+
 /// `testRetryCommitTransactionAfterTimeout`: the commit's EndTxn is not abandoned when no
 /// answer comes in time (Kafka: the application's `await` times out; the model: the request
 /// timeout fires), it is sent again as it was, and its answer completes the commit.

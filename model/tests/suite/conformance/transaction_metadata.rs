@@ -32,11 +32,9 @@ fn init_pid_bumps_the_epoch_and_keeps_the_producer_id() {
 }
 
 /// `testNormalEpochBump`, its last epoch: Kafka's `prepareIncrementProducerEpoch` without an
-/// expected epoch leaves `lastProducerEpoch` at NO_PRODUCER_EPOCH; the model records the
-/// epoch it bumped from. The model's last epoch is read only by its TC-1 rule, whose answer
-/// is fatal either way (`docs/conformance.md`, TM-1).
+/// expected epoch leaves `lastProducerEpoch` at NO_PRODUCER_EPOCH, and so does the model
+/// (`init_pid_clears_last_epoch`, the default; `docs/conformance.md`, TM-1).
 #[test]
-#[ignore = "disagrees: docs/conformance.md TM-1"]
 fn init_pid_leaves_no_last_epoch() {
     let sys = txn_basic_at(0);
     let state = coordinator(&sys, Some(metadata(10, 73, None, Empty, &[])));
