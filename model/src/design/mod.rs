@@ -401,12 +401,12 @@ design_knobs! {
         /// member (KIP-1289 section 4.2 has no MemberId), the draft's client sends no
         /// delivery counts (apache/kafka#22357's schema has none), and a leader's staging
         /// at the share coordinator names no member. No handler reads these fields under
-        /// those designs, so every verdict stands; false (today's model, kept so that the
-        /// trace corpus's digests stand) still fills them.
+        /// those designs, so every verdict stands. False is the model's earlier senders,
+        /// which fill them (a trace that leaves the knob out was recorded so).
         #[serde(default, skip_serializing_if = "is_false")]
-        strict_wire_format: bool = false,
+        strict_wire_format: bool = true,
             shown Moved,
-            help "senders leave out the fields the design's wire format lacks (docs/wire.md; false: today's model fills them, unread), true|false",
+            help "senders leave out the fields the design's wire format lacks (docs/wire.md; false: the earlier senders fill them, unread), true|false",
             reverted [];
     }
 }
