@@ -188,22 +188,29 @@ fn proposed_passes_ctp_and_ctp_race_at_their_default_bounds() {
 #[test]
 #[ignore]
 fn proposed_holds_on_ctp_with_two_records_and_a_loss() {
-    let mut scenario = Scenario::ctp();
-    let mut design = Design::proposed();
-    for s in ["records=2", "drops=1"] {
-        settings::apply(&mut design, &mut scenario, s).unwrap();
-    }
     let options = CheckOptions {
         max_states: 100_000_000,
         ..CheckOptions::default()
     };
-    let report = check(&System::new(design, scenario), options);
-    assert!(report.exhaustive);
-    assert_eq!(failed(&report), Vec::<&str>::new());
+    let sets = ["records=2", "drops=1"];
+    let report = holds_beyond(Scenario::ctp(), &sets, options);
     assert_eq!(report.unique_states, 21_171_506, "pinned");
     for twin in ["limit_archived", "late_ack_rejected"] {
         assert_eq!(report.status(twin), Some(Status::Unreached), "{twin}");
     }
+}
+
+/// `proposed` on `scenario` with `sets`, checked with `options`: exhaustive, nothing
+/// violated.
+fn holds_beyond(mut scenario: Scenario, sets: &[&str], options: CheckOptions) -> Report {
+    let mut design = Design::proposed();
+    for s in sets {
+        settings::apply(&mut design, &mut scenario, s).unwrap();
+    }
+    let report = check(&System::new(design, scenario), options);
+    assert!(report.exhaustive);
+    assert_eq!(failed(&report), Vec::<&str>::new());
+    report
 }
 
 /// `ctp-race` at two records and a loss (two clients, one stall, one lost message):
@@ -216,19 +223,13 @@ fn proposed_holds_on_ctp_with_two_records_and_a_loss() {
 #[test]
 #[ignore]
 fn proposed_holds_on_ctp_race_with_two_records_and_a_loss() {
-    let mut scenario = Scenario::ctp_race();
-    let mut design = Design::proposed();
-    for s in ["records=2", "drops=1", "strict_wire_format=false"] {
-        settings::apply(&mut design, &mut scenario, s).unwrap();
-    }
     let options = CheckOptions {
         strategy: Strategy::Dfs,
         max_states: 4_000_000_000,
         ..CheckOptions::default()
     };
-    let report = check(&System::new(design, scenario), options);
-    assert!(report.exhaustive);
-    assert_eq!(failed(&report), Vec::<&str>::new());
+    let sets = ["records=2", "drops=1", "strict_wire_format=false"];
+    let report = holds_beyond(Scenario::ctp_race(), &sets, options);
     assert_eq!(report.unique_states, 626_419_441, "pinned");
     assert_eq!(report.status("limit_archived"), Some(Status::Unreached));
 }
