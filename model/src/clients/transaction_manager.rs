@@ -247,18 +247,6 @@ impl Producer {
         o: &mut Out<A>,
     ) {
         match (r.error, r.producer) {
-            (ErrorCode::None, Some(id)) if state.manager.epoch_bump_required => {
-                // The bump's answer (`InitProducerIdHandler` with `isEpochBump`): READY
-                // with the new epoch and sequences from the start, and on to the next
-                // transaction.
-                self.resolve_coordinator(state, o);
-                state.manager.epoch_bump_required = false;
-                state.manager.identity = Some(id);
-                state.manager.seqs.clear();
-                self.session_identity_changed(state, o);
-                state.manager.set_tm(TxnManagerState::Ready);
-                self.begin_next(state, o);
-            }
             (ErrorCode::None, Some(id)) => {
                 self.resolve_coordinator(state, o);
                 state.manager.identity = Some(id);
@@ -269,7 +257,13 @@ impl Producer {
                     return;
                 }
                 state.manager.set_tm(TxnManagerState::Ready);
-                self.after_init(state, o);
+                if std::mem::take(&mut state.manager.epoch_bump_required) {
+                    // The bump's answer (`InitProducerIdHandler` with `isEpochBump`): on to
+                    // the next transaction at the new epoch.
+                    self.begin_next(state, o);
+                } else {
+                    self.after_init(state, o);
+                }
             }
             (e, _) if e.is_retriable() => self.resend_coordinator(state, o),
             _ => self.fatal(state, o),

@@ -497,29 +497,32 @@ impl TxnCoordinator {
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
                 let meta = state.txns.get_mut(&txn).expect("present");
-                match expected.map(|e| e.epoch) {
-                    // `prepareIncrementProducerEpoch` with no expected epoch (a new
-                    // incarnation) leaves no last epoch, so the previous incarnation's
-                    // EndTxn is fenced rather than taken for a retry of a bumped EndTxn;
-                    // `init_pid_clears_last_epoch=false` keeps the old epoch, the model's
-                    // earlier rule (docs/fidelity.md, D6).
+                // `prepareIncrementProducerEpoch`: whether the epoch is bumped, and the
+                // last epoch after it.
+                let bump = match expected.map(|e| e.epoch) {
+                    // No expected epoch (a new incarnation): no last epoch, so the previous
+                    // incarnation's EndTxn is fenced rather than taken for a retry of a
+                    // bumped EndTxn; `init_pid_clears_last_epoch=false` keeps the old
+                    // epoch, the model's earlier rule (docs/fidelity.md, D6).
                     None => {
-                        meta.last_epoch = if self.design.init_pid_clears_last_epoch {
-                            None
-                        } else {
-                            Some(meta.epoch)
-                        }
+                        meta.last_epoch =
+                            (!self.design.init_pid_clears_last_epoch).then_some(meta.epoch);
+                        true
                     }
-                    // The expected epoch is the current one: the producer goes on after an
-                    // abortable error, and the epoch it held becomes the last epoch.
-                    Some(e) if e == meta.epoch => meta.last_epoch = Some(meta.epoch),
-                    // It is the last epoch: a retry of a bump that was answered already.
-                    Some(e) if Some(e) == meta.last_epoch => {
-                        return (ErrorCode::None, Some(meta.identity()));
+                    // The current epoch: the producer goes on after an abortable error, and
+                    // the epoch it held becomes the last epoch.
+                    Some(e) if e == meta.epoch => {
+                        meta.last_epoch = Some(meta.epoch);
+                        true
                     }
+                    // The last epoch: a retry of a bump already answered, written again at
+                    // the current epoch.
+                    Some(e) if Some(e) == meta.last_epoch => false,
                     Some(_) => return (ErrorCode::ProducerFenced, None),
+                };
+                if bump {
+                    meta.epoch = meta.epoch.bump();
                 }
-                meta.epoch = meta.epoch.bump();
                 meta.partitions.clear();
                 meta.two_phase = two_phase;
                 Self::transition(&mut state.transitions, meta, TransactionState::Empty);

@@ -84,6 +84,18 @@ fn init_pid_with_the_current_epoch_bumps_it_and_a_retry_gets_the_same_pair() {
         (ErrorCode::None, Some(pid_epoch(10, 11)))
     );
     assert_eq!(txn(&again).epoch, ProducerEpoch(11), "no second bump");
+    // Kafka writes the retry's transition as any other (`prepareIncrementProducerEpoch`
+    // returns the current epochs): a retry that comes after the next transaction completed
+    // leaves the transaction Empty, at the same epoch.
+    let completed = coordinator(&sys, Some(metadata(10, 11, Some(10), CompleteCommit, &[])));
+    let (after, cmds) = to_coordinator(&sys, &completed, init_expecting(10, 10));
+    assert_eq!(
+        init_answer(&sys, &cmds),
+        (ErrorCode::None, Some(pid_epoch(10, 11)))
+    );
+    assert_eq!(txn(&after).state, Empty);
+    assert_eq!(txn(&after).last_epoch, Some(ProducerEpoch(10)));
+    assert!(appends(&cmds));
 }
 
 /// `testInitProducerIdStaleCurrentEpochProvided`: a new incarnation's InitProducerId (no
