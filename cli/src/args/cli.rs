@@ -186,7 +186,7 @@ Exit status: 0 no search violated a property and every applicable twin was witne
 1 otherwise; 2 bad input.
 
 Examples:
-  sharetxn swarm --scenario ctp --design proposed --set records=2 --searches 0..16
+  sharetxn swarm --scenario ctp --design proposed --set drops=1 --searches 0..16
   sharetxn swarm --scenario ctp-race --design proposed --shard 0/4 --json > w0.jsonl
   sharetxn swarm --summarize w0.jsonl w1.jsonl w2.jsonl w3.jsonl";
 
