@@ -43,12 +43,13 @@ run consumer-offsets-tv0-no-verification no_hanging_transaction verification=fal
 run consumer-offsets-tv1 txn_atomicity tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
 run consumer-offsets-tv1 no_aborted_read tv=1 partitions=1 crashes=0 drops=0 duplicates=0 timeouts=1 request_retries=1
 run consumer-offsets-no-flush-before-end-txn txn_atomicity flush_before_end_txn=false inputs=1 txns=1 partitions=1 crashes=0 drops=0 duplicates=0 request_retries=1
-runs_in ctp seed seed-ctp "no_duplicate_processing cache_agrees marker_match no_orphan_acks pending_isolation no_lost_record txn_atomicity"
-runs_in ctp seed seed-ctp-tv1-unverified "no_orphan_acks" tv=1 txns=1 crashes=0 timeouts=1 request_retries=1 stage_verification=false
+# These ctp rows were recorded at one record, ctp's default until it took two.
+runs_in ctp seed seed-ctp "no_duplicate_processing cache_agrees marker_match no_orphan_acks pending_isolation no_lost_record txn_atomicity" records=1
+runs_in ctp seed seed-ctp-tv1-unverified "no_orphan_acks" records=1 tv=1 txns=1 crashes=0 timeouts=1 request_retries=1 stage_verification=false
 # The draft before it was read against its own tests (the refresh without its guard, the
 # seed's exact-epoch markers, no TX_PENDING rebuilt on load): S10's inferred abort.
-runs_in ctp draft draft-ctp "no_duplicate_processing cache_agrees" leader_resolution=refresh marker_match=exact-epoch rebuild_pending=false sc_replay_pending=false
-runs_in ctp-race seed seed-ctp-race "no_duplicate_processing"
+runs_in ctp draft draft-ctp "no_duplicate_processing cache_agrees" records=1 leader_resolution=refresh marker_match=exact-epoch rebuild_pending=false sc_replay_pending=false
+runs_in ctp-race seed seed-ctp-race "no_duplicate_processing" records=1
 runs_in flink-acknowledger seed seed-flink-acknowledger "no_duplicate_processing"
 runs_in flink-acknowledger proposed proposed-flink-acknowledger-notify "no_duplicate_processing" acknowledger_commit=notify
 runs_in flink-acknowledger proposed proposed-flink-acknowledger-no-2pc "no_duplicate_processing" two_phase_commit=false
