@@ -403,7 +403,7 @@ impl Scenario {
     }
 
     /// KIP-1289's consume-transform-produce loop: one share partition with two records,
-    /// its share coordinator, one client that consumes them (one a fetch,
+    /// its share coordinator, one client that consumes them (one record a fetch,
     /// `max_records=1`) and produces to one output partition in a transaction that also
     /// carries its acknowledgement, committing or aborting by choice, two transactions.
     /// The acquisition lock can expire while the client holds a record. One crash of the
@@ -413,12 +413,12 @@ impl Scenario {
     /// 945,516 states for `proposed` (one record: 126,848). The scenarios built on this
     /// loop keep one record each.
     ///
-    /// What fits an exhaustive check in about two minutes on one core: the share
-    /// coordinator alone may crash, a client gives up on a request after its first timeout
-    /// (`request_retries=0`) and the coordinator resends a marker once. With one more
-    /// crashable role, or an early timeout besides the crash, the check runs for minutes
-    /// without ending; `--set timeouts=1 --set crashes=0` (the earlier default) and
-    /// `--set crashable=...` reach them separately.
+    /// What keeps an exhaustive check to seconds on one core: the share coordinator alone
+    /// may crash, a client gives up on a request after its first timeout
+    /// (`request_retries=0`), and markers are resent for as long as one is lost, as Kafka
+    /// resends them. With one more crashable role, or an early timeout besides the crash,
+    /// the check runs for minutes without ending; `--set timeouts=1 --set crashes=0` (the
+    /// earlier default) and `--set crashable=...` reach them separately.
     pub fn ctp() -> Scenario {
         Scenario {
             name: "ctp".into(),
