@@ -26,6 +26,7 @@ pub mod settings;
 pub mod shared;
 pub mod state;
 pub mod system;
+pub mod timer_set;
 pub mod timing;
 pub mod topology;
 pub mod wire;

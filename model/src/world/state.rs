@@ -10,11 +10,12 @@ use crate::world::node::{NodeState, NodeStorage};
 use crate::world::record::Record;
 use crate::world::scenario::FaultBudget;
 use crate::world::shared::Shared;
+use crate::world::timer_set::TimerSet;
 use crate::world::topology::Topology;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Command;
 use stateright::actor::Id;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A message in flight.
@@ -75,7 +76,7 @@ pub struct SystemState<H> {
     /// Which actors are up.
     pub up: Vec<bool>,
     /// Armed timers per actor (shared between states until that actor changes them).
-    pub timers: Vec<Shared<BTreeSet<Timer>>>,
+    pub timers: Vec<Shared<TimerSet>>,
     /// Pending client choices per actor, by key (shared like the timers).
     pub choices: Vec<Shared<BTreeMap<String, Vec<ClientChoice>>>>,
     /// Messages in flight.
@@ -94,7 +95,7 @@ impl<H: Record> SystemState<H> {
             nodes: Vec::with_capacity(n),
             storage: vec![None; n],
             up: vec![true; n],
-            timers: vec![Shared::new(BTreeSet::new()); n],
+            timers: vec![Shared::new(TimerSet::default()); n],
             choices: vec![Shared::new(BTreeMap::new()); n],
             network: Network::default(),
             budget,
@@ -200,7 +201,7 @@ impl<H: Record> SystemState<H> {
         if let Some(e) = effects.as_deref_mut() {
             e.actor = Some(id);
         }
-        let mut timers: Option<BTreeSet<Timer>> = None;
+        let mut timers: Option<TimerSet> = None;
         let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
         for command in out {
             match command {

@@ -17,11 +17,12 @@ use crate::world::record::{Record, StepFacts};
 use crate::world::scenario::Scenario;
 use crate::world::shared::Shared;
 pub use crate::world::state::{Action, Envelope, SystemState};
+use crate::world::timer_set::TimerSet;
 use crate::world::topology::Topology;
 use stateright::actor::{Actor, Id, Out};
 use stateright::Model;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 /// The closed world for one design and scenario.
@@ -239,7 +240,7 @@ impl<H: Record> System<H> {
         }
         next.up[i] = false;
         next.network.crash(id);
-        next.timers[i].update(BTreeSet::clear);
+        next.timers[i].update(TimerSet::clear);
         next.choices[i].update(BTreeMap::clear);
     }
 

@@ -12,11 +12,11 @@ use super::label::detail;
 use crate::diff;
 use crate::digest::Snapshot;
 use serde_json::Value;
-use sharetxn_model::protocol::msg::Timer;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::world::shared::Shared;
+use sharetxn_model::world::timer_set::TimerSet;
 use sharetxn_model::{System, SystemState};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 /// What one step changed at one actor (or in the fault budget or the history).
@@ -158,7 +158,7 @@ fn storage(
 }
 
 /// Timers armed and disarmed (a timer that fired is disarmed).
-fn timers(who: &str, a: &BTreeSet<Timer>, b: &BTreeSet<Timer>, out: &mut Vec<String>) {
+fn timers(who: &str, a: &TimerSet, b: &TimerSet, out: &mut Vec<String>) {
     for t in b.difference(a) {
         out.push(format!("{who} arms {}", detail(t)));
     }
