@@ -77,15 +77,6 @@ impl TimerSet {
     }
 }
 
-impl<'a> IntoIterator for &'a TimerSet {
-    type Item = &'a Timer;
-    type IntoIter = std::slice::Iter<'a, Timer>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
 impl FromIterator<Timer> for TimerSet {
     fn from_iter<I: IntoIterator<Item = Timer>>(iter: I) -> TimerSet {
         let mut timers: SmallVec<[Timer; INLINE]> = iter.into_iter().collect();
