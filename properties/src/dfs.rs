@@ -75,10 +75,12 @@ pub(crate) fn depth_first(
     let mut since_progress = 0u32;
     let mut scratch = Scratch::default();
     let mut order = search.options.order.map(Order::new);
+    // The slots still open change only when a discovery is made: computed again then, not
+    // for every state.
+    let mut open = search.judge.open(&search.found);
     while let Some((fp, state, depth, idx)) = stack.pop() {
         path.enter(fp, depth, idx);
         search.max_depth = search.max_depth.max(depth);
-        let open = search.judge.open(&search.found);
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
         let seen_ref = &mut seen;
@@ -94,8 +96,11 @@ pub(crate) fn depth_first(
             &mut scratch,
         );
         drop(state);
-        for (slot, msg) in scratch.hits.drain(..) {
-            search.found[slot].get_or_insert_with(|| (path.at(), msg));
+        if !scratch.hits.is_empty() {
+            for (slot, msg) in scratch.hits.drain(..) {
+                search.found[slot].get_or_insert_with(|| (path.at(), msg));
+            }
+            open = search.judge.open(&search.found);
         }
         search.exhaustive &= !cut;
         if let Some(order) = order.as_mut() {
