@@ -9,8 +9,13 @@
 //! settled after the level by the thread that produced it ([`Table::claim`]), which also
 //! frees the copies that lost. The next level keeps the order of the blocks it came from,
 //! so the level, every link and every discovery are those of a one-threaded search.
+//!
+//! A level's states are kept as records of the parts their producer thread interned
+//! (`collapse`): a successor is encoded as soon as the table keeps it, and decoded into
+//! one reused state when it is expanded.
 
 use crate::check::{expand, slots, Scratch};
+use crate::collapse::{self, Parts};
 use crate::visited::{Link, Table};
 use sharetxn_model::{System, SystemState};
 use std::any::Any;
@@ -23,34 +28,64 @@ use std::time::Instant;
 /// large enough that taking a block costs nothing against expanding it.
 const BLOCK: usize = 512;
 
-/// A state of a level with its fingerprint.
-pub(crate) type Item = (u64, SystemState);
-
 /// The first discovery of a slot in a level: the position of the state, its
 /// fingerprint, and the violation message.
 pub(crate) type Hit = (u32, u64, Option<String>);
 
-/// One level, as blocks owned by the threads that produced them.
+/// States of a level, in order: their fingerprints and records.
+#[derive(Default)]
+struct Packed {
+    fps: Vec<u64>,
+    records: Vec<u32>,
+}
+
+impl Packed {
+    fn with_capacity(states: usize, stride: usize) -> Packed {
+        Packed {
+            fps: Vec::with_capacity(states),
+            records: Vec::with_capacity(states * stride),
+        }
+    }
+}
+
+/// One level, as blocks owned by the threads that produced them, each thread's with the
+/// parts their records index.
 pub(crate) struct Frontier {
-    blocks: Vec<(usize, Vec<Item>)>,
+    blocks: Vec<(usize, Packed)>,
+    parts: Vec<Parts>,
 }
 
 impl Frontier {
     /// The level of one state (the initial one).
-    pub fn single(item: Item) -> Frontier {
+    pub fn single((fp, state): (u64, SystemState)) -> Frontier {
+        let mut parts = Parts::new(state.nodes.len());
+        let mut block = Packed::with_capacity(1, parts.stride());
+        block.fps.push(fp);
+        parts.encode(&state, &mut block.records);
         Frontier {
-            blocks: vec![(0, vec![item])],
+            blocks: vec![(0, block)],
+            parts: vec![parts],
         }
     }
 
     /// The number of states.
     pub fn len(&self) -> usize {
-        self.blocks.iter().map(|(_, b)| b.len()).sum()
+        self.blocks.iter().map(|(_, b)| b.fps.len()).sum()
     }
 
-    /// The states in the serial order.
-    pub fn into_items(self) -> impl DoubleEndedIterator<Item = Item> {
-        self.blocks.into_iter().flat_map(|(_, b)| b)
+    /// The states with their fingerprints, in the serial order, decoded.
+    pub fn into_states(self) -> Vec<(u64, SystemState)> {
+        let mut states = Vec::with_capacity(self.len());
+        for (owner, block) in &self.blocks {
+            let parts = &self.parts[*owner];
+            let records = block.records.chunks_exact(parts.stride());
+            for (fp, record) in block.fps.iter().zip(records) {
+                let mut state = SystemState::default();
+                parts.decode(record, &mut state);
+                states.push((*fp, state));
+            }
+        }
+        states
     }
 }
 
@@ -66,12 +101,12 @@ pub(crate) struct Level {
 }
 
 /// A successor kept while its level is expanded: its generator (the parent's position and
-/// the action's index) tells whether it won its state.
+/// the action's index) tells whether it won its state. Its record is in its block's
+/// output at the same position.
 struct Succ {
     pos: u32,
     idx: u32,
     fp: u64,
-    state: SystemState,
 }
 
 struct Block {
@@ -79,13 +114,15 @@ struct Block {
     owner: usize,
     claimed: AtomicBool,
     producer: AtomicUsize,
-    input: Mutex<Vec<Item>>,
-    output: Mutex<Vec<Succ>>,
-    next: Mutex<Vec<Vec<Item>>>,
+    input: Mutex<Packed>,
+    output: Mutex<(Vec<Succ>, Vec<u32>)>,
+    next: Mutex<Vec<Packed>>,
 }
 
 struct Job {
     blocks: Vec<Block>,
+    /// The parts the blocks' records index, by the thread that produced them.
+    parts: Vec<Parts>,
     open: Vec<bool>,
     may_expand: bool,
     /// `--timeout`'s deadline, checked inside the level: one level can take longer than
@@ -104,6 +141,9 @@ fn past(deadline: Instant) -> bool {
 struct Shared<'a> {
     sys: &'a System,
     table: &'a Table,
+    actors: usize,
+    /// The parts each thread interned for the next level.
+    next_parts: Mutex<Vec<Option<Parts>>>,
     job: RwLock<Option<Job>>,
     start: Barrier,
     mid: Barrier,
@@ -130,9 +170,12 @@ pub(crate) fn with_pool<R>(
     threads: usize,
     f: impl FnOnce(&mut Pool<'_, '_>) -> R,
 ) -> R {
+    let actors = sys.init_state().nodes.len();
     let shared = Shared {
         sys,
         table,
+        actors,
+        next_parts: Mutex::new((0..threads).map(|_| None).collect()),
         job: RwLock::new(None),
         start: Barrier::new(threads + 1),
         mid: Barrier::new(threads),
@@ -183,11 +226,11 @@ impl Pool<'_, '_> {
                     owner,
                     claimed: AtomicBool::new(false),
                     producer: AtomicUsize::new(owner),
-                    input: Mutex::new(Vec::new()),
-                    output: Mutex::new(Vec::new()),
+                    input: Mutex::new(Packed::default()),
+                    output: Mutex::new((Vec::new(), Vec::new())),
                     next: Mutex::new(Vec::new()),
                 };
-                base += items.len() as u32;
+                base += items.fps.len() as u32;
                 *lock(&block.input) = items;
                 block
             })
@@ -195,6 +238,7 @@ impl Pool<'_, '_> {
         let shared = self.shared;
         *shared.job.write().unwrap_or_else(PoisonError::into_inner) = Some(Job {
             blocks,
+            parts: frontier.parts,
             open: open.to_vec(),
             may_expand,
             deadline,
@@ -216,16 +260,26 @@ impl Pool<'_, '_> {
             let chunks = std::mem::take(&mut *lock(&block.next));
             next.extend(chunks.into_iter().map(|c| (producer, c)));
         }
+        let parts = lock(&shared.next_parts)
+            .iter_mut()
+            .map(|p| p.take().unwrap_or_else(|| Parts::new(shared.actors)))
+            .collect();
         let hits = std::mem::replace(&mut *lock(&shared.hits), vec![None; slots()]);
         let cut = shared.cut.swap(false, Ordering::AcqRel);
         let late = shared.late.swap(false, Ordering::AcqRel);
-        (Frontier { blocks: next }, Level { hits, cut, late })
+        let next = Frontier {
+            blocks: next,
+            parts,
+        };
+        (next, Level { hits, cut, late })
     }
 }
 
 fn worker(shared: &Shared<'_>, w: usize) {
     // Kept from level to level: its memo of handler runs serves the whole search.
     let mut scratch = Scratch::default();
+    // The state being expanded, decoded over the one before it.
+    let mut current = SystemState::default();
     loop {
         shared.start.wait();
         {
@@ -234,7 +288,7 @@ fn worker(shared: &Shared<'_>, w: usize) {
                 return;
             };
             let expanded = catch_unwind(AssertUnwindSafe(|| {
-                expand_blocks(shared, job, w, &mut scratch)
+                expand_blocks(shared, job, w, &mut scratch, &mut current)
             }));
             // Every successor of the level has been offered: the table holds each new
             // state's winning generator.
@@ -250,19 +304,33 @@ fn worker(shared: &Shared<'_>, w: usize) {
 }
 
 /// Expands this thread's own blocks, then any left, keeping for each slot the discovery
-/// at the lowest position.
-fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize, scratch: &mut Scratch) {
+/// at the lowest position, and interning the successors it keeps into its parts for the
+/// next level.
+fn expand_blocks(
+    shared: &Shared<'_>,
+    job: &Job,
+    w: usize,
+    scratch: &mut Scratch,
+    current: &mut SystemState,
+) {
     let own = job.blocks.iter().filter(|b| b.owner == w);
     let mut hits: Vec<Option<Hit>> = vec![None; slots()];
     let mut cut = false;
+    let mut next_parts = Parts::new(shared.actors);
     for block in own.chain(job.blocks.iter().rev()) {
         if block.claimed.swap(true, Ordering::AcqRel) {
             continue;
         }
         block.producer.store(w, Ordering::Release);
         let input = std::mem::take(&mut *lock(&block.input));
+        let parts = &job.parts[block.owner];
         let mut output = Vec::new();
-        for (k, (fp, state)) in input.into_iter().enumerate() {
+        let mut records = Vec::new();
+        let inputs = input
+            .fps
+            .iter()
+            .zip(input.records.chunks_exact(parts.stride()));
+        for (k, (&fp, record)) in inputs.enumerate() {
             if k % CLOCK_EVERY == 0 && job.deadline.is_some_and(past) {
                 shared.late.store(true, Ordering::Release);
             }
@@ -270,39 +338,36 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize, scratch: &mut Scratch
                 break;
             }
             let pos = block.base + k as u32;
-            let mut keep = |idx: u32, nfp: u64| {
+            parts.decode(record, current);
+            let mut keep = |idx: u32, nfp: u64, next: &SystemState| {
                 let link = Link {
                     parent: fp,
                     idx,
                     pos,
                 };
-                shared.table.offer(nfp, link)
+                if shared.table.offer(nfp, link) {
+                    output.push(Succ { pos, idx, fp: nfp });
+                    next_parts.encode(next, &mut records);
+                }
             };
             cut |= expand(
                 shared.sys,
-                (fp, &state),
+                (fp, current),
                 &job.open,
                 job.may_expand,
                 false,
                 &mut keep,
                 scratch,
             );
-            // Freed here, by the thread that expands it, while its successors are hot.
-            drop(state);
             for (slot, msg) in scratch.hits.drain(..) {
                 if hits[slot].as_ref().is_none_or(|h| pos < h.0) {
                     hits[slot] = Some((pos, fp, msg));
                 }
             }
-            output.extend(scratch.successors.drain(..).map(|(idx, nfp, state)| Succ {
-                pos,
-                idx,
-                fp: nfp,
-                state,
-            }));
         }
-        *lock(&block.output) = output;
+        *lock(&block.output) = (output, records);
     }
+    lock(&shared.next_parts)[w] = Some(next_parts);
     let mut all = lock(&shared.hits);
     for (slot, hit) in hits.into_iter().enumerate() {
         if let Some(hit) = hit {
@@ -316,34 +381,34 @@ fn expand_blocks(shared: &Shared<'_>, job: &Job, w: usize, scratch: &mut Scratch
     }
 }
 
-/// Settles the successors this thread produced: keeps the winners in blocks of the next
-/// level, drops (frees) the rest.
+/// Settles the successors this thread produced: keeps the winners' records in blocks of
+/// the next level, drops the rest.
 fn settle(shared: &Shared<'_>, job: &Job, w: usize) {
+    let stride = collapse::stride(shared.actors);
     for block in &job.blocks {
         if block.producer.load(Ordering::Acquire) != w {
             continue;
         }
-        let output = std::mem::take(&mut *lock(&block.output));
+        let (output, records) = std::mem::take(&mut *lock(&block.output));
         // Claimed first and counted, so every block of the next level is allocated at its
-        // size: a level's states are most of the checker's memory.
+        // size.
         let won: Vec<bool> = output
             .iter()
             .map(|s| shared.table.claim(s.fp, s.pos, s.idx))
             .collect();
         let mut left = won.iter().filter(|w| **w).count();
-        let mut chunks: Vec<Vec<Item>> = Vec::new();
-        for (s, won) in output.into_iter().zip(won) {
-            if !won {
-                continue;
+        let mut chunks: Vec<Packed> = Vec::new();
+        let kept = output.iter().zip(records.chunks_exact(stride)).zip(won);
+        for ((s, record), _) in kept.filter(|(_, won)| *won) {
+            if chunks
+                .last()
+                .is_none_or(|c| c.fps.len() == c.fps.capacity())
+            {
+                chunks.push(Packed::with_capacity(left.min(BLOCK), stride));
             }
-            match chunks.last_mut() {
-                Some(c) if c.len() < c.capacity() => c.push((s.fp, s.state)),
-                _ => {
-                    let mut c = Vec::with_capacity(left.min(BLOCK));
-                    c.push((s.fp, s.state));
-                    chunks.push(c);
-                }
-            }
+            let chunk = chunks.last_mut().expect("a chunk with room");
+            chunk.fps.push(s.fp);
+            chunk.records.extend_from_slice(record);
             left -= 1;
         }
         *lock(&block.next) = chunks;

@@ -4,8 +4,9 @@
 //! table (`bfs.rs`, `visited.rs`): a known successor is dropped as soon as it is generated,
 //! and each new state keeps the link of its lowest generator in the serial order, so the
 //! result (counts, discoveries, traces) does not depend on the thread count. The table
-//! holds fingerprints with parent links; full states live only on the frontier, and a
-//! trace is rebuilt by re-executing the actions along the links (`docs/checker.md`).
+//! holds fingerprints with parent links; states live only on the frontier, as records of
+//! the distinct parts each level holds (`collapse.rs`), and a trace is rebuilt by
+//! re-executing the actions along the links (`docs/checker.md`).
 //!
 //! Stateright's own BFS is not used for checking because it keeps overwriting discoveries
 //! with longer paths and stops expanding once every property has a discovery (stateright 0.31,
@@ -84,8 +85,9 @@ pub struct CheckOptions<'a> {
     pub order: Option<u64>,
 }
 
-/// The default BFS level limit: about 4 GiB of states on this model.
-pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 1_000_000;
+/// The default BFS level limit: about 2.5 GiB of collapsed states on this model, and more
+/// than the default `max_states`, so a check within that cap stays breadth-first.
+pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 16_000_000;
 
 /// A default cap that stops a check well before 24 GiB of memory run out.
 pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
@@ -116,14 +118,12 @@ pub fn fingerprint(state: &SystemState) -> u64 {
 }
 
 /// What expanding one state yields, in buffers a searcher keeps from state to state so
-/// that expanding a state allocates nothing of its own but its successors, and the
+/// that expanding a state allocates nothing of its own but what it keeps, and the
 /// searcher's memo of handler runs, kept for the whole search (`docs/checker.md`).
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// The properties the state violates or witnesses (slot, message).
     pub hits: Vec<(usize, Option<String>)>,
-    /// The kept successors: action index, fingerprint, state.
-    pub successors: Vec<(u32, u64, SystemState)>,
     /// The state's enabled actions.
     actions: Vec<Action>,
     /// The handler runs this searcher has seen (`System::step_memo`).
@@ -158,23 +158,22 @@ fn evaluate(
     }
 }
 
-/// Expands one state, given with its fingerprint, into `scratch` (its hits and kept
-/// successors replace what was there); returns whether successors exist that were not
-/// generated (the depth bound). `keep(index, fingerprint)` decides at once whether a
-/// successor is kept: most successors are states seen before, and each is stepped into
-/// the scratch state, fingerprinted from the parts the step replaced, and copied out only
-/// if kept, rather than allocated and held until its level is done.
+/// Expands one state, given with its fingerprint: its hits replace `scratch`'s, and each
+/// successor is handed to `keep(index, fingerprint, state)`; returns whether successors
+/// exist that were not generated (the depth bound). Most successors are states seen
+/// before: each is stepped into the scratch state and fingerprinted from the parts the
+/// step replaced, and `keep` copies out only one it keeps, rather than each being
+/// allocated and held until its level is done.
 pub(crate) fn expand(
     sys: &System,
     (fp, state): (u64, &SystemState),
     open: &[bool],
     expand: bool,
     fuse: bool,
-    keep: &mut dyn FnMut(u32, u64) -> bool,
+    keep: &mut dyn FnMut(u32, u64, &SystemState),
     scratch: &mut Scratch,
 ) -> bool {
     scratch.hits.clear();
-    scratch.successors.clear();
     scratch.actions.clear();
     evaluate(sys, state, open, &mut scratch.hits);
     sys.enabled(state, &mut scratch.actions);
@@ -196,9 +195,7 @@ pub(crate) fn expand(
             }
         };
         let nfp = fingerprint::after_step(fp, state, &scratch.next);
-        if keep(idx, nfp) {
-            scratch.successors.push((idx, nfp, scratch.next.clone()));
-        }
+        keep(idx, nfp, &scratch.next);
     }
     false
 }
@@ -426,7 +423,8 @@ fn breadth_first(
                 // The next level would not fit in memory: go on depth-first from it.
                 // Discoveries made so far keep their shortest traces.
                 return next
-                    .into_items()
+                    .into_states()
+                    .into_iter()
                     .rev()
                     .map(|(fp, s)| (fp, s, depth + 1))
                     .collect();

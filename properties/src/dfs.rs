@@ -74,6 +74,8 @@ pub(crate) fn depth_first(
     };
     let mut since_progress = 0u32;
     let mut scratch = Scratch::default();
+    // A state's kept successors: action index, fingerprint, state.
+    let mut successors: Vec<(u32, u64, SystemState)> = Vec::new();
     let mut order = search.options.order.map(Order::new);
     // The slots still open change only when a discovery is made: computed again then, not
     // for every state.
@@ -84,8 +86,12 @@ pub(crate) fn depth_first(
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
         let seen_ref = &mut seen;
-        let mut keep =
-            |_: u32, nfp: u64| !(seen_ref.contains(nfp) || after_bfs && table.contains_mut(nfp));
+        let kept = &mut successors;
+        let mut keep = |idx: u32, nfp: u64, next: &SystemState| {
+            if !(seen_ref.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
+                kept.push((idx, nfp, next.clone()));
+            }
+        };
         let cut = expand(
             sys,
             (fp, &state),
@@ -104,11 +110,11 @@ pub(crate) fn depth_first(
         }
         search.exhaustive &= !cut;
         if let Some(order) = order.as_mut() {
-            order.shuffle(&mut scratch.successors);
+            order.shuffle(&mut successors);
         }
         // In reverse, so that the first action's successor is expanded first and, among
         // actions that lead to the same state, the last one is the one taken.
-        for (idx, nfp, nstate) in scratch.successors.drain(..).rev() {
+        for (idx, nfp, nstate) in successors.drain(..).rev() {
             if seen.insert(nfp) {
                 search.unique += 1;
                 stack.push((nfp, nstate, depth + 1, idx));

@@ -13,6 +13,7 @@
 
 mod bfs;
 pub mod check;
+mod collapse;
 mod dfs;
 pub mod docs;
 pub mod explorer;

@@ -24,7 +24,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Fingerprints are already hashes: the maps use them as they are.
 #[derive(Default)]
-struct IdentityHasher(u64);
+pub(crate) struct IdentityHasher(u64);
 
 impl Hasher for IdentityHasher {
     fn finish(&self) -> u64 {
@@ -40,8 +40,11 @@ impl Hasher for IdentityHasher {
     }
 }
 
+/// A map keyed by a hash, used as it is.
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
-type Map = HashMap<u64, Link, BuildHasherDefault<IdentityHasher>>;
+pub(crate) type IdentityMap<V> = HashMap<u64, V, BuildHasherDefault<IdentityHasher>>;
+
+type Map = IdentityMap<Link>;
 
 /// How a state was first reached. 16 bytes: with its 8-byte key an entry is 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

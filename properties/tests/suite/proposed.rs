@@ -192,7 +192,7 @@ fn proposed_passes_ctp_at_its_default_bounds() {
 }
 
 /// `ctp-race` at its default bounds (two clients, two records, one stall): 99 s and 4.3 GB
-/// in a release build with two threads (`bfs-then-dfs`); run with
+/// in a release build with two threads; run with
 /// `cargo test --release -p sharetxn-properties --test suite proposed:: -- --ignored`.
 #[test]
 #[ignore]
