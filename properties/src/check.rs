@@ -85,9 +85,11 @@ pub struct CheckOptions<'a> {
     pub order: Option<u64>,
 }
 
-/// The default BFS level limit: about 2.5 GiB of collapsed states on this model, and more
-/// than the default `max_states`, so a check within that cap stays breadth-first.
-pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 16_000_000;
+/// The default BFS level limit: about 150 MB of collapsed states on this model. It is
+/// where a large check starts going deep: a check capped by `max_states` then spends the
+/// rest of its cap on deep states rather than on one more wide level
+/// (`docs/checker.md`, "Collapsed levels").
+pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 1_000_000;
 
 /// A default cap that stops a check well before 24 GiB of memory run out.
 pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
