@@ -15,7 +15,7 @@
 //! one reused state when it is expanded.
 
 use crate::check::{expand, slots, Scratch};
-use crate::collapse::{self, Parts};
+use crate::collapse::{self, Moved, Parent, Parts};
 use crate::visited::{Link, Table};
 use sharetxn_model::{System, SystemState};
 use std::any::Any;
@@ -61,7 +61,7 @@ impl Frontier {
         let mut parts = Parts::new(state.nodes.len());
         let mut block = Packed::with_capacity(1, parts.stride());
         block.fps.push(fp);
-        parts.encode(&state, &mut block.records);
+        parts.encode(&state, None, &mut block.records);
         Frontier {
             blocks: vec![(0, block)],
             parts: vec![parts],
@@ -317,6 +317,8 @@ fn expand_blocks(
     let mut hits: Vec<Option<Hit>> = vec![None; slots()];
     let mut cut = false;
     let mut next_parts = Parts::new(shared.actors);
+    // What each producer's parts became in `next_parts`.
+    let mut moved: Vec<Moved> = job.parts.iter().map(|_| Moved::default()).collect();
     for block in own.chain(job.blocks.iter().rev()) {
         if block.claimed.swap(true, Ordering::AcqRel) {
             continue;
@@ -324,6 +326,7 @@ fn expand_blocks(
         block.producer.store(w, Ordering::Release);
         let input = std::mem::take(&mut *lock(&block.input));
         let parts = &job.parts[block.owner];
+        let moved = &mut moved[block.owner];
         let mut output = Vec::new();
         let mut records = Vec::new();
         let inputs = input
@@ -347,7 +350,12 @@ fn expand_blocks(
                 };
                 if shared.table.offer(nfp, link) {
                     output.push(Succ { pos, idx, fp: nfp });
-                    next_parts.encode(next, &mut records);
+                    let parent = Parent {
+                        state: current,
+                        record,
+                        moved,
+                    };
+                    next_parts.encode(next, Some(parent), &mut records);
                 }
             };
             cut |= expand(

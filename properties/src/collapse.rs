@@ -69,7 +69,7 @@ impl<T: Clone + PartialEq> Interner<T> {
     }
 }
 
-impl<T: std::hash::Hash + Clone + PartialEq> Interner<Shared<T>> {
+impl<T: Hash + PartialEq> Interner<Shared<T>> {
     fn shared(&mut self, value: &Shared<T>) -> u32 {
         self.intern(value.cached_hash(), value)
     }
@@ -127,6 +127,53 @@ fn budget_of(word: u32) -> FaultBudget {
     }
 }
 
+/// The state a successor was stepped from: its record in the parts of the level before,
+/// and what those parts' indices became in the parts being filled.
+pub(crate) struct Parent<'a> {
+    /// The parent, decoded.
+    pub state: &'a SystemState,
+    /// Its record.
+    pub record: &'a [u32],
+    /// The indices already carried over from the parent's parts.
+    pub moved: &'a mut Moved,
+}
+
+/// For one table of the level before: the index each of its parts was given in the parts
+/// being filled ([`NOT_MOVED`] while it has none), by kind.
+#[derive(Default)]
+pub(crate) struct Moved {
+    nodes: Vec<u32>,
+    storage: Vec<u32>,
+    timers: Vec<u32>,
+    choices: Vec<u32>,
+    ghosts: Vec<u32>,
+}
+
+const NOT_MOVED: u32 = u32::MAX;
+
+/// The index of `value` in `interner`; `was` is the parent's part at the same slot with
+/// its index in the level before, when there is a parent.
+fn index<T: Hash + PartialEq>(
+    interner: &mut Interner<Shared<T>>,
+    value: &Shared<T>,
+    was: Option<(&Shared<T>, u32)>,
+    moved: &mut Vec<u32>,
+) -> u32 {
+    match was {
+        Some((was, at)) if Shared::ptr_eq(value, was) => {
+            let at = at as usize;
+            if moved.len() <= at {
+                moved.resize(at + 1, NOT_MOVED);
+            }
+            if moved[at] == NOT_MOVED {
+                moved[at] = interner.shared(value);
+            }
+            moved[at]
+        }
+        _ => interner.shared(value),
+    }
+}
+
 impl Parts {
     /// No parts yet, for states of `actors` actors.
     pub fn new(actors: usize) -> Parts {
@@ -146,8 +193,10 @@ impl Parts {
         stride(self.actors)
     }
 
-    /// Appends `state`'s record to `out`, adding the parts not seen yet.
-    pub fn encode(&mut self, state: &SystemState, out: &mut Vec<u32>) {
+    /// Appends `state`'s record to `out`, adding the parts not seen yet. A successor is
+    /// given its `parent`: a part it still shares with the parent (by pointer) takes the
+    /// index that part was given before, without a lookup.
+    pub fn encode(&mut self, state: &SystemState, parent: Option<Parent<'_>>, out: &mut Vec<u32>) {
         let SystemState {
             nodes,
             storage,
@@ -158,22 +207,41 @@ impl Parts {
             budget,
             ghost,
         } = state;
-        debug_assert_eq!(nodes.len(), self.actors);
-        out.extend(nodes.iter().map(|n| self.nodes.shared(n)));
-        out.extend(
-            storage
-                .iter()
-                .map(|s| s.as_ref().map_or(NO_STORAGE, |s| self.storage.shared(s))),
-        );
-        out.extend(timers.iter().map(|t| self.timers.shared(t)));
-        out.extend(choices.iter().map(|c| self.choices.shared(c)));
+        let n = self.actors;
+        debug_assert_eq!(nodes.len(), n);
+        let mut none = Moved::default();
+        let (was, moved) = match parent {
+            Some(p) => (Some((p.state, p.record)), p.moved),
+            None => (None, &mut none),
+        };
+        // The parent's part at slot `i` of the record, with its index.
+        let at = |i: usize| was.map(|(s, r): (&SystemState, &[u32])| (s, r[i]));
+        for (i, v) in nodes.iter().enumerate() {
+            let was = at(i).map(|(s, ix)| (&s.nodes[i], ix));
+            out.push(index(&mut self.nodes, v, was, &mut moved.nodes));
+        }
+        for (i, v) in storage.iter().enumerate() {
+            let was = at(n + i).and_then(|(s, ix)| Some((s.storage[i].as_ref()?, ix)));
+            out.push(v.as_ref().map_or(NO_STORAGE, |v| {
+                index(&mut self.storage, v, was, &mut moved.storage)
+            }));
+        }
+        for (i, v) in timers.iter().enumerate() {
+            let was = at(2 * n + i).map(|(s, ix)| (&s.timers[i], ix));
+            out.push(index(&mut self.timers, v, was, &mut moved.timers));
+        }
+        for (i, v) in choices.iter().enumerate() {
+            let was = at(3 * n + i).map(|(s, ix)| (&s.choices[i], ix));
+            out.push(index(&mut self.choices, v, was, &mut moved.choices));
+        }
         for word in up.chunks(32) {
             let bits = word.iter().enumerate();
             out.push(bits.fold(0, |w, (i, up)| w | u32::from(*up) << i));
         }
         out.push(self.networks.intern(network_hash(network), network));
         out.push(budget_word(*budget));
-        out.push(self.ghosts.shared(ghost));
+        let was = at(stride(n) - 1).map(|(s, ix)| (&s.ghost, ix));
+        out.push(index(&mut self.ghosts, ghost, was, &mut moved.ghosts));
     }
 
     /// Overwrites `state` with the state of `record`, reusing its vectors and keeping the
@@ -259,7 +327,7 @@ mod tests {
 
     fn round_trip(parts: &mut Parts, state: &SystemState, into: &mut SystemState) {
         let mut record = Vec::new();
-        parts.encode(state, &mut record);
+        parts.encode(state, None, &mut record);
         assert_eq!(record.len(), parts.stride());
         parts.decode(&record, into);
         assert_eq!(into, state);
@@ -277,6 +345,43 @@ mod tests {
             round_trip(&mut parts, state, &mut SystemState::default());
         }
         assert!(parts.nodes.values.len() < states.len() * states[0].nodes.len() / 10);
+    }
+
+    #[test]
+    fn a_successor_encoded_from_its_parent_decodes_to_itself() {
+        let sys = System::new(
+            sharetxn_model::Design::proposed(),
+            Scenario::by_name("ctp").expect("ctp"),
+        );
+        let states = states(2_000);
+        let n = states[0].nodes.len();
+        let (mut level, mut next) = (Parts::new(n), Parts::new(n));
+        let mut moved = Moved::default();
+        let (mut parent, mut child) = (SystemState::default(), SystemState::default());
+        let mut actions = Vec::new();
+        for state in &states {
+            let mut record = Vec::new();
+            level.encode(state, None, &mut record);
+            level.decode(&record, &mut parent);
+            actions.clear();
+            sys.enabled(&parent, &mut actions);
+            for action in &actions {
+                let successor = sys.step(&parent, action);
+                let mut out = Vec::new();
+                let from = Parent {
+                    state: &parent,
+                    record: &record,
+                    moved: &mut moved,
+                };
+                next.encode(&successor, Some(from), &mut out);
+                next.decode(&out, &mut child);
+                assert_eq!(child, successor);
+            }
+        }
+        // Every actor state of these states is still the parent's in some successor, and
+        // was carried over by pointer, without a lookup.
+        let carried = moved.nodes.iter().filter(|m| **m != NOT_MOVED).count();
+        assert_eq!(carried, level.nodes.values.len());
     }
 
     #[test]

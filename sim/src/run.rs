@@ -117,14 +117,17 @@ struct Run<'a> {
     /// The properties judged (`None`: all).
     only: Option<&'a [String]>,
     state: SystemState,
+    /// The state before the last step, whose vectors the next step reuses.
+    spare: SystemState,
     trace: Vec<TimedAction>,
 }
 
 impl Run<'_> {
     fn step(&mut self, sched: &mut Scheduler<'_>, at_ms: u64, action: Action) -> Option<Violation> {
-        let (next, effects) = self.sys.step_with_effects(&self.state, &action);
-        sched.taken(at_ms, &action, &self.state, &next, &effects);
-        self.state = next;
+        let next = &mut self.spare;
+        let effects = self.sys.step_with_effects_into(&self.state, &action, next);
+        sched.taken(at_ms, &action, &self.state, next, &effects);
+        std::mem::swap(&mut self.state, next);
         self.trace.push(TimedAction {
             time_ms: sched.now(),
             action,
@@ -196,6 +199,7 @@ fn simulate(
         sys,
         only: options.properties.as_deref(),
         state: init,
+        spare: SystemState::default(),
         trace: Vec::new(),
     };
     let mut late_due_ms = None;

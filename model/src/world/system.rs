@@ -133,6 +133,20 @@ impl<H: Record> System<H> {
         (next, effects)
     }
 
+    /// [`System::step_with_effects`] into `next`, a state whose vectors are reused: the
+    /// simulator steps between two states rather than allocating one a step.
+    pub fn step_with_effects_into(
+        &self,
+        state: &SystemState<H>,
+        action: &Action,
+        next: &mut SystemState<H>,
+    ) -> StepEffects {
+        let mut effects = StepEffects::default();
+        next.clone_from(state);
+        self.step_onto(state, action, next, Some(&mut effects), None);
+        effects
+    }
+
     fn step_inner(
         &self,
         state: &SystemState<H>,
