@@ -13,6 +13,10 @@
 //! A level's states are kept as records of the parts their producer thread interned
 //! (`collapse`): a successor is encoded as soon as the table keeps it, and decoded into
 //! one reused state when it is expanded.
+//!
+//! A pool of one thread holds the table whole for a level and reaches it without the
+//! shards' locks: an uncontended lock is cheap, but its release is a full barrier that
+//! waits for the insert's cache miss, which the thread could otherwise run ahead of.
 
 use crate::check::{expand, slots, Scratch};
 use crate::collapse::{self, Moved, Parent, Parts};
@@ -140,7 +144,8 @@ fn past(deadline: Instant) -> bool {
 
 struct Shared<'a> {
     sys: &'a System,
-    table: &'a Table,
+    table: RwLock<Table>,
+    threads: usize,
     actors: usize,
     /// The parts each thread interned for the next level.
     next_parts: Mutex<Vec<Option<Parts>>>,
@@ -163,17 +168,18 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Runs `f` with a pool of `threads` threads over `table`.
+/// Runs `f` with a pool of `threads` threads over `table`; gives the table back.
 pub(crate) fn with_pool<R>(
     sys: &System,
-    table: &Table,
+    table: Table,
     threads: usize,
     f: impl FnOnce(&mut Pool<'_, '_>) -> R,
-) -> R {
+) -> (R, Table) {
     let actors = sys.init_state().nodes.len();
     let shared = Shared {
         sys,
-        table,
+        table: RwLock::new(table),
+        threads,
         actors,
         next_parts: Mutex::new((0..threads).map(|_| None).collect()),
         job: RwLock::new(None),
@@ -185,7 +191,7 @@ pub(crate) fn with_pool<R>(
         late: AtomicBool::new(false),
         panic: Mutex::new(None),
     };
-    std::thread::scope(|scope| {
+    let result = std::thread::scope(|scope| {
         for w in 0..threads {
             let shared = &shared;
             scope.spawn(move || worker(shared, w));
@@ -193,7 +199,35 @@ pub(crate) fn with_pool<R>(
         let mut pool = Pool { shared: &shared };
         // The pool stops when `pool` is dropped, even if `f` panics.
         f(&mut pool)
-    })
+    });
+    let table = shared
+        .table
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    (result, table)
+}
+
+/// How a thread reaches the visited table during a level: shared with the other threads of
+/// the pool, through the shards' locks, or held whole by the pool's only thread.
+enum Access<'t> {
+    Shared(&'t Table),
+    Owned(&'t mut Table),
+}
+
+impl Access<'_> {
+    fn offer(&mut self, fp: u64, link: Link) -> bool {
+        match self {
+            Access::Shared(t) => t.offer(fp, link),
+            Access::Owned(t) => t.offer_mut(fp, link),
+        }
+    }
+
+    fn claim(&mut self, fp: u64, pos: u32, idx: u32) -> bool {
+        match self {
+            Access::Shared(t) => t.claim(fp, pos, idx),
+            Access::Owned(t) => t.claim_mut(fp, pos, idx),
+        }
+    }
 }
 
 impl Drop for Pool<'_, '_> {
@@ -208,6 +242,12 @@ impl Drop for Pool<'_, '_> {
 }
 
 impl Pool<'_, '_> {
+    /// The number of states seen (between levels).
+    pub fn unique(&self) -> u64 {
+        let table = self.shared.table.read();
+        table.unwrap_or_else(PoisonError::into_inner).len()
+    }
+
     /// Expands `frontier` with the `open` slots judged; returns the next level.
     pub fn level(
         &mut self,
@@ -287,14 +327,25 @@ fn worker(shared: &Shared<'_>, w: usize) {
             let Some(job) = guard.as_ref() else {
                 return;
             };
+            // Held until the level is settled, and released before the main thread reads
+            // the table again.
+            let (mut write, read);
+            let mut access = if shared.threads == 1 {
+                write = shared.table.write().unwrap_or_else(PoisonError::into_inner);
+                Access::Owned(&mut write)
+            } else {
+                read = shared.table.read().unwrap_or_else(PoisonError::into_inner);
+                Access::Shared(&read)
+            };
             let expanded = catch_unwind(AssertUnwindSafe(|| {
-                expand_blocks(shared, job, w, &mut scratch, &mut current)
+                expand_blocks(shared, job, w, (&mut scratch, &mut current), &mut access)
             }));
             // Every successor of the level has been offered: the table holds each new
             // state's winning generator.
             shared.mid.wait();
-            let filtered =
-                expanded.and_then(|_| catch_unwind(AssertUnwindSafe(|| settle(shared, job, w))));
+            let filtered = expanded.and_then(|_| {
+                catch_unwind(AssertUnwindSafe(|| settle(shared, job, w, &mut access)))
+            });
             if let Err(payload) = filtered {
                 lock(&shared.panic).get_or_insert(payload);
             }
@@ -310,8 +361,8 @@ fn expand_blocks(
     shared: &Shared<'_>,
     job: &Job,
     w: usize,
-    scratch: &mut Scratch,
-    current: &mut SystemState,
+    (scratch, current): (&mut Scratch, &mut SystemState),
+    access: &mut Access<'_>,
 ) {
     let own = job.blocks.iter().filter(|b| b.owner == w);
     let mut hits: Vec<Option<Hit>> = vec![None; slots()];
@@ -348,7 +399,7 @@ fn expand_blocks(
                     idx,
                     pos,
                 };
-                if shared.table.offer(nfp, link) {
+                if access.offer(nfp, link) {
                     output.push(Succ { pos, idx, fp: nfp });
                     let parent = Parent {
                         state: current,
@@ -391,7 +442,7 @@ fn expand_blocks(
 
 /// Settles the successors this thread produced: keeps the winners' records in blocks of
 /// the next level, drops the rest.
-fn settle(shared: &Shared<'_>, job: &Job, w: usize) {
+fn settle(shared: &Shared<'_>, job: &Job, w: usize, access: &mut Access<'_>) {
     let stride = collapse::stride(shared.actors);
     for block in &job.blocks {
         if block.producer.load(Ordering::Acquire) != w {
@@ -402,7 +453,7 @@ fn settle(shared: &Shared<'_>, job: &Job, w: usize) {
         // size.
         let won: Vec<bool> = output
             .iter()
-            .map(|s| shared.table.claim(s.fp, s.pos, s.idx))
+            .map(|s| access.claim(s.fp, s.pos, s.idx))
             .collect();
         let mut left = won.iter().filter(|w| **w).count();
         let mut chunks: Vec<Packed> = Vec::new();

@@ -390,7 +390,7 @@ fn breadth_first(
 ) -> Vec<(u64, SystemState, u64)> {
     let threads = search.options.threads.max(1);
     let table = std::mem::replace(&mut search.table, Table::new());
-    let rest = bfs::with_pool(sys, &table, threads, |pool| {
+    let (rest, table) = bfs::with_pool(sys, table, threads, |pool| {
         let mut frontier = Frontier::single(init);
         let mut depth = 0u64;
         while frontier.len() > 0 {
@@ -414,7 +414,7 @@ fn breadth_first(
                 }
             }
             search.exhaustive &= !level.cut;
-            let unique = table.len();
+            let unique = pool.unique();
             search.unique = unique;
             search.progress(unique, depth);
             if next.len() > 0 && search.must_stop(unique) {

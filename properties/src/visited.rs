@@ -107,33 +107,23 @@ impl Table {
     /// link (the state is new, or was first generated in this level by a later generator
     /// in the serial order), so the caller keeps the successor; false if it drops it.
     pub fn offer(&self, fp: u64, link: Link) -> bool {
-        match self.lock(fp).entry(fp) {
-            Entry::Vacant(v) => {
-                v.insert(link);
-                true
-            }
-            Entry::Occupied(mut o) => {
-                let cur = o.get_mut();
-                let earlier = (link.pos, link.idx) < (cur.pos, cur.idx);
-                if cur.pos != SETTLED && earlier {
-                    *cur = link;
-                }
-                cur.pos != SETTLED && earlier
-            }
-        }
+        offer_in(&mut self.lock(fp), fp, link)
+    }
+
+    /// [`Table::offer`] by the only thread of a level, without locking.
+    pub fn offer_mut(&mut self, fp: u64, link: Link) -> bool {
+        offer_in(self.map_mut(fp), fp, link)
     }
 
     /// After a level: whether the successor generated at (`pos`, `idx`) won `fp`, settling
     /// the link if so. Exactly one kept copy of each new state wins.
     pub fn claim(&self, fp: u64, pos: u32, idx: u32) -> bool {
-        let mut map = self.lock(fp);
-        match map.get_mut(&fp) {
-            Some(link) if link.pos == pos && link.idx == idx => {
-                link.pos = SETTLED;
-                true
-            }
-            _ => false,
-        }
+        claim_in(&mut self.lock(fp), fp, pos, idx)
+    }
+
+    /// [`Table::claim`] by the only thread of a level, without locking.
+    pub fn claim_mut(&mut self, fp: u64, pos: u32, idx: u32) -> bool {
+        claim_in(self.map_mut(fp), fp, pos, idx)
     }
 
     /// The link of `fp`, if seen.
@@ -170,6 +160,33 @@ impl Table {
     }
 }
 
+fn offer_in(map: &mut Map, fp: u64, link: Link) -> bool {
+    match map.entry(fp) {
+        Entry::Vacant(v) => {
+            v.insert(link);
+            true
+        }
+        Entry::Occupied(mut o) => {
+            let cur = o.get_mut();
+            let earlier = (link.pos, link.idx) < (cur.pos, cur.idx);
+            if cur.pos != SETTLED && earlier {
+                *cur = link;
+            }
+            cur.pos != SETTLED && earlier
+        }
+    }
+}
+
+fn claim_in(map: &mut Map, fp: u64, pos: u32, idx: u32) -> bool {
+    match map.get_mut(&fp) {
+        Some(link) if link.pos == pos && link.idx == idx => {
+            link.pos = SETTLED;
+            true
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +209,27 @@ mod tests {
         assert!(!t.offer(42, link(0, 0)));
         assert_eq!(t.get(42).map(|l| (l.pos, l.idx)), Some((SETTLED, 2)));
         assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn the_only_thread_of_a_level_gets_the_same_answers_without_locking() {
+        let (shared, mut owned) = (Table::new(), Table::new());
+        let link = |pos, idx| Link {
+            parent: 7,
+            idx,
+            pos,
+        };
+        for (fp, pos, idx) in [(42, 5, 1), (42, 3, 2), (42, 3, 4), (9, 0, 0), (42, 9, 0)] {
+            assert_eq!(
+                shared.offer(fp, link(pos, idx)),
+                owned.offer_mut(fp, link(pos, idx))
+            );
+        }
+        for (fp, pos, idx) in [(42, 5, 1), (42, 3, 2), (9, 0, 0), (9, 0, 0)] {
+            assert_eq!(shared.claim(fp, pos, idx), owned.claim_mut(fp, pos, idx));
+        }
+        assert!(!owned.offer_mut(42, link(0, 0)));
+        assert_eq!(owned.get(42), shared.get(42));
+        assert_eq!(owned.len(), 2);
     }
 }
