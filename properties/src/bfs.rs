@@ -20,6 +20,7 @@
 
 use crate::check::{expand, slots, Scratch};
 use crate::collapse::{self, Moved, Parent, Parts};
+use crate::frontier::{Frontier, Packed};
 use crate::visited::{Link, Table};
 use sharetxn_model::{System, SystemState};
 use std::any::Any;
@@ -35,63 +36,6 @@ const BLOCK: usize = 512;
 /// The first discovery of a slot in a level: the position of the state, its
 /// fingerprint, and the violation message.
 pub(crate) type Hit = (u32, u64, Option<String>);
-
-/// States of a level, in order: their fingerprints and records.
-#[derive(Default)]
-struct Packed {
-    fps: Vec<u64>,
-    records: Vec<u32>,
-}
-
-impl Packed {
-    fn with_capacity(states: usize, stride: usize) -> Packed {
-        Packed {
-            fps: Vec::with_capacity(states),
-            records: Vec::with_capacity(states * stride),
-        }
-    }
-}
-
-/// One level, as blocks owned by the threads that produced them, each thread's with the
-/// parts their records index.
-pub(crate) struct Frontier {
-    blocks: Vec<(usize, Packed)>,
-    parts: Vec<Parts>,
-}
-
-impl Frontier {
-    /// The level of one state (the initial one).
-    pub fn single((fp, state): (u64, SystemState)) -> Frontier {
-        let mut parts = Parts::new(state.nodes.len());
-        let mut block = Packed::with_capacity(1, parts.stride());
-        block.fps.push(fp);
-        parts.encode(&state, None, &mut block.records);
-        Frontier {
-            blocks: vec![(0, block)],
-            parts: vec![parts],
-        }
-    }
-
-    /// The number of states.
-    pub fn len(&self) -> usize {
-        self.blocks.iter().map(|(_, b)| b.fps.len()).sum()
-    }
-
-    /// The states with their fingerprints, in the serial order, decoded.
-    pub fn into_states(self) -> Vec<(u64, SystemState)> {
-        let mut states = Vec::with_capacity(self.len());
-        for (owner, block) in &self.blocks {
-            let parts = &self.parts[*owner];
-            let records = block.records.chunks_exact(parts.stride());
-            for (fp, record) in block.fps.iter().zip(records) {
-                let mut state = SystemState::default();
-                parts.decode(record, &mut state);
-                states.push((*fp, state));
-            }
-        }
-        states
-    }
-}
 
 /// What a level yields besides the next one.
 pub(crate) struct Level {

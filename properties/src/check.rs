@@ -15,8 +15,9 @@
 //! Depth-first search uses one reduction, proved in `reduction.rs`: a duplication and the
 //! first delivery of its copy are one edge.
 
-use crate::bfs::{self, Frontier};
+use crate::bfs;
 use crate::dfs;
+use crate::frontier::Frontier;
 use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};

@@ -17,6 +17,7 @@ mod collapse;
 mod dfs;
 pub mod docs;
 pub mod explorer;
+mod frontier;
 pub mod props;
 pub mod reduction;
 pub mod report;
