@@ -7,7 +7,7 @@
 //! end. Every successor is offered to the shared visited table as soon as it is generated
 //! and dropped at once if the table already knows it ([`Table::offer`]); what is kept is
 //! settled after the level by the thread that produced it ([`Table::claim`]), which also
-//! frees the copies that lost. The next level keeps the order of the blocks it came from,
+//! drops the records of the copies that lost. The next level keeps the order of the blocks it came from,
 //! so the level, every link and every discovery are those of a one-threaded search.
 //!
 //! A level's states are kept as records of the parts their producer thread interned

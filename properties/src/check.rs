@@ -63,10 +63,10 @@ pub struct CheckOptions<'a> {
     pub timeout: Option<Duration>,
     /// Called now and then with progress.
     pub progress: Option<Box<dyn FnMut(Progress) + 'a>>,
-    /// Breadth-first search holds two levels in memory; when a level grows past this many
-    /// states the check goes on depth-first from it (reported as `bfs-then-dfs`), so large
-    /// bounds finish in the memory of a laptop, at the price of longer traces for what is
-    /// discovered after the switch.
+    /// When a breadth-first level grows past this many states the check goes on
+    /// depth-first from it (reported as `bfs-then-dfs`): a large check capped by
+    /// `max_states` spends the rest of its cap on deep states, at the price of longer
+    /// traces for what is discovered after the switch.
     pub bfs_frontier_limit: usize,
     /// Judge only this property or twin (by name), and stop as soon as it is found: at
     /// the end of the breadth-first level that first shows it, so a BFS discovery is
@@ -423,8 +423,8 @@ fn breadth_first(
                 return Vec::new();
             }
             if next.len() > search.options.bfs_frontier_limit {
-                // The next level would not fit in memory: go on depth-first from it.
-                // Discoveries made so far keep their shortest traces.
+                // The next level is too wide to search breadth-first to the cap: go on
+                // depth-first from it. Discoveries made so far keep their shortest traces.
                 return next
                     .into_states()
                     .into_iter()

@@ -54,13 +54,13 @@ impl Frontier {
     /// The states with their fingerprints, in the serial order, decoded.
     pub fn into_states(self) -> Vec<(u64, SystemState)> {
         let mut states = Vec::with_capacity(self.len());
+        let mut state = SystemState::default();
         for (owner, block) in &self.blocks {
             let parts = &self.parts[*owner];
             let records = block.records.chunks_exact(parts.stride());
             for (fp, record) in block.fps.iter().zip(records) {
-                let mut state = SystemState::default();
                 parts.decode(record, &mut state);
-                states.push((*fp, state));
+                states.push((*fp, state.clone()));
             }
         }
         states

@@ -4,7 +4,7 @@
 //! armed timer its deadline, each offered client choice the time the client decides, each
 //! crashed actor its restart time. After every step the table is brought in line with the
 //! new state by diffing: what appeared is new, what vanished is gone, and what the step's
-//! handler set again (`System::step_with_effects`) starts over.
+//! handler set again (`System::step_with_effects_into`) starts over.
 
 use crate::faults::MessageFate;
 use sharetxn_model::protocol::msg::Msg;

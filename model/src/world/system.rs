@@ -106,7 +106,7 @@ impl<H: Record> System<H> {
 
     /// Executes `action` (which must be enabled) and returns the next state.
     pub fn step(&self, state: &SystemState<H>, action: &Action) -> SystemState<H> {
-        self.step_inner(state, action, None, None)
+        self.step_inner(state, action, None)
     }
 
     /// [`System::step`], answering a handler run from `memo` when the same actor state
@@ -118,23 +118,12 @@ impl<H: Record> System<H> {
         action: &Action,
         memo: &mut HandlerMemo,
     ) -> SystemState<H> {
-        self.step_inner(state, action, None, Some(memo))
+        self.step_inner(state, action, Some(memo))
     }
 
-    /// [`System::step`], also returning the timers and choices the handler set, for a
-    /// scheduler that gives each a real deadline (the simulator).
-    pub fn step_with_effects(
-        &self,
-        state: &SystemState<H>,
-        action: &Action,
-    ) -> (SystemState<H>, StepEffects) {
-        let mut effects = StepEffects::default();
-        let next = self.step_inner(state, action, Some(&mut effects), None);
-        (next, effects)
-    }
-
-    /// [`System::step_with_effects`] into `next`, a state whose vectors are reused: the
-    /// simulator steps between two states rather than allocating one a step.
+    /// [`System::step`] into `next`, a state whose vectors are reused, also returning the
+    /// timers and choices the handler set, for a scheduler that gives each a real deadline
+    /// (the simulator, which steps between two states rather than allocating one a step).
     pub fn step_with_effects_into(
         &self,
         state: &SystemState<H>,
@@ -151,11 +140,10 @@ impl<H: Record> System<H> {
         &self,
         state: &SystemState<H>,
         action: &Action,
-        effects: Option<&mut StepEffects>,
         memo: Option<&mut HandlerMemo>,
     ) -> SystemState<H> {
         let mut next = state.clone();
-        self.step_onto(state, action, &mut next, effects, memo);
+        self.step_onto(state, action, &mut next, None, memo);
         next
     }
 

@@ -9,8 +9,11 @@ use sharetxn_properties::{check, CheckOptions, Report, Status};
 
 fn run(design: Design, sets: &[&str]) -> Report {
     // One record: the bounds these cases were pinned at (`ctp`'s default has two).
-    let (mut design, mut scenario) = (design, Scenario::ctp());
-    scenario.records = 1;
+    let ctp_one_record = Scenario {
+        records: 1,
+        ..Scenario::ctp()
+    };
+    let (mut design, mut scenario) = (design, ctp_one_record);
     for s in sets {
         settings::apply(&mut design, &mut scenario, s).unwrap();
     }
