@@ -191,7 +191,7 @@ fn proposed_passes_ctp_at_its_default_bounds() {
     passes_at_default_bounds(Scenario::ctp(), 945_516);
 }
 
-/// `ctp-race` at its default bounds (two clients, two records, one stall): 97 s and 2.1 GB
+/// `ctp-race` at its default bounds (two clients, two records, one stall): 97 s and 2.0 GiB
 /// in a release build with two threads (`bfs-then-dfs`); run with
 /// `cargo test --release -p sharetxn-properties --test suite proposed:: -- --ignored`.
 #[test]
