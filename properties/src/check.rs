@@ -92,8 +92,12 @@ pub struct CheckOptions<'a> {
 /// (`docs/checker.md`, "Collapsed levels").
 pub const DEFAULT_BFS_FRONTIER_LIMIT: usize = 1_000_000;
 
-/// A default cap that stops a check well before 24 GiB of memory run out.
-pub const DEFAULT_MAX_STATES: u64 = 20_000_000;
+/// A default cap that stops a check well before 24 GiB of memory run out: a state costs
+/// the visited table about 54 bytes breadth-first (less once a check goes deep) and a
+/// level is held collapsed up to [`DEFAULT_BFS_FRONTIER_LIMIT`], so 150M states stay under
+/// about 10 GB. It lies above share-basic's whole budget (101,672,616 states), the largest
+/// space the default matrix explores exhaustively.
+pub const DEFAULT_MAX_STATES: u64 = 150_000_000;
 
 impl Default for CheckOptions<'_> {
     fn default() -> Self {
