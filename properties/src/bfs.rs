@@ -18,7 +18,7 @@
 //! shards' locks: an uncontended lock is cheap, but its release is a full barrier that
 //! waits for the insert's cache miss, which the thread could otherwise run ahead of.
 
-use crate::check::{expand, slots, Scratch};
+use crate::check::{expand, slots, Scratch, Successor};
 use crate::collapse::{self, Moved, Parent, Parts};
 use crate::frontier::{Frontier, Packed};
 use crate::visited::{Link, Table};
@@ -170,6 +170,13 @@ impl Access<'_> {
         match self {
             Access::Shared(t) => t.claim(fp, pos, idx),
             Access::Owned(t) => t.claim_mut(fp, pos, idx),
+        }
+    }
+
+    fn prefetch(&mut self, fp: u64) {
+        match self {
+            Access::Shared(t) => t.prefetch(fp),
+            Access::Owned(t) => t.prefetch_mut(fp),
         }
     }
 }
@@ -337,7 +344,11 @@ fn expand_blocks(
             }
             let pos = block.base + k as u32;
             parts.decode(record, current);
-            let mut keep = |idx: u32, nfp: u64, next: &SystemState| {
+            let mut sink = |successor: Successor<'_>| {
+                let (idx, nfp, next) = match successor {
+                    Successor::Coming(nfp) => return access.prefetch(nfp),
+                    Successor::Stepped(idx, nfp, next) => (idx, nfp, next),
+                };
                 let link = Link {
                     parent: fp,
                     idx,
@@ -359,7 +370,7 @@ fn expand_blocks(
                 &job.open,
                 job.may_expand,
                 false,
-                &mut keep,
+                &mut sink,
                 scratch,
             );
             for (slot, msg) in scratch.hits.drain(..) {

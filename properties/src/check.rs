@@ -135,9 +135,12 @@ pub(crate) struct Scratch {
     actions: Vec<Action>,
     /// The handler runs this searcher has seen (`System::step_memo`).
     memo: HandlerMemo,
-    /// The successor being judged new or known: every successor is stepped into it, and
-    /// only a new one is copied out (`System::step_memo_into`).
+    /// The successor being stepped: every successor is stepped into it, and only a new
+    /// one is copied out (`System::step_memo_into`).
     next: SystemState,
+    /// The successor stepped before it, whose fingerprint the caller was given to fetch
+    /// while `next` was stepped, and which is now handed over to be judged new or known.
+    prev: SystemState,
 }
 
 /// Slots in discovery order: for each property, its check then its twin.
@@ -165,19 +168,35 @@ fn evaluate(
     }
 }
 
+/// What [`expand`] hands its caller about each successor, in the order of the actions.
+pub(crate) enum Successor<'a> {
+    /// The successor's fingerprint, as soon as it is known: the caller may start fetching
+    /// what deciding whether the successor is new will read.
+    Coming(u64),
+    /// The successor (action index, fingerprint, state), one step after it was
+    /// [`Successor::Coming`]: the caller copies it out only if it keeps it.
+    Stepped(u32, u64, &'a SystemState),
+}
+
 /// Expands one state, given with its fingerprint: its hits replace `scratch`'s, and each
-/// successor is handed to `keep(index, fingerprint, state)`; returns whether successors
-/// exist that were not generated (the depth bound). Most successors are states seen
-/// before: each is stepped into the scratch state and fingerprinted from the parts the
-/// step replaced, and `keep` copies out only one it keeps, rather than each being
-/// allocated and held until its level is done.
+/// successor is handed to `sink`; returns whether successors exist that were not
+/// generated (the depth bound). Most successors are states seen before: each is stepped
+/// into the scratch state and fingerprinted from the parts the step replaced, and `sink`
+/// copies out only one it keeps, rather than each being allocated and held until its
+/// level is done.
+///
+/// Whether a successor is new is one random read of a large table, a cache miss. So a
+/// successor is announced as soon as its fingerprint is known and handed over only after
+/// the next one has been stepped: a caller that prefetches the table slot meanwhile has
+/// the miss overlap the next step instead of stalling the thread. The successors are
+/// handed over in the same order, each as the same value.
 pub(crate) fn expand(
     sys: &System,
     (fp, state): (u64, &SystemState),
     open: &[bool],
     expand: bool,
     fuse: bool,
-    keep: &mut dyn FnMut(u32, u64, &SystemState),
+    sink: &mut dyn FnMut(Successor<'_>),
     scratch: &mut Scratch,
 ) -> bool {
     scratch.hits.clear();
@@ -187,6 +206,7 @@ pub(crate) fn expand(
     if !expand {
         return !scratch.actions.is_empty();
     }
+    let mut pending = None;
     for (i, action) in scratch.actions.iter().enumerate() {
         let idx = match (fuse, action) {
             (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
@@ -202,7 +222,15 @@ pub(crate) fn expand(
             }
         };
         let nfp = fingerprint::after_step(fp, state, &scratch.next);
-        keep(idx, nfp, &scratch.next);
+        sink(Successor::Coming(nfp));
+        if let Some((pidx, pfp)) = pending.take() {
+            sink(Successor::Stepped(pidx, pfp, &scratch.prev));
+        }
+        std::mem::swap(&mut scratch.next, &mut scratch.prev);
+        pending = Some((idx, nfp));
+    }
+    if let Some((pidx, pfp)) = pending {
+        sink(Successor::Stepped(pidx, pfp, &scratch.prev));
     }
     false
 }

@@ -9,7 +9,7 @@
 //! its trace from `path` when it is made. These are the traces a table of first links
 //! gave: a state is pushed once, by the parent whose successor first inserted it.
 
-use crate::check::{expand, At, Scratch, Search};
+use crate::check::{expand, At, Scratch, Search, Successor};
 use crate::reduction;
 use crate::seen::Seen;
 use crate::swarm::Order;
@@ -85,11 +85,13 @@ pub(crate) fn depth_first(
         search.max_depth = search.max_depth.max(depth);
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
-        let seen_ref = &mut seen;
         let kept = &mut successors;
-        let mut keep = |idx: u32, nfp: u64, next: &SystemState| {
-            if !(seen_ref.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
-                kept.push((idx, nfp, next.clone()));
+        let mut sink = |successor: Successor<'_>| match successor {
+            Successor::Coming(nfp) => seen.prefetch(nfp),
+            Successor::Stepped(idx, nfp, next) => {
+                if !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
+                    kept.push((idx, nfp, next.clone()));
+                }
             }
         };
         let cut = expand(
@@ -98,7 +100,7 @@ pub(crate) fn depth_first(
             &open,
             may_expand,
             fuse,
-            &mut keep,
+            &mut sink,
             &mut scratch,
         );
         drop(state);

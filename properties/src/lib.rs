@@ -18,6 +18,7 @@ mod dfs;
 pub mod docs;
 pub mod explorer;
 mod frontier;
+mod link_map;
 pub mod props;
 pub mod reduction;
 pub mod report;

@@ -48,6 +48,11 @@ impl Shard {
         true
     }
 
+    /// Starts fetching the cache line of `fp`'s home slot.
+    fn prefetch(&self, fp: u64) {
+        prefetch_index::prefetch_index(&self.slots, (fp as usize) & (self.slots.len() - 1));
+    }
+
     fn contains(&self, fp: u64) -> bool {
         let mask = self.slots.len() - 1;
         let mut at = (fp as usize) & mask;
@@ -100,12 +105,22 @@ impl Seen {
         &mut self.shards[(fp >> (64 - SHARD_BITS)) as usize]
     }
 
+    fn shard_ref(&self, fp: u64) -> &Shard {
+        &self.shards[(fp >> (64 - SHARD_BITS)) as usize]
+    }
+
     /// Whether `fp` was inserted.
-    pub fn contains(&mut self, fp: u64) -> bool {
+    pub fn contains(&self, fp: u64) -> bool {
         if fp == EMPTY {
             return self.empty_seen;
         }
-        self.shard(fp).contains(fp)
+        self.shard_ref(fp).contains(fp)
+    }
+
+    /// Starts fetching where [`Seen::contains`] will look for `fp`, so that a lookup made
+    /// a little later does not wait for memory. Only a hint: it changes no answer.
+    pub fn prefetch(&self, fp: u64) {
+        self.shard_ref(fp).prefetch(fp);
     }
 
     /// Inserts `fp`; true if it was not there yet.

@@ -15,8 +15,7 @@
 //! the link a one-threaded search keeps, so counts, discoveries and traces do not depend
 //! on the thread count (`docs/checker.md`).
 
-#[allow(clippy::disallowed_types)] // looked up by key only, never iterated
-use std::collections::hash_map::Entry;
+use crate::link_map::LinkMap;
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -44,7 +43,7 @@ impl Hasher for IdentityHasher {
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
 pub(crate) type IdentityMap<V> = HashMap<u64, V, BuildHasherDefault<IdentityHasher>>;
 
-type Map = IdentityMap<Link>;
+type Map = LinkMap;
 
 /// How a state was first reached. 16 bytes: with its 8-byte key an entry is 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +66,8 @@ pub(crate) const ROOT_IDX: u32 = u32::MAX;
 pub(crate) const SETTLED: u32 = u32::MAX;
 
 const SHARD_BITS: u32 = 6;
-/// The shard is taken from bits 40.. of the fingerprint: a map places by the low bits and
-/// filters by the top 7, so these bits leave both well spread within a shard.
+/// The shard is taken from bits 40.. of the fingerprint: a map places by the low bits, so
+/// these bits leave its homes well spread within a shard.
 const SHARD_SHIFT: u32 = 40;
 
 /// Fingerprint to link, lock-striped.
@@ -115,6 +114,19 @@ impl Table {
         offer_in(self.map_mut(fp), fp, link)
     }
 
+    /// Starts fetching the slot an offer or claim of `fp` will read first, if its shard
+    /// is free this instant (a hint, never a wait).
+    pub fn prefetch(&self, fp: u64) {
+        if let Ok(map) = self.shards[Self::shard(fp)].try_lock() {
+            map.prefetch(fp);
+        }
+    }
+
+    /// [`Table::prefetch`] by the only thread of a level, without locking.
+    pub fn prefetch_mut(&mut self, fp: u64) {
+        self.map_mut(fp).prefetch(fp);
+    }
+
     /// After a level: whether the successor generated at (`pos`, `idx`) won `fp`, settling
     /// the link if so. Exactly one kept copy of each new state wins.
     pub fn claim(&self, fp: u64, pos: u32, idx: u32) -> bool {
@@ -128,27 +140,22 @@ impl Table {
 
     /// The link of `fp`, if seen.
     pub fn get(&self, fp: u64) -> Option<Link> {
-        self.lock(fp).get(&fp).copied()
+        self.lock(fp).get(fp)
     }
 
     /// Whether `fp` was seen, without locking.
     pub fn contains_mut(&mut self, fp: u64) -> bool {
-        self.map_mut(fp).contains_key(&fp)
+        self.map_mut(fp).get(fp).is_some()
     }
 
     /// Inserts a settled link for `fp` unless it was seen, without locking: true if new.
     pub fn insert_mut(&mut self, fp: u64, parent: u64, idx: u32) -> bool {
-        match self.map_mut(fp).entry(fp) {
-            Entry::Vacant(v) => {
-                v.insert(Link {
-                    parent,
-                    idx,
-                    pos: SETTLED,
-                });
-                true
-            }
-            Entry::Occupied(_) => false,
-        }
+        let link = Link {
+            parent,
+            idx,
+            pos: SETTLED,
+        };
+        self.map_mut(fp).entry(fp, link).0
     }
 
     /// The number of states seen.
@@ -161,24 +168,19 @@ impl Table {
 }
 
 fn offer_in(map: &mut Map, fp: u64, link: Link) -> bool {
-    match map.entry(fp) {
-        Entry::Vacant(v) => {
-            v.insert(link);
-            true
-        }
-        Entry::Occupied(mut o) => {
-            let cur = o.get_mut();
-            let earlier = (link.pos, link.idx) < (cur.pos, cur.idx);
-            if cur.pos != SETTLED && earlier {
-                *cur = link;
-            }
-            cur.pos != SETTLED && earlier
-        }
+    let (new, cur) = map.entry(fp, link);
+    if new {
+        return true;
     }
+    let earlier = (link.pos, link.idx) < (cur.pos, cur.idx);
+    if cur.pos != SETTLED && earlier {
+        *cur = link;
+    }
+    cur.pos != SETTLED && earlier
 }
 
 fn claim_in(map: &mut Map, fp: u64, pos: u32, idx: u32) -> bool {
-    match map.get_mut(&fp) {
+    match map.get_mut(fp) {
         Some(link) if link.pos == pos && link.idx == idx => {
             link.pos = SETTLED;
             true
