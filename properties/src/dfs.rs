@@ -76,6 +76,9 @@ pub(crate) fn depth_first(
     let mut scratch = Scratch::default();
     // A state's kept successors: action index, fingerprint, state.
     let mut successors: Vec<(u32, u64, SystemState)> = Vec::new();
+    // States already expanded, whose vectors a kept successor is copied into
+    // (`SystemState::clone_from`) instead of allocating its own.
+    let mut spare: Vec<SystemState> = Vec::new();
     let mut order = search.options.order.map(Order::new);
     // The slots still open change only when a discovery is made: computed again then, not
     // for every state.
@@ -86,11 +89,14 @@ pub(crate) fn depth_first(
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let table = &mut search.table;
         let kept = &mut successors;
+        let spare_ref = &mut spare;
         let mut sink = |successor: Successor<'_>| match successor {
             Successor::Coming(nfp) => seen.prefetch(nfp),
             Successor::Stepped(idx, nfp, next) => {
                 if !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
-                    kept.push((idx, nfp, next.clone()));
+                    let mut copy = spare_ref.pop().unwrap_or_default();
+                    copy.clone_from(next);
+                    kept.push((idx, nfp, copy));
                 }
             }
         };
@@ -103,7 +109,7 @@ pub(crate) fn depth_first(
             &mut sink,
             &mut scratch,
         );
-        drop(state);
+        spare.push(state);
         if !scratch.hits.is_empty() {
             for (slot, msg) in scratch.hits.drain(..) {
                 search.found[slot].get_or_insert_with(|| (path.at(), msg));
@@ -120,6 +126,8 @@ pub(crate) fn depth_first(
             if seen.insert(nfp) {
                 search.unique += 1;
                 stack.push((nfp, nstate, depth + 1, idx));
+            } else {
+                spare.push(nstate);
             }
         }
         since_progress += 1;
