@@ -16,6 +16,9 @@ use crate::swarm::Order;
 use crate::visited::ROOT_IDX;
 use sharetxn_model::{System, SystemState};
 
+/// The most expanded states kept for their vectors: a state keeps a few successors.
+const SPARE: usize = 64;
+
 /// A state to expand: fingerprint, state, depth, index of the action that reached it
 /// ([`ROOT_IDX`] for a root).
 type Entry = (u64, SystemState, u64, u32);
@@ -77,8 +80,10 @@ pub(crate) fn depth_first(
     // A state's kept successors: action index, fingerprint, state.
     let mut successors: Vec<(u32, u64, SystemState)> = Vec::new();
     // States already expanded, whose vectors a kept successor is copied into
-    // (`SystemState::clone_from`) instead of allocating its own.
-    let mut spare: Vec<SystemState> = Vec::new();
+    // (`SystemState::clone_from`) instead of allocating its own. At most `SPARE` are
+    // kept: a spare state still holds its parts, and after a switch from breadth-first
+    // search a million roots would otherwise all be kept once expanded.
+    let mut spare: Vec<SystemState> = Vec::with_capacity(SPARE);
     let mut order = search.options.order.map(Order::new);
     // The slots still open change only when a discovery is made: computed again then, not
     // for every state.
@@ -109,7 +114,9 @@ pub(crate) fn depth_first(
             &mut sink,
             &mut scratch,
         );
-        spare.push(state);
+        if spare.len() < SPARE {
+            spare.push(state);
+        }
         if !scratch.hits.is_empty() {
             for (slot, msg) in scratch.hits.drain(..) {
                 search.found[slot].get_or_insert_with(|| (path.at(), msg));
@@ -126,7 +133,7 @@ pub(crate) fn depth_first(
             if seen.insert(nfp) {
                 search.unique += 1;
                 stack.push((nfp, nstate, depth + 1, idx));
-            } else {
+            } else if spare.len() < SPARE {
                 spare.push(nstate);
             }
         }
