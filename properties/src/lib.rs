@@ -18,7 +18,7 @@ mod dfs;
 pub mod docs;
 pub mod explorer;
 mod frontier;
-mod link_map;
+mod open_table;
 pub mod props;
 pub mod reduction;
 pub mod report;

@@ -6,88 +6,21 @@
 //! is whether it was seen, and an entry of this set is its fingerprint and nothing else.
 //!
 //! The set is split by the top 12 bits of the fingerprint into 4,096 open-addressing
-//! tables with linear probing, each grown on its own when it is four fifths full. Growing
+//! tables with linear probing (`open_table.rs`), each grown on its own when it is four
+//! fifths full. Growing
 //! one table allocates only that table's new slots, so the set's peak is its own size plus
 //! one small table, not the twice-over of a single table that doubles: between 10 and 20
 //! bytes a state (`docs/checker.md`, "The visited table"). The tables are probed by key
 //! only and never iterated in an order that reaches a result.
 
-/// Empty slots hold this value; a fingerprint equal to it is remembered apart.
-const EMPTY: u64 = 0;
+use crate::open_table::OpenTable;
+
 const SHARD_BITS: u32 = 12;
-/// Slots of a table before its first growth (4,096 tables × 16 × 8 bytes = 512 KiB).
-const FIRST_SLOTS: usize = 16;
 
-/// One open-addressing table: slots are a power of two in number, a fingerprint's home is
-/// its low bits (the top bits chose the table), collisions probe the next slots.
-#[derive(Clone)]
-struct Shard {
-    slots: Vec<u64>,
-    len: usize,
-}
-
-impl Shard {
-    fn new() -> Shard {
-        Shard {
-            slots: vec![EMPTY; FIRST_SLOTS],
-            len: 0,
-        }
-    }
-
-    /// Inserts `fp` (not [`EMPTY`]); true if it was not there.
-    fn insert(&mut self, fp: u64) -> bool {
-        if self.contains(fp) {
-            return false;
-        }
-        // Four fifths full: grow first, so that a probe always meets an empty slot soon.
-        if (self.len + 1) * 5 > self.slots.len() * 4 {
-            self.grow();
-        }
-        Self::place(&mut self.slots, fp);
-        self.len += 1;
-        true
-    }
-
-    /// Starts fetching the cache line of `fp`'s home slot.
-    fn prefetch(&self, fp: u64) {
-        prefetch_index::prefetch_index(&self.slots, (fp as usize) & (self.slots.len() - 1));
-    }
-
-    fn contains(&self, fp: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut at = (fp as usize) & mask;
-        loop {
-            match self.slots[at] {
-                EMPTY => return false,
-                s if s == fp => return true,
-                _ => at = (at + 1) & mask,
-            }
-        }
-    }
-
-    fn place(slots: &mut [u64], fp: u64) {
-        let mask = slots.len() - 1;
-        let mut at = (fp as usize) & mask;
-        while slots[at] != EMPTY {
-            at = (at + 1) & mask;
-        }
-        slots[at] = fp;
-    }
-
-    fn grow(&mut self) {
-        let mut bigger = vec![EMPTY; self.slots.len() * 2];
-        for &fp in self.slots.iter().filter(|&&s| s != EMPTY) {
-            Self::place(&mut bigger, fp);
-        }
-        self.slots = bigger;
-    }
-}
-
-/// A set of 64-bit fingerprints for one thread.
+/// A set of 64-bit fingerprints for one thread: 4,096 tables of 8-byte slots (16 slots
+/// each before their first growth: 512 KiB in all).
 pub(crate) struct Seen {
-    shards: Box<[Shard]>,
-    /// Whether the fingerprint equal to [`EMPTY`] was inserted.
-    empty_seen: bool,
+    shards: Box<[OpenTable<()>]>,
     len: u64,
 }
 
@@ -95,41 +28,31 @@ impl Seen {
     /// An empty set.
     pub fn new() -> Seen {
         Seen {
-            shards: vec![Shard::new(); 1 << SHARD_BITS].into_boxed_slice(),
-            empty_seen: false,
+            shards: vec![OpenTable::default(); 1 << SHARD_BITS].into_boxed_slice(),
             len: 0,
         }
     }
 
-    fn shard(&mut self, fp: u64) -> &mut Shard {
-        &mut self.shards[(fp >> (64 - SHARD_BITS)) as usize]
-    }
-
-    fn shard_ref(&self, fp: u64) -> &Shard {
+    fn shard(&self, fp: u64) -> &OpenTable<()> {
         &self.shards[(fp >> (64 - SHARD_BITS)) as usize]
     }
 
     /// Whether `fp` was inserted.
     pub fn contains(&self, fp: u64) -> bool {
-        if fp == EMPTY {
-            return self.empty_seen;
-        }
-        self.shard_ref(fp).contains(fp)
+        self.shard(fp).get(fp).is_some()
     }
 
     /// Starts fetching where [`Seen::contains`] will look for `fp`, so that a lookup made
     /// a little later does not wait for memory. Only a hint: it changes no answer.
     pub fn prefetch(&self, fp: u64) {
-        self.shard_ref(fp).prefetch(fp);
+        self.shard(fp).prefetch(fp);
     }
 
     /// Inserts `fp`; true if it was not there yet.
     pub fn insert(&mut self, fp: u64) -> bool {
-        let new = if fp == EMPTY {
-            !std::mem::replace(&mut self.empty_seen, true)
-        } else {
-            self.shard(fp).insert(fp)
-        };
+        let new = self.shards[(fp >> (64 - SHARD_BITS)) as usize]
+            .entry(fp, ())
+            .0;
         self.len += u64::from(new);
         new
     }
@@ -169,10 +92,10 @@ mod tests {
     #[test]
     fn the_empty_slot_value_is_a_fingerprint_like_any_other() {
         let mut seen = Seen::new();
-        assert!(!seen.contains(EMPTY));
-        assert!(seen.insert(EMPTY));
-        assert!(!seen.insert(EMPTY));
-        assert!(seen.contains(EMPTY));
+        assert!(!seen.contains(0));
+        assert!(seen.insert(0));
+        assert!(!seen.insert(0));
+        assert!(seen.contains(0));
         // Fingerprints that share a table and a home slot probe past one another.
         let same_home = [1u64, 1 + (1 << 20), 1 + (2 << 20)];
         for f in same_home {

@@ -15,7 +15,7 @@
 //! the link a one-threaded search keeps, so counts, discoveries and traces do not depend
 //! on the thread count (`docs/checker.md`).
 
-use crate::link_map::LinkMap;
+use crate::open_table::OpenTable;
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -43,10 +43,10 @@ impl Hasher for IdentityHasher {
 #[allow(clippy::disallowed_types)] // looked up by key only, never iterated
 pub(crate) type IdentityMap<V> = HashMap<u64, V, BuildHasherDefault<IdentityHasher>>;
 
-type Map = LinkMap;
+type Map = OpenTable<Link>;
 
 /// How a state was first reached. 16 bytes: with its 8-byte key an entry is 24 bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Link {
     /// The parent's fingerprint ([`ROOT`] for the initial state).
     pub parent: u64,

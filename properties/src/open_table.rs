@@ -1,55 +1,55 @@
-//! One shard of the breadth-first visited table: an open-addressing map from fingerprint to
-//! [`Link`], probed linearly from the fingerprint's low bits, grown when four fifths full.
+//! An open-addressing table keyed by fingerprint: slots of the fingerprint and a value,
+//! a power of two in number, probed linearly from the fingerprint's low bits, doubled when
+//! four fifths full. Depth-first search's visited set is 4,096 of them with no value
+//! (`seen.rs`, 8 bytes a slot); breadth-first search's visited table is 64 of them with a
+//! [`crate::visited::Link`] (24 bytes a slot).
 //!
-//! It is a map of its own rather than a `HashMap` so that the slot a lookup will read can
-//! be prefetched ([`LinkMap::prefetch`]) while the next successor is stepped: deciding
+//! It is a table of its own rather than a `HashMap` so that the slot a lookup will read can
+//! be prefetched ([`OpenTable::prefetch`]) while the next successor is stepped: deciding
 //! whether a successor is new is one random read of a table far larger than the caches.
-//! The map is probed by key only and never iterated.
-
-use crate::visited::Link;
+//! A table is probed by key only and never iterated.
 
 /// Empty slots hold this key; a fingerprint equal to it is kept apart.
 const EMPTY: u64 = 0;
 /// Slots before the first growth.
 const FIRST_SLOTS: usize = 16;
 
-/// A fingerprint with its link: 24 bytes.
+/// A fingerprint with its value.
 #[derive(Clone, Copy)]
-struct Slot {
+struct Slot<V> {
     fp: u64,
-    link: Link,
+    value: V,
 }
 
-const VACANT: Slot = Slot {
-    fp: EMPTY,
-    link: Link {
-        parent: 0,
-        idx: 0,
-        pos: 0,
-    },
-};
-
-/// Fingerprint to link.
-pub(crate) struct LinkMap {
+/// Fingerprint to value.
+#[derive(Clone)]
+pub(crate) struct OpenTable<V> {
     /// A power of two in number; a fingerprint's home is its low bits.
-    slots: Vec<Slot>,
+    slots: Vec<Slot<V>>,
     /// Occupied slots.
     used: usize,
-    /// The link of the fingerprint equal to [`EMPTY`], if seen.
-    zero: Option<Link>,
+    /// The value of the fingerprint equal to [`EMPTY`], if held.
+    zero: Option<V>,
 }
 
-impl Default for LinkMap {
-    fn default() -> LinkMap {
-        LinkMap {
-            slots: vec![VACANT; FIRST_SLOTS],
+impl<V: Copy + Default> Default for OpenTable<V> {
+    fn default() -> OpenTable<V> {
+        OpenTable {
+            slots: vec![Self::vacant(); FIRST_SLOTS],
             used: 0,
             zero: None,
         }
     }
 }
 
-impl LinkMap {
+impl<V: Copy + Default> OpenTable<V> {
+    fn vacant() -> Slot<V> {
+        Slot {
+            fp: EMPTY,
+            value: V::default(),
+        }
+    }
+
     /// The number of fingerprints held.
     pub fn len(&self) -> usize {
         self.used + usize::from(self.zero.is_some())
@@ -79,47 +79,47 @@ impl LinkMap {
         }
     }
 
-    /// The link of `fp`, if held.
-    pub fn get(&self, fp: u64) -> Option<Link> {
+    /// The value of `fp`, if held.
+    pub fn get(&self, fp: u64) -> Option<V> {
         if fp == EMPTY {
             return self.zero;
         }
-        self.find(fp).ok().map(|at| self.slots[at].link)
+        self.find(fp).ok().map(|at| self.slots[at].value)
     }
 
-    /// The link of `fp` to change, if held.
-    pub fn get_mut(&mut self, fp: u64) -> Option<&mut Link> {
+    /// The value of `fp` to change, if held.
+    pub fn get_mut(&mut self, fp: u64) -> Option<&mut V> {
         if fp == EMPTY {
             return self.zero.as_mut();
         }
         match self.find(fp) {
-            Ok(at) => Some(&mut self.slots[at].link),
+            Ok(at) => Some(&mut self.slots[at].value),
             Err(_) => None,
         }
     }
 
-    /// The link of `fp`, with `link` inserted first if `fp` was not held; true if it was
-    /// inserted.
-    pub fn entry(&mut self, fp: u64, link: Link) -> (bool, &mut Link) {
+    /// The value of `fp`, with `value` inserted first if `fp` was not held; true if it
+    /// was inserted.
+    pub fn entry(&mut self, fp: u64, value: V) -> (bool, &mut V) {
         if fp == EMPTY {
             let new = self.zero.is_none();
-            return (new, self.zero.get_or_insert(link));
+            return (new, self.zero.get_or_insert(value));
         }
         let at = match self.find(fp) {
-            Ok(at) => return (false, &mut self.slots[at].link),
+            Ok(at) => return (false, &mut self.slots[at].value),
             Err(at) if (self.used + 1) * 5 <= self.slots.len() * 4 => at,
             Err(_) => {
                 self.grow();
                 self.find(fp).expect_err("not held before growing")
             }
         };
-        self.slots[at] = Slot { fp, link };
+        self.slots[at] = Slot { fp, value };
         self.used += 1;
-        (true, &mut self.slots[at].link)
+        (true, &mut self.slots[at].value)
     }
 
     fn grow(&mut self) {
-        let bigger = vec![VACANT; self.slots.len() * 2];
+        let bigger = vec![Self::vacant(); self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
         for slot in old.into_iter().filter(|s| s.fp != EMPTY) {
             let at = self.find(slot.fp).expect_err("each fingerprint once");
@@ -131,6 +131,7 @@ impl LinkMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::visited::Link;
 
     /// A fixed mix of the index, so the test's fingerprints spread as real ones do.
     fn fp(i: u64) -> u64 {
@@ -147,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_link_is_inserted_once_and_found_across_growth() {
-        let mut map = LinkMap::default();
+        let mut map = OpenTable::<Link>::default();
         for i in 0..100_000 {
             assert!(map.entry(fp(i), link(i)).0, "{i} is new");
         }
@@ -164,8 +165,14 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_without_a_value_is_a_fingerprint_alone() {
+        assert_eq!(std::mem::size_of::<Slot<()>>(), 8);
+        assert_eq!(std::mem::size_of::<Slot<Link>>(), 24);
+    }
+
+    #[test]
     fn the_empty_key_and_keys_sharing_a_home_are_held_like_any_other() {
-        let mut map = LinkMap::default();
+        let mut map = OpenTable::<Link>::default();
         assert!(map.get(EMPTY).is_none());
         assert!(map.entry(EMPTY, link(1)).0);
         assert!(!map.entry(EMPTY, link(2)).0);
