@@ -11,7 +11,7 @@ use crate::design::Design;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
 use crate::world::effects::StepEffects;
-use crate::world::memo::{Event, HandlerMemo, Outcome};
+use crate::world::memo::{clone_command, Event, HandlerMemo, Outcome};
 use crate::world::node::{Node, NodeState};
 use crate::world::record::{Record, StepFacts};
 use crate::world::scenario::Scenario;
@@ -281,21 +281,23 @@ impl<H: Record> System<H> {
             self.apply_outcome(next, facts, id, outcome, effects);
             return;
         };
+        #[cfg(debug_assertions)]
+        let input = next.nodes[i].clone();
         if let Some(known) = memo.get(i, &next.nodes[i], event) {
-            let (commands, observations) = known.replay();
-            let state = known.state.clone();
+            // The commands go into the world one by one as copies: no list of them is
+            // built and dropped for a step the memo answers.
+            if let Some(s) = &known.state {
+                next.nodes[i] = s.clone();
+            }
+            facts.observations = known.observations.clone();
+            let commands = known.commands.iter().map(clone_command);
+            next.apply_commands(id, commands, effects, &mut facts.sent);
             #[cfg(debug_assertions)]
             if memo.audit_due() {
-                let again = self.run_event(&next.nodes[i], id, event);
-                let known = memo.get(i, &next.nodes[i], event).expect("just found");
+                let again = self.run_event(&input, id, event);
+                let known = memo.get(i, &input, event).expect("just found");
                 assert!(known.same_as(&again), "a handler's outcome is its inputs'");
             }
-            let outcome = Outcome {
-                state,
-                commands,
-                observations,
-            };
-            self.apply_outcome(next, facts, id, outcome, effects);
             return;
         }
         let input = next.nodes[i].clone();
