@@ -24,13 +24,13 @@ use sharetxn_model::protocol::msg::ClientChoice;
 use sharetxn_model::world::network::Network;
 use sharetxn_model::world::node::{NodeState, NodeStorage};
 use sharetxn_model::world::scenario::FaultBudget;
-use sharetxn_model::world::shared::{fixed_hasher, Shared};
+use sharetxn_model::world::shared::Shared;
 use sharetxn_model::world::timer_set::TimerSet;
 use sharetxn_model::SystemState;
 #[allow(clippy::disallowed_types)] // the index is looked up by key only, never iterated
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 type Choices = BTreeMap<String, Vec<ClientChoice>>;
 
@@ -96,15 +96,9 @@ fn up_words(actors: usize) -> usize {
     actors.div_ceil(32)
 }
 
-/// The network's hash: its connections' keys and queues' cached hashes, and its strays.
+/// The network's hash: the sum of its fingerprint terms, which it keeps (`Network::terms`).
 fn network_hash(network: &Network) -> u64 {
-    let mut h = fixed_hasher();
-    for (key, queue) in &network.channels {
-        key.hash(&mut h);
-        h.write_u64(queue.cached_hash());
-    }
-    network.strays.hash(&mut h);
-    h.finish()
+    network.terms()
 }
 
 fn budget_word(budget: FaultBudget) -> u32 {

@@ -42,8 +42,8 @@ pub struct Due {
 pub struct Pending {
     /// Copies in flight per envelope, earliest first.
     pub messages: BTreeMap<Envelope, Vec<InFlight>>,
-    /// Armed timers' deadlines.
-    pub timers: BTreeMap<(Id, Timer), Due>,
+    /// Armed timers' deadlines, by actor: a step re-syncs one actor's timers.
+    pub timers: BTreeMap<Id, BTreeMap<Timer, Due>>,
     /// Offered choices: when the client decides.
     pub choices: BTreeMap<(Id, String), Due>,
     /// Crashed actors: when they restart.
@@ -154,17 +154,21 @@ impl Pending {
             if same && !handled {
                 continue;
             }
-            self.timers
-                .retain(|(actor, timer), _| *actor != id || timers.contains(timer));
+            let mine = self.timers.entry(id).or_default();
+            mine.retain(|timer, _| timers.contains(timer));
             for timer in timers.iter() {
                 let fresh = handled && effects.timers.contains(timer);
-                if fresh || !self.timers.contains_key(&(id, *timer)) {
+                if fresh || !mine.contains_key(timer) {
+                    self.next_seq += 1;
                     let due = Due {
                         at_ms: arrivals.timer(id, timer),
-                        seq: self.seq(),
+                        seq: self.next_seq,
                     };
-                    self.timers.insert((id, *timer), due);
+                    mine.insert(*timer, due);
                 }
+            }
+            if mine.is_empty() {
+                self.timers.remove(&id);
             }
         }
     }
@@ -255,8 +259,8 @@ fn resize_copies(
 fn network_delta(before: &Network, after: &Network) -> Vec<(Envelope, i64)> {
     // A step changes an envelope or two: a short list searched in place costs less than a
     // map's nodes, and sorting it once gives the map's order.
-    let mut delta = Vec::new();
-    let (a, b) = (&before.channels, &after.channels);
+    let mut delta = Vec::with_capacity(4);
+    let (a, b) = (before.channels(), after.channels());
     let (mut i, mut j) = (0, 0);
     loop {
         match (a.get(i), b.get(j)) {
@@ -281,8 +285,8 @@ fn network_delta(before: &Network, after: &Network) -> Vec<(Envelope, i64)> {
             (None, None) => break,
         }
     }
-    if before.strays != after.strays {
-        for (strays, sign) in [(&before.strays, -1), (&after.strays, 1)] {
+    if before.strays() != after.strays() {
+        for (strays, sign) in [(before.strays(), -1), (after.strays(), 1)] {
             for (env, n) in strays {
                 add(&mut delta, env, sign * i64::from(*n));
             }

@@ -275,7 +275,8 @@ impl<'a> Scheduler<'a> {
                 ));
             }
         }
-        for ((id, timer), due) in &self.pending.timers {
+        let timers = self.pending.timers.iter();
+        for (id, timer, due) in timers.flat_map(|(id, t)| t.iter().map(move |(t, d)| (id, t, d))) {
             parts.push(format!(
                 "{} {timer:?} at {}ms",
                 sys.topology.name(*id),
@@ -322,9 +323,11 @@ impl<'a> Scheduler<'a> {
             let at = self.stalled_until(env.dst, c.ready_ms);
             Some((at, c.seq, Slot::Message(env, c)))
         });
-        let timers = p.timers.iter().map(|((actor, timer), due)| {
-            let at = self.stalled_until(*actor, due.at_ms);
-            (at, due.seq, Slot::Timer(*actor, *timer))
+        let timers = p.timers.iter().flat_map(|(actor, timers)| {
+            timers.iter().map(|(timer, due)| {
+                let at = self.stalled_until(*actor, due.at_ms);
+                (at, due.seq, Slot::Timer(*actor, *timer))
+            })
         });
         let choices = p.choices.iter().map(|((actor, key), due)| {
             let at = self.stalled_until(*actor, due.at_ms);

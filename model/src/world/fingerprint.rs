@@ -18,7 +18,6 @@ use crate::world::network::{Channel, Network};
 use crate::world::record::Record;
 use crate::world::shared::{fixed_hash, Shared};
 use crate::world::state::SystemState;
-use std::cmp::Ordering;
 use std::hash::Hash;
 
 /// The kinds of slot, one per field of the state.
@@ -45,7 +44,8 @@ fn storage_hash<T: Hash>(s: &Option<Shared<T>>) -> u64 {
     s.as_ref().map_or(0, Shared::cached_hash)
 }
 
-fn channel_term(key: &Channel, queue: u64) -> u64 {
+/// The term of connection `key` whose queue hashes to `queue`.
+pub(crate) fn channel_term(key: &Channel, queue: u64) -> u64 {
     term(Kind::Channel, fixed_hash(key), queue)
 }
 
@@ -68,23 +68,15 @@ pub fn of<H: Record>(state: &SystemState<H>) -> u64 {
     for (i, c) in state.choices.iter().enumerate() {
         add(term(Kind::Choices, i as u64, c.cached_hash()));
     }
-    add(network_sum(&state.network));
+    // From every part, not the kept sum: debug builds compare the two on every step.
+    add(state.network.sum_terms());
     add(term(Kind::Budget, 0, fixed_hash(&state.budget)));
     add(term(Kind::Ghost, 0, state.ghost.cached_hash()));
     fp
 }
 
-/// The sum of the network's terms: one per open connection, one per distinct stray.
-fn network_sum(network: &Network) -> u64 {
-    let channels = network
-        .channels
-        .iter()
-        .map(|(key, q)| channel_term(key, q.cached_hash()));
-    let strays = network.strays.iter().map(|(env, n)| stray_term(env, *n));
-    channels.chain(strays).fold(0, u64::wrapping_add)
-}
-
-fn stray_term(env: &crate::world::state::Envelope, copies: u8) -> u64 {
+/// The term of a stray `env` with `copies` copies.
+pub(crate) fn stray_term(env: &crate::world::state::Envelope, copies: u8) -> u64 {
     term(Kind::Stray, fixed_hash(env), u64::from(copies))
 }
 
@@ -158,41 +150,9 @@ impl Delta {
         }
     }
 
-    /// The connections by key (both lists are sorted by it), then the strays.
+    /// The network's terms: the sums the networks keep (`Network::terms`).
     fn network(&mut self, a: &Network, b: &Network) {
-        let (mut x, mut y) = (a.channels.iter().peekable(), b.channels.iter().peekable());
-        loop {
-            let order = match (x.peek(), y.peek()) {
-                (None, None) => break,
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (Some((k, _)), Some((l, _))) => k.cmp(l),
-            };
-            match order {
-                Ordering::Less => {
-                    let (k, q) = x.next().expect("peeked");
-                    self.sub(channel_term(k, q.cached_hash()));
-                }
-                Ordering::Greater => {
-                    let (k, q) = y.next().expect("peeked");
-                    self.add(channel_term(k, q.cached_hash()));
-                }
-                Ordering::Equal => {
-                    let ((k, q), (_, r)) = (x.next().expect("peeked"), y.next().expect("peeked"));
-                    if !Shared::ptr_eq(q, r) && q.cached_hash() != r.cached_hash() {
-                        self.sub(channel_term(k, q.cached_hash()));
-                        self.add(channel_term(k, r.cached_hash()));
-                    }
-                }
-            }
-        }
-        if a.strays != b.strays {
-            a.strays
-                .iter()
-                .for_each(|(e, n)| self.sub(stray_term(e, *n)));
-            b.strays
-                .iter()
-                .for_each(|(e, n)| self.add(stray_term(e, *n)));
-        }
+        self.sub(a.terms());
+        self.add(b.terms());
     }
 }

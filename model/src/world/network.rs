@@ -9,13 +9,20 @@
 //! message (the copy a retry sends on a new connection), and everything still queued on a
 //! connection that a request timeout closed (Kafka's `NetworkClient` disconnects on a
 //! request timeout; what was already sent may still arrive, late and out of order).
+//!
+//! The network keeps the sum of its terms in a state's fingerprint (one per connection,
+//! one per distinct stray, `fingerprint.rs`) up to date through every change, so that a
+//! searcher fingerprints a successor's network without walking its connections. Its
+//! fields are private for that reason: every change goes through a method here.
 
 use crate::protocol::msg::Msg;
+use crate::world::fingerprint::{channel_term, stray_term};
 use crate::world::shared::Shared;
 use crate::world::system::Envelope;
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 
 /// A connection: (from, to, carries responses).
 pub type Channel = (Id, Id, bool);
@@ -25,9 +32,46 @@ pub type Channel = (Id, Id, bool);
 pub struct Network {
     /// Open connections, each a FIFO queue, sorted by connection. A step touches one or
     /// two queues, so the others stay shared with the state before it.
-    pub channels: Vec<(Channel, Shared<VecDeque<Msg>>)>,
+    channels: Vec<(Channel, Shared<VecDeque<Msg>>)>,
     /// Messages off their connection, deliverable in any order, with multiplicity.
-    pub strays: Vec<(Envelope, u8)>,
+    strays: Vec<(Envelope, u8)>,
+    /// The sum of the terms, if kept.
+    #[serde(skip)]
+    terms: Terms,
+}
+
+/// The wrapping sum of a network's fingerprint terms, or unknown: a network read from a
+/// trace, or one whose holder never fingerprints it ([`Network::forget_terms`]). It is
+/// derived data, so it takes no part in the network's equality, hash or serialized form.
+#[derive(Clone, Copy, Debug)]
+struct Terms(Option<u64>);
+
+impl Default for Terms {
+    /// A network deserialized is not empty: its sum is unknown until asked for.
+    fn default() -> Self {
+        Terms(None)
+    }
+}
+
+impl PartialEq for Terms {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Terms {}
+
+impl Hash for Terms {
+    fn hash<S: Hasher>(&self, _: &mut S) {}
+}
+
+impl Terms {
+    /// Exchanges `old` for `new` in a known sum.
+    fn swap(&mut self, old: u64, new: u64) {
+        if let Some(sum) = &mut self.0 {
+            *sum = sum.wrapping_sub(old).wrapping_add(new);
+        }
+    }
 }
 
 impl Clone for Network {
@@ -35,6 +79,7 @@ impl Clone for Network {
         Network {
             channels: self.channels.clone(),
             strays: self.strays.clone(),
+            terms: self.terms,
         }
     }
 
@@ -50,6 +95,7 @@ impl Clone for Network {
         }
         self.channels.extend_from_slice(&source.channels[kept..]);
         self.strays.clone_from(&source.strays);
+        self.terms = source.terms;
     }
 }
 
@@ -58,6 +104,106 @@ fn channel_of(env: &Envelope) -> Channel {
 }
 
 impl Network {
+    /// An empty network, its terms kept (their sum is 0).
+    pub fn new() -> Network {
+        Network {
+            channels: Vec::new(),
+            strays: Vec::new(),
+            terms: Terms(Some(0)),
+        }
+    }
+
+    /// The open connections, sorted by connection.
+    pub fn channels(&self) -> &[(Channel, Shared<VecDeque<Msg>>)] {
+        &self.channels
+    }
+
+    /// The strays with their copies, sorted.
+    pub fn strays(&self) -> &[(Envelope, u8)] {
+        &self.strays
+    }
+
+    /// The sum of the network's fingerprint terms: kept, or computed from every part.
+    pub fn terms(&self) -> u64 {
+        self.terms.0.unwrap_or_else(|| self.sum_terms())
+    }
+
+    /// The sum of the network's fingerprint terms from every part (what [`Network::terms`]
+    /// must equal).
+    pub fn sum_terms(&self) -> u64 {
+        let channels = self
+            .channels
+            .iter()
+            .map(|(key, q)| channel_term(key, q.cached_hash()));
+        let strays = self.strays.iter().map(|(env, n)| stray_term(env, *n));
+        channels.chain(strays).fold(0, u64::wrapping_add)
+    }
+
+    /// Keeps the sum of the terms from now on (computed once here).
+    pub fn keep_terms(&mut self) {
+        self.terms = Terms(Some(self.sum_terms()));
+    }
+
+    /// Stops keeping the sum of the terms: a holder that never fingerprints this network
+    /// (the simulator) spares hashing every queue a step changes.
+    pub fn forget_terms(&mut self) {
+        self.terms = Terms(None);
+    }
+
+    /// Puts `queue` in place of connection `i`'s queue.
+    fn replace_queue(&mut self, i: usize, queue: Shared<VecDeque<Msg>>) {
+        let (key, old) = &self.channels[i];
+        if self.terms.0.is_some() {
+            let (old, new) = (old.cached_hash(), queue.cached_hash());
+            self.terms
+                .swap(channel_term(key, old), channel_term(key, new));
+        }
+        self.channels[i].1 = queue;
+    }
+
+    /// Opens connection `key` at position `i` with `queue`.
+    fn open_channel(&mut self, i: usize, key: Channel, queue: Shared<VecDeque<Msg>>) {
+        if self.terms.0.is_some() {
+            self.terms.swap(0, channel_term(&key, queue.cached_hash()));
+        }
+        self.channels.insert(i, (key, queue));
+    }
+
+    /// Closes connection `i`, returning its queue.
+    fn close_channel(&mut self, i: usize) -> (Channel, Shared<VecDeque<Msg>>) {
+        let (key, queue) = self.channels.remove(i);
+        if self.terms.0.is_some() {
+            self.terms.swap(channel_term(&key, queue.cached_hash()), 0);
+        }
+        (key, queue)
+    }
+
+    /// Sets the copies of stray `i` to `n` (0 removes it).
+    fn set_stray(&mut self, i: usize, n: u8) {
+        let (env, old) = &self.strays[i];
+        if self.terms.0.is_some() {
+            let new = if n == 0 { 0 } else { stray_term(env, n) };
+            self.terms.swap(stray_term(env, *old), new);
+        }
+        if n == 0 {
+            self.strays.remove(i);
+        } else {
+            self.strays[i].1 = n;
+        }
+    }
+
+    /// Keeps only the connections `keep` accepts.
+    pub fn retain_channels(&mut self, mut keep: impl FnMut(&Channel) -> bool) {
+        let mut i = 0;
+        while i < self.channels.len() {
+            if keep(&self.channels[i].0) {
+                i += 1;
+            } else {
+                self.close_channel(i);
+            }
+        }
+    }
+
     /// Sends each envelope in order, on its sender's connection.
     pub fn send_all(&mut self, envs: Vec<Envelope>) {
         for env in envs {
@@ -70,12 +216,10 @@ impl Network {
         let key = channel_of(&env);
         match self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => {
-                let q = &mut self.channels[i].1;
-                *q = q.with(|q| q.push_back(env.msg));
+                let q = self.channels[i].1.with(|q| q.push_back(env.msg));
+                self.replace_queue(i, q);
             }
-            Err(i) => self
-                .channels
-                .insert(i, (key, Shared::new(VecDeque::from([env.msg])))),
+            Err(i) => self.open_channel(i, key, Shared::new(VecDeque::from([env.msg]))),
         }
     }
 
@@ -121,10 +265,7 @@ impl Network {
     /// the copy that left the connection is the one that can be anywhere.
     pub fn take(&mut self, env: &Envelope) {
         if let Some(i) = self.strays.iter().position(|(e, _)| e == env) {
-            self.strays[i].1 -= 1;
-            if self.strays[i].1 == 0 {
-                self.strays.remove(i);
-            }
+            self.set_stray(i, self.strays[i].1 - 1);
             return;
         }
         let key = channel_of(env);
@@ -132,11 +273,12 @@ impl Network {
             let q = &self.channels[i].1;
             if q.front() == Some(&env.msg) {
                 if q.len() == 1 {
-                    self.channels.remove(i);
+                    self.close_channel(i);
                 } else {
-                    self.channels[i].1 = q.with(|q| {
+                    let q = q.with(|q| {
                         q.pop_front();
                     });
+                    self.replace_queue(i, q);
                 }
             }
         }
@@ -144,9 +286,10 @@ impl Network {
 
     /// Adds a stray copy of `env`.
     pub fn add_stray(&mut self, env: Envelope) {
-        match self.strays.iter_mut().find(|(e, _)| *e == env) {
-            Some((_, n)) => *n += 1,
+        match self.strays.iter().position(|(e, _)| *e == env) {
+            Some(i) => self.set_stray(i, self.strays[i].1 + 1),
             None => {
+                self.terms.swap(0, stray_term(&env, 1));
                 self.strays.push((env, 1));
                 self.strays.sort();
             }
@@ -158,7 +301,7 @@ impl Network {
     pub fn disconnect(&mut self, src: Id, dst: Id) {
         for key in [(src, dst, false), (dst, src, true)] {
             if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
-                let (_, q) = self.channels.remove(i);
+                let (_, q) = self.close_channel(i);
                 for msg in q.iter().cloned() {
                     self.add_stray(Envelope {
                         src: key.0,
@@ -173,8 +316,15 @@ impl Network {
     /// `id` crashed: what was on its way to it dies with its connections. What it sent
     /// before crashing is already on the wire and may still arrive.
     pub fn crash(&mut self, id: Id) {
-        self.channels.retain(|((_, dst, _), _)| *dst != id);
-        self.strays.retain(|(e, _)| e.dst != id);
+        self.retain_channels(|(_, dst, _)| *dst != id);
+        let mut i = 0;
+        while i < self.strays.len() {
+            if self.strays[i].0.dst == id {
+                self.set_stray(i, 0);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// Takes back the requests queued on `src -> dst` that satisfy `f`: they were never
@@ -188,9 +338,9 @@ impl Network {
             }
             let kept = self.channels[i].1.with(|q| q.retain(|m| !f(m)));
             if kept.is_empty() {
-                self.channels.remove(i);
+                self.close_channel(i);
             } else {
-                self.channels[i].1 = kept;
+                self.replace_queue(i, kept);
             }
         }
     }
@@ -214,6 +364,22 @@ impl Network {
     /// Whether nothing is in flight.
     pub fn is_empty(&self) -> bool {
         self.channels.is_empty() && self.strays.is_empty()
+    }
+
+    /// Whether any message in flight from `src` to `dst` satisfies `f`: only that pair's
+    /// two connections (found by key) and the strays are looked at.
+    pub fn any_from(&self, src: Id, dst: Id, mut f: impl FnMut(&Msg) -> bool) -> bool {
+        let start = self
+            .channels
+            .partition_point(|((s, d, _), _)| (*s, *d) < (src, dst));
+        self.channels[start..]
+            .iter()
+            .take_while(|((s, d, _), _)| *s == src && *d == dst)
+            .any(|(_, q)| q.iter().any(&mut f))
+            || self
+                .strays
+                .iter()
+                .any(|(e, _)| e.src == src && e.dst == dst && f(&e.msg))
     }
 
     /// Whether any message in flight satisfies `f`.

@@ -97,7 +97,7 @@ impl<H: Record> SystemState<H> {
             up: vec![true; n],
             timers: vec![Shared::new(TimerSet::default()); n],
             choices: vec![Shared::new(BTreeMap::new()); n],
-            network: Network::default(),
+            network: Network::new(),
             budget,
             ghost: Shared::new(H::default()),
         }

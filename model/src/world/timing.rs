@@ -57,14 +57,9 @@ fn reply_is_lost<H: Record>(
     let sent = |from: Id, to: Id| {
         state
             .network
-            .any(|src, dst, msg| src == from && dst == to && reply.answer.matches(msg))
+            .any_from(from, to, |msg| reply.answer.matches(msg))
     };
-    let either = || {
-        state.network.any(|src, dst, msg| {
-            ((src == waiter && dst == peer) || (src == peer && dst == waiter))
-                && reply.answer.matches(msg)
-        })
-    };
+    let either = || sent(waiter, peer) || sent(peer, waiter);
     let held = || {
         reply.held.is_some_and(|held| {
             let (node, s) = (actor(sys, peer), state.node(peer));
@@ -103,10 +98,12 @@ fn acquisition_is_lost<H: Record>(
                 Holding::Dropped => false,
                 Holding::No => {
                     let answer = Answer::Acquisition(record);
-                    state.network.any(|src, dst, msg| {
-                        ((src == spl && dst == h) || (src == h && dst == spl))
-                            && answer.matches(msg)
-                    }) || actor(sys, spl).holds(state.node(spl), h, &Held::Acquisition(record))
+                    let sent = |from: Id, to: Id| {
+                        state.network.any_from(from, to, |msg| answer.matches(msg))
+                    };
+                    sent(spl, h)
+                        || sent(h, spl)
+                        || actor(sys, spl).holds(state.node(spl), h, &Held::Acquisition(record))
                 }
             }
     };

@@ -62,6 +62,11 @@ fn walk(sys: &System, seed: u64, memo: &mut HandlerMemo, scratch: &mut SystemSta
             *scratch, next,
             "a step into scratch is the step, {action:?}"
         );
+        assert_eq!(
+            next.network.terms(),
+            next.network.sum_terms(),
+            "the network's kept terms after {action:?}"
+        );
         let moved = after_step(fp, &state, &next);
         assert_eq!(moved, of(&next), "incremental is full after {action:?}");
         assert_eq!(after_step(fp, &state, scratch), moved);
@@ -86,6 +91,41 @@ fn incremental_fingerprints_are_the_full_ones_along_random_walks() {
             steps > 4 * WALKS as usize,
             "{design} on {scenario}: {steps} steps"
         );
+    }
+}
+
+/// A network whose terms are not kept (read back from a trace, or forgotten by the
+/// simulator) fingerprints as the same network with its terms kept, and steps from it are
+/// the same steps; one that keeps them again after a step stays right.
+#[test]
+fn networks_without_kept_terms_fingerprint_the_same() {
+    let sys = system("proposed", "ctp", &[]);
+    let mut state = sys.init_state();
+    let mut actions = Vec::new();
+    for step in 0..60 {
+        actions.clear();
+        sys.enabled(&state, &mut actions);
+        let Some(action) = actions.get(step % actions.len().max(1)).cloned() else {
+            break;
+        };
+        let next = sys.step(&state, &action);
+        let mut forgotten = state.clone();
+        forgotten.network.forget_terms();
+        let from_forgotten = sys.step(&forgotten, &action);
+        assert_eq!(from_forgotten, next, "the same step after {action:?}");
+        assert_eq!(of(&from_forgotten), of(&next));
+        assert_eq!(from_forgotten.network.terms(), next.network.terms());
+        let json = serde_json::to_string(&next.network).expect("a network serializes");
+        let mut read: sharetxn_model::world::network::Network =
+            serde_json::from_str(&json).expect("and reads back");
+        assert_eq!(
+            read.terms(),
+            next.network.terms(),
+            "read back after {action:?}"
+        );
+        read.keep_terms();
+        assert_eq!(read.terms(), next.network.sum_terms());
+        state = next;
     }
 }
 

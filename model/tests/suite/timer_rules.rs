@@ -186,7 +186,7 @@ fn a_committers_early_request_timeout_closes_its_connection_to_the_participant()
         msg: Msg::ExternalRequest(request),
     };
     assert!(
-        next.network.strays.iter().any(|(e, _)| *e == request),
+        next.network.strays().iter().any(|(e, _)| *e == request),
         "the request is off its connection: {:?}",
         next.network
     );

@@ -136,7 +136,7 @@ fn txn_completes_reports_a_coordinator_that_forgets_its_markers() {
     coordinator.markers.clear();
     state.nodes[i] = sharetxn_model::world::shared::Shared::new(node);
     state.timers[i] = sharetxn_model::world::shared::Shared::new(Default::default());
-    state.network.channels.retain(|((src, _, _), _)| *src != tc);
+    state.network.retain_channels(|(src, _, _)| *src != tc);
     let quiescent = walk_until(&sys, state, |s| sys.is_quiescent(s));
     let message =
         txn_completes::check(&View::new(&sys, &quiescent)).expect("the stuck commit is reported");
