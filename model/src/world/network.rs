@@ -104,7 +104,8 @@ fn channel_of(env: &Envelope) -> Channel {
 }
 
 impl Network {
-    /// An empty network, its terms kept (their sum is 0).
+    /// An empty network, its terms kept (their sum is 0). `Network::default()`, like a
+    /// network read back from a trace, does not keep them.
     pub fn new() -> Network {
         Network {
             channels: Vec::new(),
@@ -289,7 +290,9 @@ impl Network {
         match self.strays.iter().position(|(e, _)| *e == env) {
             Some(i) => self.set_stray(i, self.strays[i].1 + 1),
             None => {
-                self.terms.swap(0, stray_term(&env, 1));
+                if self.terms.0.is_some() {
+                    self.terms.swap(0, stray_term(&env, 1));
+                }
                 self.strays.push((env, 1));
                 self.strays.sort();
             }
