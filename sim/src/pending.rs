@@ -154,6 +154,10 @@ impl Pending {
             if same && !handled {
                 continue;
             }
+            if timers.is_empty() {
+                self.timers.remove(&id);
+                continue;
+            }
             let mine = self.timers.entry(id).or_default();
             mine.retain(|timer, _| timers.contains(timer));
             for timer in timers.iter() {
