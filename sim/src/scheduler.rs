@@ -309,7 +309,8 @@ impl<'a> Scheduler<'a> {
         if self.allowed(state, &candidate) {
             return Some((at, candidate));
         }
-        let mut slots: Vec<_> = self.slots().collect();
+        let mut slots = Vec::new();
+        self.each_slot(|at, seq, slot| slots.push((at, seq, slot)));
         slots.sort_unstable_by_key(|(at, seq, _)| (*at, *seq));
         slots.into_iter().find_map(|(at, _, slot)| {
             let candidate = self.candidate(state, slot);
@@ -317,69 +318,48 @@ impl<'a> Scheduler<'a> {
         })
     }
 
-    /// The slot [`Scheduler::slots`] would give first by time and creation order, found
-    /// by a plain loop over each part of the table: this runs once a step, and chained
-    /// iterators over four maps cost more than the comparisons.
+    /// The first slot by time and creation order.
     fn earliest(&self) -> Option<(u64, u64, Slot<'_>)> {
-        let p = &self.pending;
         let mut best: Option<(u64, u64, Slot<'_>)> = None;
+        self.each_slot(|at, seq, slot| {
+            if best.is_none_or(|(a, s, _)| (at, seq) < (a, s)) {
+                best = Some((at, seq, slot));
+            }
+        });
+        best
+    }
+
+    /// Calls `f` with everything scheduled, by reference, with its time (a stall postpones
+    /// what its actor would do) and its creation order. Plain loops over each part of the
+    /// table: this runs once a step, and chained iterators over four maps cost more than
+    /// the comparisons.
+    fn each_slot<'s>(&'s self, mut f: impl FnMut(u64, u64, Slot<'s>)) {
+        let p = &self.pending;
         for (env, copies) in &p.messages {
             if let Some(c) = copies.first() {
-                let at = self.stalled_until(env.dst, c.ready_ms);
-                offer(&mut best, at, c.seq, Slot::Message(env, c));
+                f(
+                    self.stalled_until(env.dst, c.ready_ms),
+                    c.seq,
+                    Slot::Message(env, c),
+                );
             }
         }
         for (actor, timers) in &p.timers {
             for (timer, due) in timers {
                 let at = self.stalled_until(*actor, due.at_ms);
-                offer(&mut best, at, due.seq, Slot::Timer(*actor, *timer));
+                f(at, due.seq, Slot::Timer(*actor, *timer));
             }
         }
         for ((actor, key), due) in &p.choices {
             let at = self.stalled_until(*actor, due.at_ms);
-            offer(&mut best, at, due.seq, Slot::Choice(*actor, key.as_str()));
+            f(at, due.seq, Slot::Choice(*actor, key.as_str()));
         }
         for (actor, due) in &p.restarts {
-            offer(&mut best, due.at_ms, due.seq, Slot::Restart(*actor));
+            f(due.at_ms, due.seq, Slot::Restart(*actor));
         }
         if let Some(t) = self.timed.get(self.next_timed) {
-            offer(&mut best, t.at_ms, 0, Slot::Event(self.next_timed));
+            f(t.at_ms, 0, Slot::Event(self.next_timed));
         }
-        best
-    }
-
-    /// Everything scheduled, by reference, with its time (a stall postpones what its
-    /// actor would do) and its creation order.
-    fn slots(&self) -> impl Iterator<Item = (u64, u64, Slot<'_>)> + '_ {
-        let p = &self.pending;
-        let messages = p.messages.iter().filter_map(|(env, copies)| {
-            let c = copies.first()?;
-            let at = self.stalled_until(env.dst, c.ready_ms);
-            Some((at, c.seq, Slot::Message(env, c)))
-        });
-        let timers = p.timers.iter().flat_map(|(actor, timers)| {
-            timers.iter().map(|(timer, due)| {
-                let at = self.stalled_until(*actor, due.at_ms);
-                (at, due.seq, Slot::Timer(*actor, *timer))
-            })
-        });
-        let choices = p.choices.iter().map(|((actor, key), due)| {
-            let at = self.stalled_until(*actor, due.at_ms);
-            (at, due.seq, Slot::Choice(*actor, key.as_str()))
-        });
-        let restarts = p
-            .restarts
-            .iter()
-            .map(|(actor, due)| (due.at_ms, due.seq, Slot::Restart(*actor)));
-        let event = self
-            .timed
-            .get(self.next_timed)
-            .map(|t| (t.at_ms, 0, Slot::Event(self.next_timed)));
-        messages
-            .chain(timers)
-            .chain(choices)
-            .chain(restarts)
-            .chain(event)
     }
 
     /// What `slot` would do in `state`.
@@ -498,12 +478,5 @@ impl<'a> Scheduler<'a> {
                 None
             }
         }
-    }
-}
-
-/// Keeps in `best` the earlier of it and `slot` by time, then creation order.
-fn offer<'p>(best: &mut Option<(u64, u64, Slot<'p>)>, at: u64, seq: u64, slot: Slot<'p>) {
-    if best.is_none_or(|(a, s, _)| (at, seq) < (a, s)) {
-        *best = Some((at, seq, slot));
     }
 }
