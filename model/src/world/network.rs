@@ -94,7 +94,11 @@ impl Clone for Network {
             to.1.clone_from(&from.1);
         }
         self.channels.extend_from_slice(&source.channels[kept..]);
-        self.strays.clone_from(&source.strays);
+        // A step seldom changes the strays: comparing them spares copying (allocating)
+        // every stray message again for every successor of a state that has any.
+        if self.strays != source.strays {
+            self.strays.clone_from(&source.strays);
+        }
         self.terms = source.terms;
     }
 }
