@@ -49,6 +49,8 @@ pub struct Pending {
     /// Crashed actors: when they restart.
     pub restarts: BTreeMap<Id, Due>,
     next_seq: u64,
+    /// The last step's changes to the network, kept for the vector's memory.
+    delta: Vec<(Envelope, i64)>,
 }
 
 /// What the diff needs from the scheduler for things that appeared.
@@ -111,7 +113,9 @@ impl Pending {
             Some(Action::Deliver(e) | Action::Drop(e)) => Some(e),
             _ => None,
         };
-        for (env, change) in network_delta(before, &after.network) {
+        let mut delta = std::mem::take(&mut self.delta);
+        network_delta(before, &after.network, &mut delta);
+        for (env, change) in delta.drain(..) {
             // One search of the table per changed envelope: the entry is updated in place.
             match self.messages.entry(env) {
                 Entry::Occupied(mut entry) => {
@@ -136,6 +140,7 @@ impl Pending {
                 }
             }
         }
+        self.delta = delta;
     }
 
     fn sync_timers(
@@ -260,30 +265,29 @@ fn resize_copies(
 /// negative; unchanged envelopes are left out), in envelope order. A connection queue the two share is
 /// skipped, and of one that changed only what lies between the common head and the
 /// common tail is counted: a step sends or takes a message or two.
-fn network_delta(before: &Network, after: &Network) -> Vec<(Envelope, i64)> {
+fn network_delta(before: &Network, after: &Network, delta: &mut Vec<(Envelope, i64)>) {
     // A step changes an envelope or two: a short list searched in place costs less than a
-    // map's nodes, and sorting it once gives the map's order.
-    let mut delta = Vec::with_capacity(4);
+    // map's nodes, and sorting it once gives the map's order. `delta` comes in empty.
     let (a, b) = (before.channels(), after.channels());
     let (mut i, mut j) = (0, 0);
     loop {
         match (a.get(i), b.get(j)) {
             (Some((ka, qa)), Some((kb, qb))) if ka == kb => {
                 if !Shared::ptr_eq(qa, qb) {
-                    count_changed(&mut delta, *ka, qa, qb);
+                    count_changed(delta, *ka, qa, qb);
                 }
                 (i, j) = (i + 1, j + 1);
             }
             (Some((ka, qa)), Some((kb, _))) if ka < kb => {
-                count(&mut delta, *ka, qa.iter(), -1);
+                count(delta, *ka, qa.iter(), -1);
                 i += 1;
             }
             (_, Some((kb, qb))) => {
-                count(&mut delta, *kb, qb.iter(), 1);
+                count(delta, *kb, qb.iter(), 1);
                 j += 1;
             }
             (Some((ka, qa)), None) => {
-                count(&mut delta, *ka, qa.iter(), -1);
+                count(delta, *ka, qa.iter(), -1);
                 i += 1;
             }
             (None, None) => break,
@@ -292,13 +296,12 @@ fn network_delta(before: &Network, after: &Network) -> Vec<(Envelope, i64)> {
     if before.strays() != after.strays() {
         for (strays, sign) in [(before.strays(), -1), (after.strays(), 1)] {
             for (env, n) in strays {
-                add(&mut delta, env, sign * i64::from(*n));
+                add(delta, env, sign * i64::from(*n));
             }
         }
     }
     delta.retain(|(_, change)| *change != 0);
     delta.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    delta
 }
 
 /// Adds `change` copies of `env` to `delta` (an envelope is listed once).

@@ -11,6 +11,7 @@ use crate::rng::SimRng;
 use crate::schedule::Schedule;
 use crate::scheduler::{Pick, Scheduler};
 use crate::swarm::{Sizable, Swarm};
+use sharetxn_model::world::effects::StepEffects;
 use sharetxn_model::world::scenario::FaultBudget;
 use sharetxn_model::{Action, Design, Scenario, System, SystemState};
 use sharetxn_properties::{Kind, View, Violation, PROPERTIES};
@@ -120,13 +121,17 @@ struct Run<'a> {
     /// The state before the last step, whose vectors the next step reuses.
     spare: SystemState,
     trace: Vec<TimedAction>,
+    /// The last step's effects, kept for their vectors.
+    effects: StepEffects,
 }
 
 impl Run<'_> {
     fn step(&mut self, sched: &mut Scheduler<'_>, at_ms: u64, action: Action) -> Option<Violation> {
         let next = &mut self.spare;
-        let effects = self.sys.step_with_effects_into(&self.state, &action, next);
-        sched.taken(at_ms, &action, &self.state, next, &effects);
+        let effects = &mut self.effects;
+        self.sys
+            .step_with_effects_into(&self.state, &action, next, effects);
+        sched.taken(at_ms, &action, &self.state, next, effects);
         std::mem::swap(&mut self.state, next);
         self.trace.push(TimedAction {
             time_ms: sched.now(),
@@ -204,6 +209,7 @@ fn simulate(
         spare: SystemState::default(),
         // A ctp seed takes about 85 steps: growing from empty would move the trace 7 times.
         trace: Vec::with_capacity(128),
+        effects: StepEffects::default(),
     };
     let mut late_due_ms = None;
     let (violation, heal_at_ms, heal_at_step) = match safety(sys, &run.state, run.only)

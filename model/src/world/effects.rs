@@ -17,3 +17,12 @@ pub struct StepEffects {
     /// Choice keys it offered (again, if they were offered).
     pub choices: Vec<String>,
 }
+
+impl StepEffects {
+    /// No effects, keeping the vectors' memory.
+    pub fn clear(&mut self) {
+        self.actor = None;
+        self.timers.clear();
+        self.choices.clear();
+    }
+}

@@ -124,16 +124,19 @@ impl<H: Record> System<H> {
     /// [`System::step`] into `next`, a state whose vectors are reused, also returning the
     /// timers and choices the handler set, for a scheduler that gives each a real deadline
     /// (the simulator, which steps between two states rather than allocating one a step).
+    ///
+    /// The effects go into `effects`, cleared first: a caller that steps many times keeps
+    /// one and its vectors.
     pub fn step_with_effects_into(
         &self,
         state: &SystemState<H>,
         action: &Action,
         next: &mut SystemState<H>,
-    ) -> StepEffects {
-        let mut effects = StepEffects::default();
+        effects: &mut StepEffects,
+    ) {
+        effects.clear();
         next.clone_from(state);
-        self.step_onto(state, action, next, Some(&mut effects), None);
-        effects
+        self.step_onto(state, action, next, Some(effects), None);
     }
 
     fn step_inner(
