@@ -75,19 +75,18 @@ impl NodeState {
     }
 }
 
-/// The actors that can hold transactional acknowledgements.
-fn holders(sys: &System) -> Vec<Id> {
+/// The actors that can hold transactional acknowledgements (walked, not collected: the
+/// properties ask after every state).
+fn holders(sys: &System) -> impl Iterator<Item = Id> + '_ {
     sys.topology
         .share_coordinator
         .into_iter()
         .chain(sys.topology.share_partitions())
-        .collect()
 }
 
 /// Every pending transactional acknowledgement, with the actor holding it.
 pub fn pending_acks(sys: &System, state: &SystemState) -> Vec<(Id, PendingAck)> {
     holders(sys)
-        .into_iter()
         .flat_map(|id| {
             state
                 .node(id)
@@ -101,7 +100,6 @@ pub fn pending_acks(sys: &System, state: &SystemState) -> Vec<(Id, PendingAck)> 
 /// Every transactional acknowledgement applied to share state, with the actor.
 pub fn applied_acks(sys: &System, state: &SystemState) -> Vec<(Id, AppliedAck)> {
     holders(sys)
-        .into_iter()
         .flat_map(|id| {
             state
                 .node(id)

@@ -10,6 +10,7 @@ use sharetxn_model::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
 use sharetxn_model::share::share_coordinator::ShareCoordinatorState;
 use sharetxn_model::world::node::NodeState;
 use sharetxn_model::{System, SystemState};
+use smallvec::SmallVec;
 use std::cell::Cell;
 
 /// Where one write (an attempt's record on one partition) stands.
@@ -108,7 +109,8 @@ impl WriteIndex {
     /// belongs to: the first marker of its producer after it (`PartitionLog::status`), found
     /// walking back from the end with the latest marker of each producer seen so far.
     fn read_log(&mut self, log: &PartitionLog, tp: TopicPartition) {
-        let mut next_marker: Vec<(ProducerId, bool)> = Vec::new();
+        // A log has markers of a producer or two: kept inline, not allocated per state.
+        let mut next_marker: SmallVec<[(ProducerId, bool); 4]> = SmallVec::new();
         for entry in log.entries.iter().rev() {
             match entry {
                 LogEntry::Marker {
