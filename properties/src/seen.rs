@@ -33,8 +33,13 @@ impl Seen {
         }
     }
 
+    /// The table `fp` belongs to: its top bits.
+    fn index(fp: u64) -> usize {
+        (fp >> (64 - SHARD_BITS)) as usize
+    }
+
     fn shard(&self, fp: u64) -> &OpenTable<()> {
-        &self.shards[(fp >> (64 - SHARD_BITS)) as usize]
+        &self.shards[Self::index(fp)]
     }
 
     /// Whether `fp` was inserted.
@@ -50,9 +55,7 @@ impl Seen {
 
     /// Inserts `fp`; true if it was not there yet.
     pub fn insert(&mut self, fp: u64) -> bool {
-        let new = self.shards[(fp >> (64 - SHARD_BITS)) as usize]
-            .entry(fp, ())
-            .0;
+        let new = self.shards[Self::index(fp)].entry(fp, ()).0;
         self.len += u64::from(new);
         new
     }

@@ -172,11 +172,12 @@ fn offer_in(map: &mut Map, fp: u64, link: Link) -> bool {
     if new {
         return true;
     }
-    let earlier = (link.pos, link.idx) < (cur.pos, cur.idx);
-    if cur.pos != SETTLED && earlier {
+    // A settled link is final; an unsettled one gives way to an earlier generation.
+    let replaced = cur.pos != SETTLED && (link.pos, link.idx) < (cur.pos, cur.idx);
+    if replaced {
         *cur = link;
     }
-    cur.pos != SETTLED && earlier
+    replaced
 }
 
 fn claim_in(map: &mut Map, fp: u64, pos: u32, idx: u32) -> bool {

@@ -144,11 +144,6 @@ impl Network {
         channels.chain(strays).fold(0, u64::wrapping_add)
     }
 
-    /// Keeps the sum of the terms from now on (computed once here).
-    pub fn keep_terms(&mut self) {
-        self.terms = Terms(Some(self.sum_terms()));
-    }
-
     /// Stops keeping the sum of the terms: a holder that never fingerprints this network
     /// (the simulator) spares hashing every queue a step changes.
     pub fn forget_terms(&mut self) {

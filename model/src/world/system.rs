@@ -11,8 +11,9 @@ use crate::design::Design;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
 use crate::world::effects::StepEffects;
-use crate::world::memo::{clone_command, Event, HandlerMemo, Outcome};
+use crate::world::memo::{clone_command, Event, HandlerMemo, NodeCommand, Outcome};
 use crate::world::node::{Node, NodeState};
+use crate::world::observation::Observation;
 use crate::world::record::{Record, StepFacts};
 use crate::world::scenario::Scenario;
 use crate::world::shared::Shared;
@@ -280,8 +281,12 @@ impl<H: Record> System<H> {
     ) {
         let i = usize::from(id);
         let Some(memo) = memo else {
-            let outcome = self.run_event(&next.nodes[i], id, event);
-            self.apply_outcome(next, facts, id, outcome, effects);
+            let Outcome {
+                state,
+                commands,
+                observations,
+            } = self.run_event(&next.nodes[i], id, event);
+            self.apply_outcome(next, facts, id, (state, observations), commands, effects);
             return;
         };
         #[cfg(debug_assertions)]
@@ -289,12 +294,9 @@ impl<H: Record> System<H> {
         if let Some(known) = memo.get(i, &next.nodes[i], event) {
             // The commands go into the world one by one as copies: no list of them is
             // built and dropped for a step the memo answers.
-            if let Some(s) = &known.state {
-                next.nodes[i] = s.clone();
-            }
-            facts.observations = known.observations.clone();
+            let kept = (known.state.clone(), known.observations.clone());
             let commands = known.commands.iter().map(clone_command);
-            next.apply_commands(id, commands, effects, &mut facts.sent);
+            self.apply_outcome(next, facts, id, kept, commands, effects);
             #[cfg(debug_assertions)]
             if memo.audit_due() {
                 let again = self.run_event(&input, id, event);
@@ -312,7 +314,8 @@ impl<H: Record> System<H> {
             observations,
         };
         memo.put(i, input, event, copy);
-        self.apply_outcome(next, facts, id, outcome, effects);
+        let kept = (outcome.state, outcome.observations);
+        self.apply_outcome(next, facts, id, kept, outcome.commands, effects);
     }
 
     /// Runs actor `id`'s handler of `event` on `before`.
@@ -341,20 +344,22 @@ impl<H: Record> System<H> {
         outcome
     }
 
-    /// Puts a handler's outcome into `next`: its state, its observations and commands.
+    /// Puts a handler's outcome into `next`: its state and observations, then its
+    /// commands, which may be copies taken one by one from a remembered outcome.
     fn apply_outcome(
         &self,
         next: &mut SystemState<H>,
         facts: &mut StepFacts,
         id: Id,
-        outcome: Outcome,
+        (state, observations): (Option<Shared<NodeState>>, Vec<Observation>),
+        commands: impl IntoIterator<Item = NodeCommand>,
         effects: Option<&mut StepEffects>,
     ) {
-        if let Some(s) = outcome.state {
+        if let Some(s) = state {
             next.nodes[usize::from(id)] = s;
         }
-        facts.observations = outcome.observations;
-        next.apply_commands(id, outcome.commands, effects, &mut facts.sent);
+        facts.observations = observations;
+        next.apply_commands(id, commands, effects, &mut facts.sent);
     }
 
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
