@@ -130,7 +130,7 @@ impl Run<'_> {
         let next = &mut self.spare;
         let effects = &mut self.effects;
         self.sys
-            .step_with_effects_into(&self.state, &action, next, effects);
+            .step_with_effects_into(&mut self.state, &action, next, effects);
         sched.taken(at_ms, &action, &self.state, next, effects);
         std::mem::swap(&mut self.state, next);
         self.trace.push(TimedAction {

@@ -81,8 +81,20 @@ impl<T: Hash + Clone> Shared<T> {
 
 impl<T: Hash + Clone + PartialEq> Shared<T> {
     /// Applies `f` to a copy and keeps the copy only when it differs, so a no-op update
-    /// still shares memory with the states before it.
+    /// still shares memory with the states before it. A value no other handle holds is
+    /// changed in place instead (its hash computed again when next asked): nothing else
+    /// can see the difference, and a step that updates one part twice, or the simulator,
+    /// which moves the history from state to state, copies it at most once.
     pub fn update(&mut self, f: impl FnOnce(&mut T)) {
+        // A plain load first: in a search almost every value is still shared with the
+        // state before, and `Arc::get_mut` alone would cost two atomic writes to learn it.
+        if Arc::strong_count(&self.0) == 1 {
+            if let Some(inner) = Arc::get_mut(&mut self.0) {
+                f(&mut inner.value);
+                *inner.hash.get_mut() = UNKNOWN;
+                return;
+            }
+        }
         let mut value = self.0.value.clone();
         f(&mut value);
         if value != self.0.value {
@@ -164,5 +176,31 @@ impl<T: Serialize> Serialize for Shared<T> {
 impl<'de, T: Deserialize<'de> + Hash> Deserialize<'de> for Shared<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         T::deserialize(d).map(Shared::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fixed_hash, Shared};
+
+    #[test]
+    fn an_update_of_a_held_value_leaves_the_other_handle_alone() {
+        let mut a = Shared::new(vec![1, 2]);
+        let b = a.clone();
+        a.update(|v| v.push(3));
+        assert_eq!((a.as_slice(), b.as_slice()), (&[1, 2, 3][..], &[1, 2][..]));
+        assert!(!Shared::ptr_eq(&a, &b));
+        assert_eq!(a.cached_hash(), fixed_hash(&vec![1, 2, 3]));
+    }
+
+    #[test]
+    fn an_update_of_a_sole_value_is_in_place_and_hashed_again() {
+        let mut a = Shared::new(vec![1, 2]);
+        assert_eq!(a.cached_hash(), fixed_hash(&vec![1, 2]));
+        let at: *const Vec<i32> = &*a;
+        a.update(|v| v.push(3));
+        assert!(std::ptr::eq(at, &*a), "changed where it was");
+        assert_eq!(a.cached_hash(), fixed_hash(&vec![1, 2, 3]));
+        assert_eq!(a, Shared::new(vec![1, 2, 3]));
     }
 }

@@ -137,6 +137,14 @@ impl<H> Clone for SystemState<H> {
     /// successor into one scratch state and allocates an owned one only for a new state
     /// (`System::step_memo_into`).
     fn clone_from(&mut self, source: &Self) {
+        self.clone_world_from(source);
+        self.ghost.clone_from(&source.ghost);
+    }
+}
+
+impl<H> SystemState<H> {
+    /// [`Clone::clone_from`] of every part but the history.
+    pub(crate) fn clone_world_from(&mut self, source: &Self) {
         self.nodes.clone_from(&source.nodes);
         self.storage.clone_from(&source.storage);
         self.up.clone_from(&source.up);
@@ -144,7 +152,6 @@ impl<H> Clone for SystemState<H> {
         self.choices.clone_from(&source.choices);
         self.network.clone_from(&source.network);
         self.budget = source.budget;
-        self.ghost.clone_from(&source.ghost);
     }
 }
 

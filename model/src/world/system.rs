@@ -128,16 +128,37 @@ impl<H: Record> System<H> {
     ///
     /// The effects go into `effects`, cleared first: a caller that steps many times keeps
     /// one and its vectors.
+    ///
+    /// The history moves from `state` to `next` instead of being shared by both, so that
+    /// the step's updates of it happen in place (`Shared::update` copies only a value
+    /// something else still holds); `state` is left with `next`'s old history. No part of
+    /// a step reads the history of the state before it (handlers cannot, and the
+    /// history's rules read the actors and the network before the step, and the history
+    /// after it), and debug builds check on every step that `next` is what
+    /// [`System::step`] gives.
     pub fn step_with_effects_into(
         &self,
-        state: &SystemState<H>,
+        state: &mut SystemState<H>,
         action: &Action,
         next: &mut SystemState<H>,
         effects: &mut StepEffects,
     ) {
+        #[cfg(debug_assertions)]
+        let expected = {
+            // A copy of the history, not a second handle: the moved one stays unique.
+            let mut before = state.clone();
+            before.ghost = Shared::new(H::clone(&state.ghost));
+            self.step(&before, action)
+        };
         effects.clear();
-        next.clone_from(state);
+        next.clone_world_from(state);
+        std::mem::swap(&mut next.ghost, &mut state.ghost);
         self.step_onto(state, action, next, Some(effects), None);
+        #[cfg(debug_assertions)]
+        assert!(
+            *next == expected,
+            "a step with the history moved is the step"
+        );
     }
 
     fn step_inner(
