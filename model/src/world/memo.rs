@@ -103,12 +103,9 @@ struct Entry {
     outcome: Outcome,
 }
 
-/// The number of slots: 2^15. Each entry keeps two actor states alive (before and after),
-/// most of them shared with states the search holds anyway. With 2^13 slots a one-thread
-/// search of `share-basic` without its loss and duplicate ran 46,057 of its 1,066,249
-/// handler runs, with 2^15 23,942, and took 1.47 s instead of 1.55 s (medians of 5; 2^16
-/// was no faster), for 4 MB more.
-const SLOTS: usize = 1 << 15;
+/// The number of slots: 2^13. Each entry keeps two actor states alive (before and after),
+/// most of them shared with states the search holds anyway.
+const SLOTS: usize = 1 << 13;
 
 /// A debug build audits one memo hit in this many (the first included).
 pub const AUDIT_EVERY: u64 = 32;
