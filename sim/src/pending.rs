@@ -68,8 +68,7 @@ pub trait Arrivals {
 impl Pending {
     /// A fresh creation number.
     pub fn seq(&mut self) -> u64 {
-        self.next_seq += 1;
-        self.next_seq
+        fresh_seq(&mut self.next_seq)
     }
 
     /// The copy of `env` that arrives first.
@@ -168,16 +167,12 @@ impl Pending {
             for timer in timers.iter() {
                 let fresh = handled && effects.timers.contains(timer);
                 if fresh || !mine.contains_key(timer) {
-                    self.next_seq += 1;
                     let due = Due {
                         at_ms: arrivals.timer(id, timer),
-                        seq: self.next_seq,
+                        seq: fresh_seq(&mut self.next_seq),
                     };
                     mine.insert(*timer, due);
                 }
-            }
-            if mine.is_empty() {
-                self.timers.remove(&id);
             }
         }
     }
@@ -225,6 +220,13 @@ impl Pending {
             }
         }
     }
+}
+
+/// A fresh creation number: the one after `next_seq`, which it becomes. (A function of the
+/// counter alone, so that it can be drawn while a part of the table is borrowed.)
+fn fresh_seq(next_seq: &mut u64) -> u64 {
+    *next_seq += 1;
+    *next_seq
 }
 
 /// Brings the copies of `env` in flight (as many as before the step; the table was synced
