@@ -22,10 +22,12 @@ use crate::reduction::{self, FUSED};
 use crate::report::{PropertyReport, Report, Status};
 use crate::visited::{Link, Table, ROOT, ROOT_IDX};
 use crate::{Kind, View, PROPERTIES};
+use sharetxn_model::world::action_ref::ActionRef;
 use sharetxn_model::world::fingerprint;
 use sharetxn_model::world::memo::HandlerMemo;
 use sharetxn_model::world::settings;
 use sharetxn_model::{Action, System, SystemState};
+use smallvec::SmallVec;
 use std::time::Duration;
 
 /// How the state space is walked.
@@ -131,8 +133,6 @@ pub fn fingerprint(state: &SystemState) -> u64 {
 pub(crate) struct Scratch {
     /// The properties the state violates or witnesses (slot, message).
     pub hits: Vec<(usize, Option<String>)>,
-    /// The state's enabled actions.
-    actions: Vec<Action>,
     /// The handler runs this searcher has seen (`System::step_memo`).
     memo: HandlerMemo,
     /// The successor being stepped: every successor is stepped into it, and only a new
@@ -200,16 +200,17 @@ pub(crate) fn expand(
     scratch: &mut Scratch,
 ) -> bool {
     scratch.hits.clear();
-    scratch.actions.clear();
     evaluate(sys, state, open, &mut scratch.hits);
-    sys.enabled(state, &mut scratch.actions);
+    // Borrowed from `state`: listing and stepping a delivery copies no message.
+    let mut actions = SmallVec::<[ActionRef<'_>; 32]>::new();
+    sys.each_enabled(state, |a| actions.push(a));
     if !expand {
-        return !scratch.actions.is_empty();
+        return !actions.is_empty();
     }
     let mut pending = None;
-    for (i, action) in scratch.actions.iter().enumerate() {
+    for (i, &action) in actions.iter().enumerate() {
         let idx = match (fuse, action) {
-            (true, Action::Duplicate(env)) => match reduction::fused(state, action) {
+            (true, ActionRef::Duplicate(env)) => match reduction::fused(state, env) {
                 Some(true) => {
                     scratch.next = reduction::duplicate_and_deliver(sys, state, env);
                     i as u32 | FUSED

@@ -25,6 +25,7 @@
 //! Breadth-first levels never fuse: a fused edge would be one level for two actions, and a
 //! BFS discovery must stay a shortest trace.
 
+use sharetxn_model::world::action_ref::EnvelopeRef;
 use sharetxn_model::world::system::Envelope;
 use sharetxn_model::{Action, System, SystemState};
 
@@ -39,14 +40,11 @@ pub fn fuses_duplicates(sys: &System) -> bool {
         && sys.topology.readers.is_empty()
 }
 
-/// The edge taken for `action` in a fused search: `None` when the action is a duplication
-/// whose recipient is down (it is taken later, with the delivery, after the restart);
-/// `Some(true)` when it is a duplication fused with its delivery.
-pub fn fused(state: &SystemState, action: &Action) -> Option<bool> {
-    match action {
-        Action::Duplicate(env) => state.is_up(env.dst).then_some(true),
-        _ => Some(false),
-    }
+/// The edge taken for the duplication of `env` in a fused search: `None` when its
+/// recipient is down (it is taken later, with the delivery, after the restart);
+/// `Some(true)` when it is fused with its delivery.
+pub fn fused(state: &SystemState, env: EnvelopeRef<'_>) -> Option<bool> {
+    state.is_up(env.dst).then_some(true)
 }
 
 /// The two actions of a fused edge.
@@ -55,8 +53,12 @@ pub fn fused_actions(env: &Envelope) -> [Action; 2] {
 }
 
 /// The state a fused edge leads to: `env` duplicated, then the copy delivered.
-pub fn duplicate_and_deliver(sys: &System, state: &SystemState, env: &Envelope) -> SystemState {
-    let [dup, deliver] = fused_actions(env);
+pub fn duplicate_and_deliver(
+    sys: &System,
+    state: &SystemState,
+    env: EnvelopeRef<'_>,
+) -> SystemState {
+    let [dup, deliver] = fused_actions(&env.to_owned());
     let copied = sys.step(state, &dup);
     sys.step(&copied, &deliver)
 }

@@ -15,7 +15,7 @@ use sharetxn_model::world::shared::Shared;
 use sharetxn_model::{Action, Envelope, SystemState};
 use stateright::actor::Id;
 use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// One copy of a message in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,8 +318,8 @@ fn add(delta: &mut Vec<(Envelope, i64)>, env: &Envelope, change: i64) {
 fn count_changed(
     delta: &mut Vec<(Envelope, i64)>,
     channel: Channel,
-    before: &VecDeque<Msg>,
-    after: &VecDeque<Msg>,
+    before: &[Msg],
+    after: &[Msg],
 ) {
     let head = before.iter().zip(after).take_while(|(x, y)| x == y).count();
     let tail = before
@@ -329,7 +329,7 @@ fn count_changed(
         .zip(after.iter().skip(head).rev())
         .take_while(|(x, y)| x == y)
         .count();
-    let middle = |q: &VecDeque<Msg>| q.len() - head - tail;
+    let middle = |q: &[Msg]| q.len() - head - tail;
     count(
         delta,
         channel,

@@ -73,9 +73,10 @@ impl Arrivals for Draws<'_> {
         let nth = self.sent;
         self.sent += 1;
         let mut fate = match self.phase {
-            Phase::Fault => self
-                .plan
-                .fate(&mut self.rng, nth, self.sys.is_client_request(env)),
+            Phase::Fault => {
+                self.plan
+                    .fate(&mut self.rng, nth, self.sys.is_client_request(env.as_ref()))
+            }
             Phase::Heal => MessageFate::default(),
         };
         let latency = self.latency.sample(&mut self.rng, env.src, env.dst);

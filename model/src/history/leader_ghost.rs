@@ -7,6 +7,7 @@
 
 use crate::protocol::error::ErrorCode;
 use crate::protocol::msg::Msg;
+use crate::world::action_ref::EnvelopeRef;
 use crate::world::system::Envelope;
 use crate::{System, SystemState};
 
@@ -15,7 +16,7 @@ pub(crate) fn observe_delivery(
     sys: &System,
     before: &SystemState,
     next: &mut SystemState,
-    env: &Envelope,
+    env: EnvelopeRef<'_>,
     sent: &[Envelope],
 ) {
     if sys.topology.moved_share_partition.is_none()
@@ -36,7 +37,7 @@ pub(crate) fn observe_delivery(
     }
     let name = sys.topology.name(env.src);
     let answer = sent.iter().find(|a| a.dst == env.src).map(|a| &a.msg);
-    let what = match (&env.msg, answer) {
+    let what = match (env.msg, answer) {
         (Msg::TxnShareAcknowledge(_), Some(Msg::TxnShareAcknowledgeResponse(r))) => {
             Some(("a staging", r.error))
         }

@@ -24,9 +24,10 @@ use crate::history::share_ghost::ShareGhost;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TopicPartition, TxnTag};
 use crate::protocol::msg::Timer;
+use crate::world::action_ref::ActionRef;
 use crate::world::observation::Observation;
 use crate::world::record::{Record, StepFacts};
-use crate::world::system::{Action, Envelope};
+use crate::world::system::Envelope;
 use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -78,13 +79,13 @@ impl History {
 pub fn record(
     sys: &System,
     before: &SystemState,
-    action: &Action,
+    action: ActionRef<'_>,
     facts: &StepFacts,
     next: &mut SystemState,
 ) {
     let fault = match action {
-        Action::Drop(_) | Action::Duplicate(_) | Action::Crash(_) => true,
-        Action::Fire { .. } => !facts.due,
+        ActionRef::Drop(_) | ActionRef::Duplicate(_) | ActionRef::Crash(_) => true,
+        ActionRef::Fire { .. } => !facts.due,
         _ => false,
     };
     // Most states after a fault already record one: the history is copied only when it
@@ -92,39 +93,35 @@ pub fn record(
     if fault && !next.ghost.fault {
         next.ghost.update(|g| g.fault = true);
     }
-    if let Action::Restart(id) = action {
-        transitions::record_restart(sys, before, next, *id);
-        share_ghost::record_restart(sys, next, *id);
-        txn_ack_ghost::observe_restart(
-            before.node(*id),
-            &next.nodes[usize::from(*id)].clone(),
-            next,
-        );
+    if let ActionRef::Restart(id) = action {
+        transitions::record_restart(sys, before, next, id);
+        share_ghost::record_restart(sys, next, id);
+        txn_ack_ghost::observe_restart(before.node(id), &next.nodes[usize::from(id)].clone(), next);
     }
     if let Some(id) = handler_of(action) {
         record_observations(sys, next, id, &facts.observations);
     }
     record_answers(sys, Some(before), next, &facts.sent);
     match action {
-        Action::Restart(id) => transitions::check_failover(sys, before.node(*id), next, *id),
-        Action::Deliver(env) => {
+        ActionRef::Restart(id) => transitions::check_failover(sys, before.node(id), next, id),
+        ActionRef::Deliver(env) => {
             transitions::check_handler(sys, before.node(env.dst), next, env.dst);
-            txn_ack_ghost::observe_delivery(sys, before.node(env.dst), next, env.dst, &env.msg);
+            txn_ack_ghost::observe_delivery(sys, before.node(env.dst), next, env.dst, env.msg);
             leader_ghost::observe_delivery(sys, before, next, env, &facts.sent);
             session_ghost::observe_heartbeat_answer(sys, before, next, env);
         }
-        Action::Fire { actor, timer } => {
-            transitions::check_handler(sys, before.node(*actor), next, *actor);
+        ActionRef::Fire { actor, timer } => {
+            transitions::check_handler(sys, before.node(actor), next, actor);
             match timer {
                 Timer::TxnTimeout(_) => transitions::record_txn_timeout(sys, before, next),
                 Timer::TxnHeartbeatExpiry(txn) => {
-                    session_ghost::observe_expiry(sys, before, next, *txn, facts.due)
+                    session_ghost::observe_expiry(sys, before, next, txn, facts.due)
                 }
                 _ => {}
             }
         }
-        Action::Choose { actor, .. } => {
-            transitions::check_handler(sys, before.node(*actor), next, *actor)
+        ActionRef::Choose { actor, .. } => {
+            transitions::check_handler(sys, before.node(actor), next, actor)
         }
         _ => {}
     }
@@ -136,7 +133,7 @@ impl Record for History {
     fn record(
         sys: &System,
         before: &SystemState,
-        action: &Action,
+        action: ActionRef<'_>,
         facts: &StepFacts,
         next: &mut SystemState,
     ) {
@@ -185,10 +182,10 @@ fn record_observations(
 }
 
 /// The actor whose handler the action runs (a restart runs `on_start`, not a handler).
-fn handler_of(action: &Action) -> Option<stateright::actor::Id> {
+fn handler_of(action: ActionRef<'_>) -> Option<stateright::actor::Id> {
     match action {
-        Action::Deliver(env) => Some(env.dst),
-        Action::Fire { actor, .. } | Action::Choose { actor, .. } => Some(*actor),
+        ActionRef::Deliver(env) => Some(env.dst),
+        ActionRef::Fire { actor, .. } | ActionRef::Choose { actor, .. } => Some(actor),
         _ => None,
     }
 }

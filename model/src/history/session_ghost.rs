@@ -11,7 +11,7 @@ use crate::protocol::error::ErrorCode;
 use crate::protocol::ghost::Ghost;
 use crate::protocol::ids::{TransactionalId, TxnTag};
 use crate::protocol::msg::Msg;
-use crate::world::system::Envelope;
+use crate::world::action_ref::EnvelopeRef;
 use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 
@@ -133,9 +133,9 @@ pub(crate) fn observe_heartbeat_answer(
     sys: &System,
     before: &SystemState,
     next: &mut SystemState,
-    env: &Envelope,
+    env: EnvelopeRef<'_>,
 ) {
-    let Msg::TxnHeartbeatResponse(r) = &env.msg else {
+    let Msg::TxnHeartbeatResponse(r) = env.msg else {
         return;
     };
     let fenced = matches!(

@@ -3,6 +3,8 @@
 //! early timeouts) within the scenario's budget. One rule for every engine: the checkers
 //! list these, the simulator schedules them, replay asks whether a recorded one still is.
 
+use crate::world::action_ref::ActionRef;
+use crate::world::network::Deliverable;
 use crate::world::record::Record;
 use crate::world::state::{Action, SystemState};
 use crate::world::system::System;
@@ -12,22 +14,50 @@ impl<H: Record> System<H> {
     /// Every action enabled in `state`, in a deterministic order: progress first, then
     /// faults.
     pub fn enabled(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        self.enabled_progress(state, actions);
-        self.enabled_faults(state, actions);
+        self.each_enabled(state, |a| actions.push(a.to_owned()));
+    }
+
+    /// [`System::enabled`], each action borrowed from `state` and given to `f` in the same
+    /// order: a search steps them without copying a message.
+    pub fn each_enabled<'a>(&self, state: &'a SystemState<H>, mut f: impl FnMut(ActionRef<'a>)) {
+        let mut deliverable = Deliverable::new();
+        state.network.deliverable_refs(&mut deliverable);
+        self.progress(state, &deliverable, &mut f);
+        self.faults(state, &deliverable, &mut f);
     }
 
     /// The actions a fair run must eventually take while they stay enabled: deliveries,
     /// timeouts that are due (what they wait for was lost), client choices, restarts.
     pub fn enabled_progress(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        for env in state.network.deliverable() {
+        let mut deliverable = Deliverable::new();
+        state.network.deliverable_refs(&mut deliverable);
+        self.progress(state, &deliverable, &mut |a| actions.push(a.to_owned()));
+    }
+
+    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
+    /// run may stop taking them at any time, so liveness is judged without them.
+    pub fn enabled_faults(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
+        let mut deliverable = Deliverable::new();
+        state.network.deliverable_refs(&mut deliverable);
+        self.faults(state, &deliverable, &mut |a| actions.push(a.to_owned()));
+    }
+
+    /// [`System::enabled_progress`] given `state`'s deliverable messages.
+    fn progress<'a>(
+        &self,
+        state: &'a SystemState<H>,
+        deliverable: &Deliverable<'a>,
+        f: &mut impl FnMut(ActionRef<'a>),
+    ) {
+        for env in deliverable {
             if state.is_up(env.dst) {
-                actions.push(Action::Deliver(env));
+                f(ActionRef::Deliver(*env));
             }
         }
         for (i, timers) in state.timers.iter().enumerate() {
             for timer in timers.iter() {
                 if self.timer_is_due(state, Id::from(i), timer) {
-                    actions.push(Action::Fire {
+                    f(ActionRef::Fire {
                         actor: Id::from(i),
                         timer: *timer,
                     });
@@ -37,7 +67,7 @@ impl<H: Record> System<H> {
         for (i, choices) in state.choices.iter().enumerate() {
             for options in choices.values() {
                 for choice in options {
-                    actions.push(Action::Choose {
+                    f(ActionRef::Choose {
                         actor: Id::from(i),
                         choice: *choice,
                     });
@@ -46,38 +76,38 @@ impl<H: Record> System<H> {
         }
         for (i, up) in state.up.iter().enumerate() {
             if !up {
-                actions.push(Action::Restart(Id::from(i)));
+                f(ActionRef::Restart(Id::from(i)));
             }
         }
         for i in 0..self.actors.len() {
             if self.fails_over(state, Id::from(i)) {
-                actions.push(Action::Crash(Id::from(i)));
+                f(ActionRef::Crash(Id::from(i)));
             }
         }
     }
 
-    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
-    /// run may stop taking them at any time, so liveness is judged without them.
-    pub fn enabled_faults(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        if state.budget.drops > 0 || state.budget.duplicates > 0 {
-            let deliverable = state.network.deliverable();
-            if state.budget.drops > 0 {
-                actions.extend(deliverable.iter().cloned().map(Action::Drop));
-            }
-            if state.budget.duplicates > 0 {
-                actions.extend(
-                    deliverable
-                        .into_iter()
-                        .filter(|e| self.is_client_request(e))
-                        .map(Action::Duplicate),
-                );
+    /// [`System::enabled_faults`] given `state`'s deliverable messages.
+    fn faults<'a>(
+        &self,
+        state: &'a SystemState<H>,
+        deliverable: &Deliverable<'a>,
+        f: &mut impl FnMut(ActionRef<'a>),
+    ) {
+        if state.budget.drops > 0 {
+            deliverable.iter().for_each(|e| f(ActionRef::Drop(*e)));
+        }
+        if state.budget.duplicates > 0 {
+            for env in deliverable {
+                if self.is_client_request(*env) {
+                    f(ActionRef::Duplicate(*env));
+                }
             }
         }
         if state.budget.timeouts > 0 {
             for (i, timers) in state.timers.iter().enumerate() {
                 for timer in timers.iter() {
                     if !self.timer_is_due(state, Id::from(i), timer) {
-                        actions.push(Action::Fire {
+                        f(ActionRef::Fire {
                             actor: Id::from(i),
                             timer: *timer,
                         });
@@ -89,7 +119,7 @@ impl<H: Record> System<H> {
             for (i, up) in state.up.iter().enumerate() {
                 let id = Id::from(i);
                 if *up && self.scenario.can_crash(self.topology.role(id)) {
-                    actions.push(Action::Crash(id));
+                    f(ActionRef::Crash(id));
                 }
             }
         }
@@ -103,7 +133,7 @@ impl<H: Record> System<H> {
             Action::Duplicate(env) => {
                 state.budget.duplicates > 0
                     && state.network.is_deliverable(env)
-                    && self.is_client_request(env)
+                    && self.is_client_request(env.as_ref())
             }
             Action::Fire { actor, timer } => {
                 state

@@ -10,6 +10,7 @@
 //! parameter.
 
 pub mod accessors;
+pub mod action_ref;
 pub mod assemble;
 pub mod effects;
 pub mod enabled;

@@ -16,23 +16,32 @@
 //! fields are private for that reason: every change goes through a method here.
 
 use crate::protocol::msg::Msg;
+use crate::world::action_ref::{same_msg, EnvelopeRef};
 use crate::world::fingerprint::{channel_term, stray_term};
 use crate::world::shared::Shared;
 use crate::world::system::Envelope;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use stateright::actor::Id;
-use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
 /// A connection: (from, to, carries responses).
 pub type Channel = (Id, Id, bool);
+
+/// A connection's messages, oldest first. Most connections hold one message at a time (a
+/// request, or its answer), so the queue keeps one in place and allocates only for more.
+pub type Queue = SmallVec<[Msg; 1]>;
+
+/// The deliverable messages of a state, borrowed ([`Network::deliverable_refs`]): rarely
+/// more than eight, so listing them allocates nothing.
+pub type Deliverable<'a> = SmallVec<[EnvelopeRef<'a>; 8]>;
 
 /// Messages in flight.
 #[derive(Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Network {
     /// Open connections, each a FIFO queue, sorted by connection. A step touches one or
     /// two queues, so the others stay shared with the state before it.
-    channels: Vec<(Channel, Shared<VecDeque<Msg>>)>,
+    channels: Vec<(Channel, Shared<Queue>)>,
     /// Messages off their connection, deliverable in any order, with multiplicity.
     strays: Vec<(Envelope, u8)>,
     /// The sum of the terms, if kept.
@@ -119,7 +128,7 @@ impl Network {
     }
 
     /// The open connections, sorted by connection.
-    pub fn channels(&self) -> &[(Channel, Shared<VecDeque<Msg>>)] {
+    pub fn channels(&self) -> &[(Channel, Shared<Queue>)] {
         &self.channels
     }
 
@@ -151,7 +160,7 @@ impl Network {
     }
 
     /// Puts `queue` in place of connection `i`'s queue.
-    fn replace_queue(&mut self, i: usize, queue: Shared<VecDeque<Msg>>) {
+    fn replace_queue(&mut self, i: usize, queue: Shared<Queue>) {
         let (key, old) = &self.channels[i];
         if self.terms.0.is_some() {
             let (old, new) = (old.cached_hash(), queue.cached_hash());
@@ -162,7 +171,7 @@ impl Network {
     }
 
     /// Opens connection `key` at position `i` with `queue`.
-    fn open_channel(&mut self, i: usize, key: Channel, queue: Shared<VecDeque<Msg>>) {
+    fn open_channel(&mut self, i: usize, key: Channel, queue: Shared<Queue>) {
         if self.terms.0.is_some() {
             self.terms.swap(0, channel_term(&key, queue.cached_hash()));
         }
@@ -170,7 +179,7 @@ impl Network {
     }
 
     /// Closes connection `i`, returning its queue.
-    fn close_channel(&mut self, i: usize) -> (Channel, Shared<VecDeque<Msg>>) {
+    fn close_channel(&mut self, i: usize) -> (Channel, Shared<Queue>) {
         let (key, queue) = self.channels.remove(i);
         if self.terms.0.is_some() {
             self.terms.swap(channel_term(&key, queue.cached_hash()), 0);
@@ -205,7 +214,7 @@ impl Network {
     }
 
     /// Sends each envelope in order, on its sender's connection.
-    pub fn send_all(&mut self, envs: Vec<Envelope>) {
+    pub fn send_all(&mut self, envs: impl IntoIterator<Item = Envelope>) {
         for env in envs {
             self.send(env);
         }
@@ -216,40 +225,45 @@ impl Network {
         let key = channel_of(&env);
         match self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => {
-                let q = self.channels[i].1.with(|q| q.push_back(env.msg));
+                let q = self.channels[i].1.with(|q| q.push(env.msg));
                 self.replace_queue(i, q);
             }
-            Err(i) => self.open_channel(i, key, Shared::new(VecDeque::from([env.msg]))),
+            Err(i) => self.open_channel(i, key, Shared::new(Queue::from_buf([env.msg]))),
         }
     }
 
-    fn queue(&self, key: &Channel) -> Option<&VecDeque<Msg>> {
+    fn queue(&self, key: &Channel) -> Option<&Queue> {
         self.channels
             .binary_search_by(|(k, _)| k.cmp(key))
             .ok()
             .map(|i| &*self.channels[i].1)
     }
 
-    /// The messages that can arrive next: each connection's head and every stray.
+    /// The messages that can arrive next: each connection's head and every stray, each
+    /// once, sorted.
     pub fn deliverable(&self) -> Vec<Envelope> {
-        let mut out: Vec<Envelope> = self
-            .channels
-            .iter()
-            .filter_map(|((src, dst, _), q)| {
-                q.front().map(|msg| Envelope {
-                    src: *src,
-                    dst: *dst,
-                    msg: msg.clone(),
-                })
+        let mut out = SmallVec::new();
+        self.deliverable_refs(&mut out);
+        out.into_iter().map(EnvelopeRef::to_owned).collect()
+    }
+
+    /// [`Network::deliverable`] borrowed from this network, into `out` (cleared first).
+    pub fn deliverable_refs<'a>(&'a self, out: &mut Deliverable<'a>) {
+        out.clear();
+        out.extend(self.channels.iter().filter_map(|((src, dst, _), q)| {
+            q.first().map(|msg| EnvelopeRef {
+                src: *src,
+                dst: *dst,
+                msg,
             })
-            .collect();
+        }));
+        let heads = out.len();
         for (env, _) in &self.strays {
-            if !out.contains(env) {
-                out.push(env.clone());
+            if !out[..heads].iter().any(|e| e.is(env)) {
+                out.push(env.as_ref());
             }
         }
-        out.sort();
-        out
+        out.sort_unstable();
     }
 
     /// Whether `env` can arrive next.
@@ -257,28 +271,27 @@ impl Network {
         self.strays.iter().any(|(e, _)| e == env)
             || self
                 .queue(&channel_of(env))
-                .and_then(|q| q.front())
+                .and_then(|q| q.first())
                 .is_some_and(|m| *m == env.msg)
     }
 
     /// Removes `env` (a connection's head, or else a stray copy). A stray is taken first:
     /// the copy that left the connection is the one that can be anywhere.
-    pub fn take(&mut self, env: &Envelope) {
-        if let Some(i) = self.strays.iter().position(|(e, _)| e == env) {
+    pub fn take(&mut self, env: EnvelopeRef<'_>) {
+        if let Some(i) = self.strays.iter().position(|(e, _)| env.is(e)) {
             self.set_stray(i, self.strays[i].1 - 1);
             return;
         }
-        let key = channel_of(env);
+        let key = (env.src, env.dst, env.msg.response_error().is_some());
         if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             let q = &self.channels[i].1;
-            if q.front() == Some(&env.msg) {
+            if q.first().is_some_and(|m| same_msg(m, env.msg)) {
                 if q.len() == 1 {
                     self.close_channel(i);
                 } else {
-                    let q = q.with(|q| {
-                        q.pop_front();
-                    });
-                    self.replace_queue(i, q);
+                    // The rest, copied once: kept in place when one is left.
+                    let rest = Shared::new(q[1..].iter().cloned().collect());
+                    self.replace_queue(i, rest);
                 }
             }
         }

@@ -4,13 +4,18 @@
 //! with what it saw, and never looks inside. `crate::history::History` is the one
 //! implementation; the crate root names `System` and `SystemState` over it.
 
+use crate::world::action_ref::ActionRef;
 use crate::world::observation::Observation;
-use crate::world::state::{Action, Envelope, SystemState};
+use crate::world::state::{Envelope, SystemState};
 use crate::world::system::System;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::fmt::Debug;
 use std::hash::Hash;
+
+/// The messages one step sent: a handler sends one or two, so they are kept in place.
+pub type Sent = SmallVec<[Envelope; 2]>;
 
 /// What the world saw in one step, beyond the states before and after it.
 #[derive(Debug, Default)]
@@ -18,7 +23,7 @@ pub struct StepFacts {
     /// What the handler that ran recorded (drained from its state).
     pub observations: Vec<Observation>,
     /// The messages the step sent, in order (not yet in the network).
-    pub sent: Vec<Envelope>,
+    pub sent: Sent,
     /// For a timer firing: it was due (what it waited for could no longer arrive), not
     /// early (a fault).
     pub due: bool,
@@ -33,7 +38,7 @@ pub trait Record:
     fn record(
         sys: &System<Self>,
         before: &SystemState<Self>,
-        action: &Action,
+        action: ActionRef<'_>,
         facts: &StepFacts,
         next: &mut SystemState<Self>,
     );

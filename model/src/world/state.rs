@@ -7,7 +7,7 @@ use crate::world::effects::StepEffects;
 use crate::world::memo::NodeCommand;
 use crate::world::network::Network;
 use crate::world::node::{NodeState, NodeStorage};
-use crate::world::record::Record;
+use crate::world::record::{Record, Sent};
 use crate::world::scenario::FaultBudget;
 use crate::world::shared::Shared;
 use crate::world::timer_set::TimerSet;
@@ -202,7 +202,7 @@ impl<H: Record> SystemState<H> {
         id: Id,
         out: impl IntoIterator<Item = NodeCommand>,
         mut effects: Option<&mut StepEffects>,
-        sent: &mut Vec<Envelope>,
+        sent: &mut Sent,
     ) {
         let i = usize::from(id);
         if let Some(e) = effects.as_deref_mut() {

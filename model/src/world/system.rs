@@ -10,11 +10,12 @@
 use crate::design::Design;
 use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
+use crate::world::action_ref::{ActionRef, EnvelopeRef};
 use crate::world::effects::StepEffects;
 use crate::world::memo::{clone_command, Event, HandlerMemo, NodeCommand, Outcome};
 use crate::world::node::{Node, NodeState};
 use crate::world::observation::Observation;
-use crate::world::record::{Record, StepFacts};
+use crate::world::record::{Record, Sent, StepFacts};
 use crate::world::scenario::Scenario;
 use crate::world::shared::Shared;
 pub use crate::world::state::{Action, Envelope, SystemState};
@@ -66,7 +67,7 @@ impl<H: Record> System<H> {
             let mut out = Out::new();
             let node = actor.on_start(id, &None, &mut out);
             state.nodes.push(Shared::new(node));
-            let mut sent = Vec::new();
+            let mut sent = Sent::new();
             state.apply_commands(id, out, None, &mut sent);
             H::record_sent(self, &mut state, &sent);
             self.debug_check_wire(&sent);
@@ -153,7 +154,7 @@ impl<H: Record> System<H> {
         effects.clear();
         next.clone_world_from(state);
         std::mem::swap(&mut next.ghost, &mut state.ghost);
-        self.step_onto(state, action, next, Some(effects), None);
+        self.step_onto(state, action.as_ref(), next, Some(effects), None);
         #[cfg(debug_assertions)]
         assert!(
             *next == expected,
@@ -168,7 +169,7 @@ impl<H: Record> System<H> {
         memo: Option<&mut HandlerMemo>,
     ) -> SystemState<H> {
         let mut next = state.clone();
-        self.step_onto(state, action, &mut next, None, memo);
+        self.step_onto(state, action.as_ref(), &mut next, None, memo);
         next
     }
 
@@ -178,7 +179,7 @@ impl<H: Record> System<H> {
     pub fn step_memo_into(
         &self,
         state: &SystemState<H>,
-        action: &Action,
+        action: ActionRef<'_>,
         memo: &mut HandlerMemo,
         next: &mut SystemState<H>,
     ) {
@@ -190,37 +191,37 @@ impl<H: Record> System<H> {
     fn step_onto(
         &self,
         state: &SystemState<H>,
-        action: &Action,
+        action: ActionRef<'_>,
         next: &mut SystemState<H>,
         effects: Option<&mut StepEffects>,
         memo: Option<&mut HandlerMemo>,
     ) {
         let mut facts = StepFacts::default();
         match action {
-            Action::Deliver(env) => {
+            ActionRef::Deliver(env) => {
                 next.network.take(env);
-                let event = Event::Msg(env.src, &env.msg);
+                let event = Event::Msg(env.src, env.msg);
                 self.run_handler(next, &mut facts, env.dst, event, effects, memo);
             }
-            Action::Drop(env) => {
+            ActionRef::Drop(env) => {
                 next.network.take(env);
                 next.budget.drops -= 1;
             }
-            Action::Duplicate(env) => {
-                next.network.add_stray(env.clone());
+            ActionRef::Duplicate(env) => {
+                next.network.add_stray(env.to_owned());
                 next.budget.duplicates -= 1;
             }
-            Action::Fire { actor, timer } => {
+            ActionRef::Fire { actor, timer } => {
                 let on = (effects, memo);
-                self.fire(state, next, &mut facts, *actor, timer, on)
+                self.fire(state, next, &mut facts, actor, &timer, on)
             }
-            Action::Crash(id) => self.crash(state, next, *id),
-            Action::Restart(id) => self.restart(next, &mut facts, *id, effects),
-            Action::Choose { actor, choice } => {
-                let i = usize::from(*actor);
-                next.choices[i].update(|c| c.retain(|_, options| !options.contains(choice)));
-                let event = Event::Choice(choice);
-                self.run_handler(next, &mut facts, *actor, event, effects, memo);
+            ActionRef::Crash(id) => self.crash(state, next, id),
+            ActionRef::Restart(id) => self.restart(next, &mut facts, id, effects),
+            ActionRef::Choose { actor, choice } => {
+                let i = usize::from(actor);
+                next.choices[i].update(|c| c.retain(|_, options| !options.contains(&choice)));
+                let event = Event::Choice(&choice);
+                self.run_handler(next, &mut facts, actor, event, effects, memo);
             }
         }
         H::record(self, state, action, &facts, next);
@@ -385,7 +386,7 @@ impl<H: Record> System<H> {
 
     /// A request a client sent: what a duplicate stands for is a client's retry of it on
     /// a new connection while the first copy is still in flight.
-    pub fn is_client_request(&self, env: &Envelope) -> bool {
+    pub fn is_client_request(&self, env: EnvelopeRef<'_>) -> bool {
         self.topology.retries_requests(env.src) && env.msg.response_error().is_none()
     }
 

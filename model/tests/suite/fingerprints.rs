@@ -57,7 +57,7 @@ fn walk(sys: &System, seed: u64, memo: &mut HandlerMemo, scratch: &mut SystemSta
             .wrapping_add(1_442_695_040_888_963_407);
         let action = &actions[usize::try_from(rng >> 33).expect("31 bits") % actions.len()];
         let next = sys.step(&state, action);
-        sys.step_memo_into(&state, action, memo, scratch);
+        sys.step_memo_into(&state, action.as_ref(), memo, scratch);
         assert_eq!(
             *scratch, next,
             "a step into scratch is the step, {action:?}"

@@ -91,7 +91,7 @@ fn a_persister_timeout_waits_for_its_own_write_only() {
         dst: sc,
         msg: Msg::WriteShareGroupState(write.clone()),
     };
-    state.network.take(&request);
+    state.network.take(request.as_ref());
     assert!(
         fires_as_progress(&sys, &state, spl, timeout),
         "the write was lost"
@@ -156,11 +156,12 @@ fn a_committers_request_timeout_is_early_while_the_participant_can_answer() {
         Some(external)
     );
     let mut lost = state.clone();
-    lost.network.take(&Envelope {
+    let sent = Envelope {
         src: committer,
         dst: external,
         msg: Msg::ExternalRequest(request),
-    });
+    };
+    lost.network.take(sent.as_ref());
     assert!(
         fires_as_progress(&sys, &lost, committer, timeout),
         "the request was lost"

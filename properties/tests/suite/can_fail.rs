@@ -345,8 +345,9 @@ fn live_session_kept_reports_a_session_that_ignores_a_fenced_heartbeat() {
     assert!(live_session_kept::told_fenced(&View::new(&sys, &failed)));
     // A session that goes on: the answer is taken off the network and nothing else moves.
     let mut went_on = state.clone();
-    went_on.network.take(&fenced);
-    sharetxn_model::history::record(&sys, &state, &deliver, &StepFacts::default(), &mut went_on);
+    went_on.network.take(fenced.as_ref());
+    let facts = StepFacts::default();
+    sharetxn_model::history::record(&sys, &state, deliver.as_ref(), &facts, &mut went_on);
     let message = live_session_kept::check(&View::new(&sys, &went_on))
         .expect("the ignored fence is reported");
     assert!(

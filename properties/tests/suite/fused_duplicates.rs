@@ -6,7 +6,7 @@
 //! edge is the duplication and then the delivery of the copy, and that scenarios with transactions are
 //! left alone.
 
-use sharetxn_model::{world::settings, Action, Design, Scenario, System};
+use sharetxn_model::{world::settings, Action, Design, Envelope, Scenario, System};
 use sharetxn_properties::reduction::{
     duplicate_and_deliver, fused, fused_actions, fuses_duplicates,
 };
@@ -125,12 +125,12 @@ fn a_fused_edge_is_the_duplication_then_the_delivery_of_the_copy() {
         let Action::Duplicate(env) = action else {
             continue;
         };
-        assert_eq!(fused(&init, action), Some(true));
+        assert_eq!(fused(&init, env.as_ref()), Some(true));
         let [dup, deliver] = fused_actions(env);
         assert_eq!(&dup, action);
         let copied = sys.step(&init, &dup);
         assert!(sys.is_enabled(&copied, &deliver));
-        let next = duplicate_and_deliver(&sys, &init, env);
+        let next = duplicate_and_deliver(&sys, &init, env.as_ref());
         assert_eq!(next, sys.step(&copied, &deliver));
         // The copy was delivered; the original is still in flight (the late copy), and
         // the duplicate is spent.
@@ -153,12 +153,15 @@ fn a_fused_edge_is_the_duplication_then_the_delivery_of_the_copy() {
     let resent = sys.step(&down, retry);
     let mut actions = Vec::new();
     sys.enabled(&resent, &mut actions);
-    let waiting: Vec<&Action> = actions
+    let waiting: Vec<&Envelope> = actions
         .iter()
-        .filter(|a| matches!(a, Action::Duplicate(env) if env.dst == sp))
+        .filter_map(|a| match a {
+            Action::Duplicate(env) if env.dst == sp => Some(env),
+            _ => None,
+        })
         .collect();
     assert_eq!(waiting.len(), 1, "{actions:?}");
-    assert_eq!(fused(&resent, waiting[0]), None);
+    assert_eq!(fused(&resent, waiting[0].as_ref()), None);
 }
 
 #[test]
