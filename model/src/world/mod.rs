@@ -3,11 +3,10 @@
 //! (`node`, the host every handler's `Out` is over), the accessors into each actor's state
 //! (`accessors`), the network, the topology, the scenarios and their fault budgets, which
 //! design applies to which scenario (`scope`), the `--set` keys over both (`settings`),
-//! which actions are enabled (`enabled`), a state's fingerprint (`fingerprint`), a
-//! searcher's memo of handler runs (`memo`),
-//! when a timer is due, and each design's wire
-//! format (`wire`). It names every folder below it and none above: the history is a type
-//! parameter.
+//! which actions are enabled (`enabled`), borrowed as a search steps them (`action_ref`), a
+//! state's fingerprint (`fingerprint`), a searcher's memo of handler runs (`memo`), when a
+//! timer is due, and each design's wire format (`wire`). It names every folder below it and
+//! none above: the history is a type parameter.
 
 pub mod accessors;
 pub mod action_ref;
