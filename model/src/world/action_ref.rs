@@ -5,10 +5,11 @@
 //! owned actions every listed delivery copied its message (a heap allocation for most
 //! Kafka messages) only to drop it again. An [`ActionRef`] points at the message where
 //! the state holds it, at the head of its connection, so listing and stepping copy no
-//! message. [`Action`] stays the value a trace, the simulator and replay keep; the step
-//! function takes the borrowed form of either.
+//! message. It is the same enum, [`Action`], over a borrowed envelope: an owned `Action`
+//! stays the value a trace, the simulator and replay keep, and the step function takes the
+//! borrowed form of either.
 
-use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::protocol::msg::Msg;
 use crate::world::state::{Action, Envelope};
 use stateright::actor::Id;
 
@@ -57,45 +58,38 @@ impl Envelope {
 }
 
 /// [`Action`] with its envelope borrowed: what the step function takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ActionRef<'a> {
-    /// The envelope reaches its (live) recipient.
-    Deliver(EnvelopeRef<'a>),
-    /// The envelope is lost.
-    Drop(EnvelopeRef<'a>),
-    /// A second copy of the envelope enters the network.
-    Duplicate(EnvelopeRef<'a>),
-    /// An armed timer fires.
-    Fire {
-        /// Whose timer.
-        actor: Id,
-        /// Which timer.
-        timer: Timer,
-    },
-    /// The actor crashes.
-    Crash(Id),
-    /// The crashed actor restarts.
-    Restart(Id),
-    /// A client makes a decision.
-    Choose {
-        /// Which client.
-        actor: Id,
-        /// What it decides.
-        choice: ClientChoice,
-    },
-}
+pub type ActionRef<'a> = Action<EnvelopeRef<'a>>;
 
-impl ActionRef<'_> {
-    /// The action by value.
-    pub fn to_owned(self) -> Action {
+impl<E> Action<E> {
+    /// This action with its envelope by reference.
+    pub fn by_ref(&self) -> Action<&E> {
         match self {
-            ActionRef::Deliver(e) => Action::Deliver(e.to_owned()),
-            ActionRef::Drop(e) => Action::Drop(e.to_owned()),
-            ActionRef::Duplicate(e) => Action::Duplicate(e.to_owned()),
-            ActionRef::Fire { actor, timer } => Action::Fire { actor, timer },
-            ActionRef::Crash(id) => Action::Crash(id),
-            ActionRef::Restart(id) => Action::Restart(id),
-            ActionRef::Choose { actor, choice } => Action::Choose { actor, choice },
+            Action::Deliver(e) => Action::Deliver(e),
+            Action::Drop(e) => Action::Drop(e),
+            Action::Duplicate(e) => Action::Duplicate(e),
+            Action::Fire { actor, timer } => Action::Fire {
+                actor: *actor,
+                timer: *timer,
+            },
+            Action::Crash(id) => Action::Crash(*id),
+            Action::Restart(id) => Action::Restart(*id),
+            Action::Choose { actor, choice } => Action::Choose {
+                actor: *actor,
+                choice: *choice,
+            },
+        }
+    }
+
+    /// This action with its envelope mapped by `f`.
+    pub fn map<F>(self, f: impl FnOnce(E) -> F) -> Action<F> {
+        match self {
+            Action::Deliver(e) => Action::Deliver(f(e)),
+            Action::Drop(e) => Action::Drop(f(e)),
+            Action::Duplicate(e) => Action::Duplicate(f(e)),
+            Action::Fire { actor, timer } => Action::Fire { actor, timer },
+            Action::Crash(id) => Action::Crash(id),
+            Action::Restart(id) => Action::Restart(id),
+            Action::Choose { actor, choice } => Action::Choose { actor, choice },
         }
     }
 }
@@ -103,21 +97,14 @@ impl ActionRef<'_> {
 impl Action {
     /// This action, borrowed.
     pub fn as_ref(&self) -> ActionRef<'_> {
-        match self {
-            Action::Deliver(e) => ActionRef::Deliver(e.as_ref()),
-            Action::Drop(e) => ActionRef::Drop(e.as_ref()),
-            Action::Duplicate(e) => ActionRef::Duplicate(e.as_ref()),
-            Action::Fire { actor, timer } => ActionRef::Fire {
-                actor: *actor,
-                timer: *timer,
-            },
-            Action::Crash(id) => ActionRef::Crash(*id),
-            Action::Restart(id) => ActionRef::Restart(*id),
-            Action::Choose { actor, choice } => ActionRef::Choose {
-                actor: *actor,
-                choice: *choice,
-            },
-        }
+        self.by_ref().map(Envelope::as_ref)
+    }
+}
+
+impl ActionRef<'_> {
+    /// The action by value.
+    pub fn to_owned(self) -> Action {
+        self.map(EnvelopeRef::to_owned)
     }
 }
 

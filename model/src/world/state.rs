@@ -37,14 +37,18 @@ impl fmt::Debug for Envelope {
 
 /// A step of the closed world. Actions are values, so a trace names a message by what it
 /// is, not by an index, and survives changes to the order actions are listed in.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Action {
+///
+/// `E` is how the action holds its message: by value, an [`Envelope`] (the default: what
+/// traces, replay and the simulator keep), or borrowed from the state it is enabled in
+/// ([`crate::world::action_ref::ActionRef`]: what a search lists and steps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Action<E = Envelope> {
     /// The envelope reaches its (live) recipient.
-    Deliver(Envelope),
+    Deliver(E),
     /// The envelope is lost: its sender will see a timeout.
-    Drop(Envelope),
+    Drop(E),
     /// A second copy of the envelope enters the network.
-    Duplicate(Envelope),
+    Duplicate(E),
     /// An armed timer fires (any armed timer may fire at any time).
     Fire {
         /// Whose timer.
