@@ -210,13 +210,13 @@ pub(crate) fn expand(
     let mut pending = None;
     for (i, &action) in actions.iter().enumerate() {
         let idx = match (fuse, action) {
-            (true, ActionRef::Duplicate(env)) => match reduction::fused(state, env) {
-                Some(true) => {
-                    scratch.next = reduction::duplicate_and_deliver(sys, state, env);
-                    i as u32 | FUSED
+            (true, ActionRef::Duplicate(env)) => {
+                if !reduction::fused(state, env) {
+                    continue;
                 }
-                _ => continue,
-            },
+                scratch.next = reduction::duplicate_and_deliver(sys, state, env);
+                i as u32 | FUSED
+            }
             _ => {
                 sys.step_memo_into(state, action, &mut scratch.memo, &mut scratch.next);
                 i as u32

@@ -40,11 +40,11 @@ pub fn fuses_duplicates(sys: &System) -> bool {
         && sys.topology.readers.is_empty()
 }
 
-/// The edge taken for the duplication of `env` in a fused search: `None` when its
-/// recipient is down (it is taken later, with the delivery, after the restart);
-/// `Some(true)` when it is fused with its delivery.
-pub fn fused(state: &SystemState, env: EnvelopeRef<'_>) -> Option<bool> {
-    state.is_up(env.dst).then_some(true)
+/// Whether a fused search takes the duplication of `env` now, fused with its delivery:
+/// not while its recipient is down (it is taken later, with the delivery, after the
+/// restart).
+pub fn fused(state: &SystemState, env: EnvelopeRef<'_>) -> bool {
+    state.is_up(env.dst)
 }
 
 /// The two actions of a fused edge.

@@ -34,14 +34,6 @@ impl<H: Record> System<H> {
         self.progress(state, &deliverable, &mut |a| actions.push(a.to_owned()));
     }
 
-    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout): a
-    /// run may stop taking them at any time, so liveness is judged without them.
-    pub fn enabled_faults(&self, state: &SystemState<H>, actions: &mut Vec<Action>) {
-        let mut deliverable = Deliverable::new();
-        state.network.deliverable_refs(&mut deliverable);
-        self.faults(state, &deliverable, &mut |a| actions.push(a.to_owned()));
-    }
-
     /// [`System::enabled_progress`] given `state`'s deliverable messages.
     fn progress<'a>(
         &self,
@@ -86,7 +78,9 @@ impl<H: Record> System<H> {
         }
     }
 
-    /// [`System::enabled_faults`] given `state`'s deliverable messages.
+    /// The fault actions enabled in `state` (loss, duplication, crash, early timeout),
+    /// given its deliverable messages: a run may stop taking them at any time, so liveness
+    /// is judged without them.
     fn faults<'a>(
         &self,
         state: &'a SystemState<H>,

@@ -112,7 +112,7 @@ impl Clone for Network {
     }
 }
 
-fn channel_of(env: &Envelope) -> Channel {
+fn channel_of(env: EnvelopeRef<'_>) -> Channel {
     (env.src, env.dst, env.msg.response_error().is_some())
 }
 
@@ -222,7 +222,7 @@ impl Network {
 
     /// Sends on the sender's connection.
     pub fn send(&mut self, env: Envelope) {
-        let key = channel_of(&env);
+        let key = channel_of(env.as_ref());
         match self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => {
                 let q = self.channels[i].1.with(|q| q.push(env.msg));
@@ -270,7 +270,7 @@ impl Network {
     pub fn is_deliverable(&self, env: &Envelope) -> bool {
         self.strays.iter().any(|(e, _)| e == env)
             || self
-                .queue(&channel_of(env))
+                .queue(&channel_of(env.as_ref()))
                 .and_then(|q| q.first())
                 .is_some_and(|m| *m == env.msg)
     }
@@ -282,7 +282,7 @@ impl Network {
             self.set_stray(i, self.strays[i].1 - 1);
             return;
         }
-        let key = (env.src, env.dst, env.msg.response_error().is_some());
+        let key = channel_of(env);
         if let Ok(i) = self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             let q = &self.channels[i].1;
             if q.first().is_some_and(|m| same_msg(m, env.msg)) {

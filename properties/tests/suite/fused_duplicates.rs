@@ -125,7 +125,7 @@ fn a_fused_edge_is_the_duplication_then_the_delivery_of_the_copy() {
         let Action::Duplicate(env) = action else {
             continue;
         };
-        assert_eq!(fused(&init, env.as_ref()), Some(true));
+        assert!(fused(&init, env.as_ref()));
         let [dup, deliver] = fused_actions(env);
         assert_eq!(&dup, action);
         let copied = sys.step(&init, &dup);
@@ -161,7 +161,7 @@ fn a_fused_edge_is_the_duplication_then_the_delivery_of_the_copy() {
         })
         .collect();
     assert_eq!(waiting.len(), 1, "{actions:?}");
-    assert_eq!(fused(&resent, waiting[0].as_ref()), None);
+    assert!(!fused(&resent, waiting[0].as_ref()));
 }
 
 #[test]
