@@ -4,18 +4,18 @@
 
 use crate::protocol::ids::TopicPartition;
 use crate::protocol::msg::Msg;
-use crate::world::system::Envelope;
+use crate::world::action_ref::EnvelopeRef;
 use crate::{System, SystemState};
 
 /// A message sent: a transactional write is recorded under its attempt, and a fencing
 /// error answered to a transactional client is a zombie fenced.
-pub(crate) fn record_sent(sys: &System, next: &mut SystemState, env: &Envelope) {
+pub(crate) fn record_sent(sys: &System, next: &mut SystemState, env: EnvelopeRef<'_>) {
     if env.msg.response_error().is_some_and(|e| e.is_fencing())
         && sys.topology.txn_clients().any(|c| c == env.dst)
     {
         next.ghost.update(|g| g.zombie_fenced = true);
     }
-    let write = match &env.msg {
+    let write = match env.msg {
         Msg::Produce(p) => Some((p.record.tag, TopicPartition::Output(p.partition))),
         Msg::TxnOffsetCommit(c) => Some((c.tag, TopicPartition::ConsumerOffsets)),
         Msg::TxnShareAcknowledge(c) => {

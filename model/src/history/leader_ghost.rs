@@ -8,7 +8,7 @@
 use crate::protocol::error::ErrorCode;
 use crate::protocol::msg::Msg;
 use crate::world::action_ref::EnvelopeRef;
-use crate::world::system::Envelope;
+use crate::world::record::Outgoing;
 use crate::{System, SystemState};
 
 /// The share coordinator handled `env`; `sent` is what it answered.
@@ -17,7 +17,7 @@ pub(crate) fn observe_delivery(
     before: &SystemState,
     next: &mut SystemState,
     env: EnvelopeRef<'_>,
-    sent: &[Envelope],
+    sent: &[Outgoing],
 ) {
     if sys.topology.moved_share_partition.is_none()
         || Some(env.dst) != sys.topology.share_coordinator
@@ -36,7 +36,7 @@ pub(crate) fn observe_delivery(
         return;
     }
     let name = sys.topology.name(env.src);
-    let answer = sent.iter().find(|a| a.dst == env.src).map(|a| &a.msg);
+    let answer = sent.iter().find(|a| a.dst == env.src).map(Outgoing::msg);
     let what = match (env.msg, answer) {
         (Msg::TxnShareAcknowledge(_), Some(Msg::TxnShareAcknowledgeResponse(r))) => {
             Some(("a staging", r.error))

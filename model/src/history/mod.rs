@@ -26,8 +26,7 @@ use crate::protocol::ids::{TopicPartition, TxnTag};
 use crate::protocol::msg::Timer;
 use crate::world::action_ref::ActionRef;
 use crate::world::observation::Observation;
-use crate::world::record::{Record, StepFacts};
-use crate::world::system::Envelope;
+use crate::world::record::{Outgoing, Record, StepFacts};
 use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -140,13 +139,13 @@ impl Record for History {
         record(sys, before, action, facts, next);
     }
 
-    fn record_sent(sys: &System, next: &mut SystemState, sent: &[Envelope]) {
+    fn record_sent(sys: &System, next: &mut SystemState, sent: &[Outgoing]) {
         record_sent(sys, next, sent);
     }
 }
 
 /// The messages an actor sent, in order (also each actor's start in the initial state).
-pub fn record_sent(sys: &System, next: &mut SystemState, sent: &[Envelope]) {
+pub fn record_sent(sys: &System, next: &mut SystemState, sent: &[Outgoing]) {
     record_answers(sys, None, next, sent);
 }
 
@@ -155,11 +154,11 @@ fn record_answers(
     sys: &System,
     before: Option<&SystemState>,
     next: &mut SystemState,
-    sent: &[Envelope],
+    sent: &[Outgoing],
 ) {
-    for env in sent {
-        resume_ghost::observe_answer(sys, before, next, env);
-        decisions::record_sent(sys, next, env);
+    for out in sent {
+        resume_ghost::observe_answer(sys, before, next, out.env());
+        decisions::record_sent(sys, next, out.env());
     }
 }
 

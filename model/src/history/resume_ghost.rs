@@ -8,8 +8,9 @@ use crate::coordinator::txn_state::TransactionState;
 use crate::partition::partition_log::PartitionLog;
 use crate::protocol::error::ErrorCode;
 use crate::protocol::msg::{Msg, ProducerIdAndEpoch};
+use crate::world::action_ref::EnvelopeRef;
 use crate::world::system::TXN_ID;
-use crate::{Envelope, System, SystemState};
+use crate::{System, SystemState};
 use serde::{Deserialize, Serialize};
 use stateright::actor::Id;
 
@@ -95,9 +96,9 @@ pub(crate) fn observe_answer(
     sys: &System,
     before: Option<&SystemState>,
     state: &mut SystemState,
-    env: &Envelope,
+    env: EnvelopeRef<'_>,
 ) {
-    let (src, dst, msg) = (env.src, env.dst, &env.msg);
+    let (src, dst, msg) = (env.src, env.dst, env.msg);
     if !sys.topology.writers.contains(&dst) {
         return;
     }

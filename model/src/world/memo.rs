@@ -15,8 +15,10 @@
 //! result. Debug builds run the handler on every hit as well and assert the outcomes agree.
 
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
+use crate::world::network::Queue;
 use crate::world::node::{NodeState, NodeStorage};
 use crate::world::observation::Observation;
+use crate::world::record::Outgoing;
 use crate::world::shared::{fixed_hasher, Shared};
 use stateright::actor::{Command, Id};
 use std::hash::{Hash, Hasher};
@@ -75,23 +77,67 @@ pub struct Outcome {
     pub observations: Vec<Observation>,
 }
 
-impl Outcome {
-    /// A copy of the commands and observations for one more step.
-    pub fn replay(&self) -> (Vec<NodeCommand>, Vec<Observation>) {
-        let commands = self.commands.iter().map(clone_command).collect();
-        (commands, self.observations.clone())
+/// An outcome as the memo keeps it: each message sent is held apart from the other
+/// commands, as the one-message queue its connection opens with ([`Outgoing`]), so that a
+/// hit shares it instead of copying and hashing the message again.
+#[derive(Debug)]
+pub struct Remembered {
+    /// The actor's state after the handler, if it changed.
+    pub state: Option<Shared<NodeState>>,
+    /// The commands other than sends, in the order the handler output them.
+    pub commands: Vec<NodeCommand>,
+    /// The messages sent, in the order the handler sent them, each with its recipient.
+    pub sends: Vec<(Id, Shared<Queue>)>,
+    /// What the handler recorded for the history.
+    pub observations: Vec<Observation>,
+}
+
+impl Remembered {
+    /// What the memo keeps of `outcome`: its sends split off, everything else copied.
+    pub fn of(outcome: &Outcome) -> Remembered {
+        let (mut commands, mut sends) = (Vec::new(), Vec::new());
+        for c in &outcome.commands {
+            match c {
+                Command::Send(dst, msg) => {
+                    sends.push((*dst, Shared::new(Queue::from_buf([msg.clone()]))))
+                }
+                other => commands.push(clone_command(other)),
+            }
+        }
+        Remembered {
+            state: outcome.state.clone(),
+            commands,
+            sends,
+            observations: outcome.observations.clone(),
+        }
     }
 
-    /// Whether two outcomes are the same (the debug check of a hit).
-    pub fn same_as(&self, other: &Outcome) -> bool {
-        self.state == other.state
-            && self.observations == other.observations
-            && self.commands.len() == other.commands.len()
-            && self
-                .commands
+    /// The messages sent, from `src`, sharing the remembered queues.
+    pub fn sent(&self, src: Id) -> impl Iterator<Item = Outgoing> + '_ {
+        self.sends.iter().map(move |(dst, queue)| Outgoing {
+            src,
+            dst: *dst,
+            queue: queue.clone(),
+        })
+    }
+
+    /// Whether a run's `outcome` is the one remembered (the debug check of a hit).
+    pub fn same_as(&self, outcome: &Outcome) -> bool {
+        let (sends, others): (Vec<_>, Vec<_>) = outcome
+            .commands
+            .iter()
+            .partition(|c| matches!(c, Command::Send(..)));
+        self.state == outcome.state
+            && self.observations == outcome.observations
+            && others.len() == self.commands.len()
+            && others
                 .iter()
-                .zip(&other.commands)
+                .zip(&self.commands)
                 .all(|(a, b)| same_command(a, b))
+            && sends.len() == self.sends.len()
+            && sends.iter().zip(&self.sends).all(|(c, (dst, q))| {
+                matches!(c, Command::Send(d, m) if d == dst && q.len() == 1 && *m == q[0])
+            })
     }
 }
 
@@ -100,7 +146,7 @@ struct Entry {
     actor: usize,
     input: Shared<NodeState>,
     event: OwnedEvent,
-    outcome: Outcome,
+    outcome: Remembered,
 }
 
 /// The number of slots: 2^13. Each entry keeps two actor states alive (before and after),
@@ -151,7 +197,7 @@ impl HandlerMemo {
         actor: usize,
         input: &Shared<NodeState>,
         event: Event<'_>,
-    ) -> Option<&Outcome> {
+    ) -> Option<&Remembered> {
         if self.slots.is_empty() {
             return None;
         }
@@ -165,25 +211,27 @@ impl HandlerMemo {
         }
     }
 
-    /// Remembers the outcome of a run, replacing what its slot held.
+    /// Remembers the outcome of a run, replacing what its slot held, and returns it as
+    /// remembered.
     pub fn put(
         &mut self,
         actor: usize,
         input: Shared<NodeState>,
         event: Event<'_>,
-        outcome: Outcome,
-    ) {
+        outcome: &Outcome,
+    ) -> &Remembered {
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
         self.runs += 1;
         let slot = HandlerMemo::slot_of(actor, &input, event);
-        self.slots[slot] = Some(Box::new(Entry {
+        let entry = self.slots[slot].insert(Box::new(Entry {
             actor,
             input,
             event: OwnedEvent::of(event),
-            outcome,
+            outcome: Remembered::of(outcome),
         }));
+        &entry.outcome
     }
 }
 

@@ -18,6 +18,7 @@
 use crate::protocol::msg::Msg;
 use crate::world::action_ref::{same_msg, EnvelopeRef};
 use crate::world::fingerprint::{channel_term, stray_term};
+use crate::world::record::Outgoing;
 use crate::world::shared::Shared;
 use crate::world::system::Envelope;
 use serde::{Deserialize, Serialize};
@@ -213,22 +214,23 @@ impl Network {
         }
     }
 
-    /// Sends each envelope in order, on its sender's connection.
-    pub fn send_all(&mut self, envs: impl IntoIterator<Item = Envelope>) {
-        for env in envs {
-            self.send(env);
+    /// Sends each message in order, on its sender's connection.
+    pub fn send_all(&mut self, sent: impl IntoIterator<Item = Outgoing>) {
+        for out in sent {
+            self.send(out);
         }
     }
 
-    /// Sends on the sender's connection.
-    pub fn send(&mut self, env: Envelope) {
-        let key = channel_of(env.as_ref());
+    /// Sends on the sender's connection: a connection with nothing in flight opens with
+    /// the message's own queue, shared as it is.
+    pub fn send(&mut self, out: Outgoing) {
+        let key = channel_of(out.env());
         match self.channels.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => {
-                let q = self.channels[i].1.with(|q| q.push(env.msg));
+                let q = self.channels[i].1.with(|q| q.push(out.msg().clone()));
                 self.replace_queue(i, q);
             }
-            Err(i) => self.open_channel(i, key, Shared::new(Queue::from_buf([env.msg]))),
+            Err(i) => self.open_channel(i, key, out.queue),
         }
     }
 

@@ -4,18 +4,61 @@
 //! with what it saw, and never looks inside. `crate::history::History` is the one
 //! implementation; the crate root names `System` and `SystemState` over it.
 
-use crate::world::action_ref::ActionRef;
+use crate::protocol::msg::Msg;
+use crate::world::action_ref::{ActionRef, EnvelopeRef};
+use crate::world::network::Queue;
 use crate::world::observation::Observation;
-use crate::world::state::{Envelope, SystemState};
+use crate::world::shared::Shared;
+use crate::world::state::SystemState;
 use crate::world::system::System;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use smallvec::SmallVec;
+use stateright::actor::Id;
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// The messages one step sent: a handler sends one or two, so they are kept in place.
-pub type Sent = SmallVec<[Envelope; 2]>;
+pub type Sent = SmallVec<[Outgoing; 2]>;
+
+/// A message a step sent, held as the one-message queue a connection opens with: most
+/// messages go out on a connection with nothing in flight, and a step the handler memo
+/// answers then shares the queue it remembered (its hash already known) instead of
+/// copying, hashing and later freeing the message again (`docs/checker.md`).
+#[derive(Clone, Debug)]
+pub struct Outgoing {
+    /// The sender.
+    pub src: Id,
+    /// The recipient.
+    pub dst: Id,
+    /// The message, alone in its queue.
+    pub queue: Shared<Queue>,
+}
+
+impl Outgoing {
+    /// `msg` from `src` to `dst`, in a queue of its own.
+    pub fn new(src: Id, dst: Id, msg: Msg) -> Outgoing {
+        Outgoing {
+            src,
+            dst,
+            queue: Shared::new(Queue::from_buf([msg])),
+        }
+    }
+
+    /// The message.
+    pub fn msg(&self) -> &Msg {
+        &self.queue[0]
+    }
+
+    /// The envelope, borrowed.
+    pub fn env(&self) -> EnvelopeRef<'_> {
+        EnvelopeRef {
+            src: self.src,
+            dst: self.dst,
+            msg: self.msg(),
+        }
+    }
+}
 
 /// What the world saw in one step, beyond the states before and after it.
 #[derive(Debug, Default)]
@@ -44,5 +87,5 @@ pub trait Record:
     );
 
     /// Records the messages an actor sent outside a step (its start in the initial state).
-    fn record_sent(sys: &System<Self>, next: &mut SystemState<Self>, sent: &[Envelope]);
+    fn record_sent(sys: &System<Self>, next: &mut SystemState<Self>, sent: &[Outgoing]);
 }

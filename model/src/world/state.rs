@@ -7,7 +7,7 @@ use crate::world::effects::StepEffects;
 use crate::world::memo::NodeCommand;
 use crate::world::network::Network;
 use crate::world::node::{NodeState, NodeStorage};
-use crate::world::record::{Record, Sent};
+use crate::world::record::{Outgoing, Record, Sent};
 use crate::world::scenario::FaultBudget;
 use crate::world::shared::Shared;
 use crate::world::timer_set::TimerSet;
@@ -216,7 +216,7 @@ impl<H: Record> SystemState<H> {
         let mut choices: Option<BTreeMap<String, Vec<ClientChoice>>> = None;
         for command in out {
             match command {
-                Command::Send(dst, msg) => sent.push(Envelope { src: id, dst, msg }),
+                Command::Send(dst, msg) => sent.push(Outgoing::new(id, dst, msg)),
                 Command::SetTimer(timer, _) => {
                     if let Some(e) = effects.as_deref_mut() {
                         e.timers.push(timer);

@@ -313,31 +313,29 @@ impl<H: Record> System<H> {
         };
         #[cfg(debug_assertions)]
         let input = next.nodes[i].clone();
-        if let Some(known) = memo.get(i, &next.nodes[i], event) {
-            // The commands go into the world one by one as copies: no list of them is
-            // built and dropped for a step the memo answers.
-            let kept = (known.state.clone(), known.observations.clone());
-            let commands = known.commands.iter().map(clone_command);
-            self.apply_outcome(next, facts, id, kept, commands, effects);
-            #[cfg(debug_assertions)]
-            if memo.audit_due() {
-                let again = self.run_event(&input, id, event);
-                let known = memo.get(i, &input, event).expect("just found");
-                assert!(known.same_as(&again), "a handler's outcome is its inputs'");
+        let (known, hit) = match memo.get(i, &next.nodes[i], event) {
+            Some(known) => (known, true),
+            None => {
+                let input = next.nodes[i].clone();
+                let outcome = self.run_event(&input, id, event);
+                (memo.put(i, input, event, &outcome), false)
             }
-            return;
-        }
-        let input = next.nodes[i].clone();
-        let outcome = self.run_event(&input, id, event);
-        let (commands, observations) = outcome.replay();
-        let copy = Outcome {
-            state: outcome.state.clone(),
-            commands,
-            observations,
         };
-        memo.put(i, input, event, copy);
-        let kept = (outcome.state, outcome.observations);
-        self.apply_outcome(next, facts, id, kept, outcome.commands, effects);
+        // The sends share the remembered queues, and the other commands go into the world
+        // one by one as copies: no list of them is built and dropped.
+        facts.sent.extend(known.sent(id));
+        let kept = (known.state.clone(), known.observations.clone());
+        let commands = known.commands.iter().map(clone_command);
+        self.apply_outcome(next, facts, id, kept, commands, effects);
+        // A debug build audits some hits: it runs the handler again and compares.
+        #[cfg(not(debug_assertions))]
+        let _ = hit;
+        #[cfg(debug_assertions)]
+        if hit && memo.audit_due() {
+            let again = self.run_event(&input, id, event);
+            let known = memo.get(i, &input, event).expect("just found");
+            assert!(known.same_as(&again), "a handler's outcome is its inputs'");
+        }
     }
 
     /// Runs actor `id`'s handler of `event` on `before`.

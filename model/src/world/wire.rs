@@ -13,9 +13,10 @@ use crate::design::Design;
 use crate::protocol::ids::MemberId;
 use crate::protocol::msg::Msg;
 use crate::protocol::txn_share_msg::TxnShareAcknowledgeRequest;
-use crate::world::record::Record;
+use crate::world::action_ref::EnvelopeRef;
+use crate::world::record::{Outgoing, Record};
 use crate::world::scenario::Role;
-use crate::world::system::{Envelope, System};
+use crate::world::system::System;
 
 /// The design-dependent part of the wire: each flag says a field (or a whole RPC) is in
 /// the design's format.
@@ -192,19 +193,20 @@ impl WireFormat {
 impl<H: Record> System<H> {
     /// The fields `env` carries outside the design's wire format: the world's check on
     /// every message it sends, whichever handler built it.
-    pub fn wire_excess(&self, env: &Envelope) -> Vec<&'static str> {
+    pub fn wire_excess(&self, env: EnvelopeRef<'_>) -> Vec<&'static str> {
         self.design.wire_format().excess(
             self.topology.role(env.src),
             self.topology.role(env.dst),
-            &env.msg,
+            env.msg,
         )
     }
 
     /// With `strict_wire_format`, a debug build stops at the first message sent outside
     /// the design's format, at the step that sent it.
-    pub(crate) fn debug_check_wire(&self, sent: &[Envelope]) {
+    pub(crate) fn debug_check_wire(&self, sent: &[Outgoing]) {
         if cfg!(debug_assertions) && self.design.strict_wire_format {
-            for env in sent {
+            for out in sent {
+                let env = out.env();
                 let excess = self.wire_excess(env);
                 assert!(
                     excess.is_empty(),

@@ -46,7 +46,7 @@ struct Seen {
 /// Each field outside the format, with the connection it was sent on.
 fn check_network(sys: &System, state: &SystemState, excess: &mut BTreeSet<(&'static str, String)>) {
     for env in state.network.iter() {
-        for field in sys.wire_excess(&env) {
+        for field in sys.wire_excess(env.as_ref()) {
             let route = format!(
                 "{} -> {}",
                 sys.topology.name(env.src),
