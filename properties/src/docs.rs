@@ -316,6 +316,17 @@ fn or_none(text: String) -> String {
     }
 }
 
+/// The reduction ceiling's row for docs/checker.md: `case`'s states without and with the
+/// ceiling reduction (`crate::reduction_ceiling`), and how many times fewer.
+pub fn reduction_ceiling_row(case: &str, full: usize, reduced: usize) -> String {
+    format!(
+        "| {case} | {} | {} | {:.2}x | same |\n",
+        grouped(full as u64),
+        grouped(reduced as u64),
+        full as f64 / reduced as f64
+    )
+}
+
 /// `n` with thousands separated by commas, as the CLI prints counts.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();

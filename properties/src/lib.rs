@@ -21,6 +21,7 @@ mod frontier;
 mod open_table;
 pub mod props;
 pub mod reduction;
+pub mod reduction_ceiling;
 pub mod report;
 mod seen;
 pub mod swarm;

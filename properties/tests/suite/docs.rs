@@ -84,3 +84,25 @@ fn power_table_is_generated_from_the_knobs_and_the_full_matrix() {
     let matrix = full_matrix_snapshot();
     check_region("mutants.md", "power", &docs::power_table(&matrix));
 }
+
+/// The reduction ceiling's figure at one record (docs/checker.md), with every verdict the
+/// same with and without the reduction (`sharetxn_properties::reduction_ceiling`).
+#[test]
+fn reduction_ceiling_figure_is_generated() {
+    use sharetxn_model::{Design, Scenario, System};
+    use sharetxn_properties::reduction_ceiling::search;
+    let scenario = Scenario {
+        records: 1,
+        ..Scenario::ctp()
+    };
+    let sys = System::new(Design::proposed(), scenario);
+    let (full, cut) = (search(&sys, false), search(&sys, true));
+    assert_eq!(
+        full.verdicts, cut.verdicts,
+        "the reduction changed a verdict"
+    );
+    assert!(full.verdicts.iter().any(|v| v.1), "a twin is witnessed");
+    assert!(cut.states < full.states);
+    let row = docs::reduction_ceiling_row("ctp/proposed `records=1`", full.states, cut.states);
+    check_region("checker.md", "reduction-ceiling", &row);
+}
