@@ -20,8 +20,14 @@ use crate::world::node::{NodeState, NodeStorage};
 use crate::world::observation::Observation;
 use crate::world::record::Outgoing;
 use crate::world::shared::{fixed_hasher, Shared};
+use crate::world::state::SystemState;
+use crate::world::timer_set::TimerSet;
 use stateright::actor::{Command, Id};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+
+/// A client's pending choices, by key.
+type Choices = BTreeMap<String, Vec<ClientChoice>>;
 
 /// A command a handler output, over the world's types.
 pub type NodeCommand = Command<Msg, Timer, ClientChoice, NodeStorage>;
@@ -90,6 +96,44 @@ pub struct Remembered {
     pub sends: Vec<(Id, Shared<Queue>)>,
     /// What the handler recorded for the history.
     pub observations: Vec<Observation>,
+    /// The last time `commands` were applied: the actor's parts before and after. The same
+    /// actor state tends to meet the same timers and choices, so a step that finds the
+    /// same parts before takes the parts after instead of applying the commands again.
+    pub applied: Option<(ActorParts, ActorParts)>,
+}
+
+/// The parts of a state that an actor's commands other than sends change: its timers, its
+/// pending choices and its storage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorParts {
+    timers: Shared<TimerSet>,
+    choices: Shared<Choices>,
+    storage: Option<Shared<NodeStorage>>,
+}
+
+impl ActorParts {
+    /// Actor `i`'s parts in `state`.
+    pub fn of<H>(state: &SystemState<H>, i: usize) -> ActorParts {
+        ActorParts {
+            timers: state.timers[i].clone(),
+            choices: state.choices[i].clone(),
+            storage: state.storage[i].clone(),
+        }
+    }
+
+    /// Whether these are actor `i`'s parts in `state`.
+    pub fn are_in<H>(&self, state: &SystemState<H>, i: usize) -> bool {
+        self.timers == state.timers[i]
+            && self.choices == state.choices[i]
+            && self.storage == state.storage[i]
+    }
+
+    /// Makes these actor `i`'s parts in `state`.
+    pub fn put<H>(&self, state: &mut SystemState<H>, i: usize) {
+        state.timers[i].clone_from(&self.timers);
+        state.choices[i].clone_from(&self.choices);
+        state.storage[i].clone_from(&self.storage);
+    }
 }
 
 impl Remembered {
@@ -109,6 +153,7 @@ impl Remembered {
             commands,
             sends,
             observations: outcome.observations.clone(),
+            applied: None,
         }
     }
 
@@ -198,15 +243,15 @@ impl HandlerMemo {
         actor: usize,
         input: &Shared<NodeState>,
         event: Event<'_>,
-    ) -> Option<&Remembered> {
+    ) -> Option<&mut Remembered> {
         if self.slots.is_empty() {
             return None;
         }
         let slot = HandlerMemo::slot_of(actor, input, event);
-        match &self.slots[slot] {
+        match &mut self.slots[slot] {
             Some(e) if e.actor == actor && e.input == *input && e.event.is(event) => {
                 self.hits += 1;
-                Some(&e.outcome)
+                Some(&mut e.outcome)
             }
             _ => None,
         }
@@ -220,7 +265,7 @@ impl HandlerMemo {
         input: Shared<NodeState>,
         event: Event<'_>,
         outcome: &Outcome,
-    ) -> &Remembered {
+    ) -> &mut Remembered {
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
@@ -232,7 +277,7 @@ impl HandlerMemo {
             event: OwnedEvent::of(event),
             outcome: Remembered::of(outcome),
         });
-        &entry.outcome
+        &mut entry.outcome
     }
 }
 

@@ -12,7 +12,7 @@ use crate::protocol::ids::TransactionalId;
 use crate::protocol::msg::Timer;
 use crate::world::action_ref::{ActionRef, EnvelopeRef};
 use crate::world::effects::StepEffects;
-use crate::world::memo::{clone_command, Event, HandlerMemo, NodeCommand, Outcome};
+use crate::world::memo::{clone_command, ActorParts, Event, HandlerMemo, NodeCommand, Outcome};
 use crate::world::node::{Node, NodeState};
 use crate::world::observation::Observation;
 use crate::world::record::{Record, Sent, StepFacts};
@@ -322,11 +322,24 @@ impl<H: Record> System<H> {
             }
         };
         // The sends share the remembered queues, and the other commands go into the world
-        // one by one as copies: no list of them is built and dropped.
+        // one by one as copies (no list of them is built and dropped), or not at all when
+        // they meet the parts they were last applied to.
         facts.sent.extend(known.sent(id));
-        let kept = (known.state.clone(), known.observations.clone());
+        if let Some(s) = &known.state {
+            next.nodes[i] = s.clone();
+        }
+        facts.observations = known.observations.clone();
         let commands = known.commands.iter().map(clone_command);
-        self.apply_outcome(next, facts, id, kept, commands, effects);
+        match (&known.applied, effects) {
+            (_, Some(effects)) => next.apply_commands(id, commands, Some(effects), &mut facts.sent),
+            _ if known.commands.is_empty() => {}
+            (Some((before, after)), None) if before.are_in(next, i) => after.put(next, i),
+            (_, None) => {
+                let before = ActorParts::of(next, i);
+                next.apply_commands(id, commands, None, &mut facts.sent);
+                known.applied = Some((before, ActorParts::of(next, i)));
+            }
+        }
         // A debug build audits some hits: it runs the handler again and compares.
         #[cfg(not(debug_assertions))]
         let _ = hit;
