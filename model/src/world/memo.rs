@@ -12,7 +12,11 @@
 //! slot of a fixed-size, direct-mapped table; a slot is reused only after its key (actor,
 //! actor state by value, event by value) compares equal, so a hit is exactly the outcome a
 //! run would give, and which entries the table holds changes the cost of a step, never its
-//! result. Debug builds run the handler on every hit as well and assert the outcomes agree.
+//! result. An entry keeps the messages the run sent as shared one-message queues, and the
+//! last application of its other commands (the actor's timers, choices and storage before
+//! and after, [`ActorParts`]), taken again when a step meets equal parts: the commands read
+//! nothing else. Debug builds run the handler again on one hit in [`AUDIT_EVERY`], apply
+//! the commands again where the remembered parts were taken, and assert both agree.
 
 use crate::protocol::msg::{ClientChoice, Msg, Timer};
 use crate::world::network::Queue;

@@ -312,7 +312,7 @@ impl<H: Record> System<H> {
             return;
         };
         #[cfg(debug_assertions)]
-        let input = next.nodes[i].clone();
+        let (input, parts_before) = (next.nodes[i].clone(), ActorParts::of(next, i));
         let (known, hit) = match memo.get(i, &next.nodes[i], event) {
             Some(known) => (known, true),
             None => {
@@ -348,6 +348,18 @@ impl<H: Record> System<H> {
             let again = self.run_event(&input, id, event);
             let known = memo.get(i, &input, event).expect("just found");
             assert!(known.same_as(&again), "a handler's outcome is its inputs'");
+            if let Some((before, after)) = &known.applied {
+                if *before == parts_before {
+                    let mut check = next.clone();
+                    parts_before.put(&mut check, i);
+                    let commands = known.commands.iter().map(clone_command);
+                    check.apply_commands(id, commands, None, &mut Sent::new());
+                    assert!(
+                        after.are_in(&check, i),
+                        "the remembered parts are the commands'"
+                    );
+                }
+            }
         }
     }
 
