@@ -345,20 +345,36 @@ impl<H: Record> System<H> {
         let _ = hit;
         #[cfg(debug_assertions)]
         if hit && memo.audit_due() {
-            let again = self.run_event(&input, id, event);
-            let known = memo.get(i, &input, event).expect("just found");
-            assert!(known.same_as(&again), "a handler's outcome is its inputs'");
-            if let Some((before, after)) = &known.applied {
-                if *before == parts_before {
-                    let mut check = next.clone();
-                    parts_before.put(&mut check, i);
-                    let commands = known.commands.iter().map(clone_command);
-                    check.apply_commands(id, commands, None, &mut Sent::new());
-                    assert!(
-                        after.are_in(&check, i),
-                        "the remembered parts are the commands'"
-                    );
-                }
+            self.audit_hit(memo, next, id, event, (&input, &parts_before));
+        }
+    }
+
+    /// The debug check of a memo hit: the handler run again gives the remembered outcome,
+    /// and the commands applied again to the actor's parts before the step give the
+    /// remembered parts after, where those were taken.
+    #[cfg(debug_assertions)]
+    fn audit_hit(
+        &self,
+        memo: &mut HandlerMemo,
+        next: &SystemState<H>,
+        id: Id,
+        event: Event<'_>,
+        (input, parts_before): (&Shared<NodeState>, &ActorParts),
+    ) {
+        let i = usize::from(id);
+        let again = self.run_event(input, id, event);
+        let known = memo.get(i, input, event).expect("just found");
+        assert!(known.same_as(&again), "a handler's outcome is its inputs'");
+        if let Some((before, after)) = &known.applied {
+            if before == parts_before {
+                let mut check = next.clone();
+                parts_before.put(&mut check, i);
+                let commands = known.commands.iter().map(clone_command);
+                check.apply_commands(id, commands, None, &mut Sent::new());
+                assert!(
+                    after.are_in(&check, i),
+                    "the remembered parts are the commands'"
+                );
             }
         }
     }
