@@ -74,8 +74,16 @@ fn provable(sys: &System, s: &SystemState, a: usize, mine: &[Action]) -> bool {
             return false;
         }
         let here = label(sys, &t);
-        let after: Vec<SystemState> = mine.iter().map(|m| sys.step(&t, m)).collect();
-        if after.iter().any(|u| label(sys, u) != here) {
+        // Each action of the set taken here, with what is enabled after it.
+        let after: Vec<(SystemState, Vec<Action>)> = mine
+            .iter()
+            .map(|m| sys.step(&t, m))
+            .map(|u| {
+                let e = enabled(sys, &u);
+                (u, e)
+            })
+            .collect();
+        if after.iter().any(|(u, _)| label(sys, u) != here) {
             return false;
         }
         for b in all.iter().filter(|x| actor(x) != a) {
@@ -84,8 +92,8 @@ fn provable(sys: &System, s: &SystemState, a: usize, mine: &[Action]) -> bool {
             if !mine.iter().all(|m| at_tb.contains(m)) {
                 return false;
             }
-            for (m, tm) in mine.iter().zip(&after) {
-                if !enabled(sys, tm).contains(b) || sys.step(tm, b) != sys.step(&tb, m) {
+            for (m, (tm, at_tm)) in mine.iter().zip(&after) {
+                if !at_tm.contains(b) || sys.step(tm, b) != sys.step(&tb, m) {
                     return false;
                 }
             }
