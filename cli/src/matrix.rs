@@ -366,24 +366,10 @@ pub fn run(args: MatrixArgs) -> Result<ExitCode, CliError> {
 /// Runs every check (progress on stderr) and gathers the matrix, with the first trace
 /// that could not be written (the matrix is whole without it, the run is not).
 pub fn compute(args: MatrixArgs) -> Result<(Matrix, Option<CliError>), CliError> {
-    let MatrixArgs {
-        pairs,
-        sets,
-        threads,
-        max_states,
-        unclaimed_max_states,
-        timeout,
-        json,
-        trace_out,
-    } = args;
-    trace::prepare_dir(&trace_out)?;
-    let on_terminal = progress::on_terminal(json);
-    let total = pairs.len();
-    let jobs = pairs.iter().filter(|p| p.applies.is_ok()).count();
-    let (workers, per_check) = matrix_jobs::split(threads, jobs);
-    // One check's progress line at a time: with checks side by side, each says when it
-    // starts and when it ends.
-    let side_by_side = workers > 1;
+    trace::prepare_dir(&args.trace_out)?;
+    let on_terminal = progress::on_terminal(args.json);
+    let jobs = args.pairs.iter().filter(|p| p.applies.is_ok()).count();
+    let (workers, per_check) = matrix_jobs::split(args.threads, jobs);
     // A bar over the checks, with an ETA; each check's own line is drawn under it.
     let multi = on_terminal.then(MultiProgress::new);
     let bar = multi.as_ref().map(|m| progress::pairs_bar(m, jobs as u64));
@@ -393,66 +379,98 @@ pub fn compute(args: MatrixArgs) -> Result<(Matrix, Option<CliError>), CliError>
         }
         None => output::stderr(&text),
     };
-    let started = |label: &str| {
-        if on_terminal && side_by_side {
-            say(format!("{label}started\n"));
-        }
+    let each = PairRun {
+        args: &args,
+        total: args.pairs.len(),
+        per_check,
+        // One check's progress line at a time: with checks side by side, each says when
+        // it starts and when it ends.
+        side_by_side: workers > 1,
+        on_terminal,
+        multi: multi.as_ref(),
+        say: &say,
     };
-    let run_pair = |i: usize, pair: &MatrixPair| -> Result<Pair, CliError> {
-        let MatrixPair { model, applies } = pair;
-        if let Err(reason) = applies {
-            return Ok(Pair::NotApplicable {
-                design: model.design.name.clone(),
-                scenario: model.scenario.name.clone(),
-                reason: reason.clone(),
-            });
-        }
-        let claims_safety = model.design.claims_safety();
-        let bounds = Bounds::of(claims_safety, max_states, unclaimed_max_states);
-        let system = System::new(model.design.clone(), model.scenario.clone());
-        let label = format!(
-            "[{}/{total}] {} on {}: ",
-            i + 1,
-            system.design.name,
-            system.scenario.name
-        );
-        started(&label);
-        let run = CheckRun {
-            strategy: Strategy::Bfs,
-            max_depth: None,
-            max_states: bounds.state_cap,
-            threads: per_check,
-            timeout,
-            quiet: json || side_by_side,
-            trace_out: &trace_out,
-            label,
-            multi: multi.as_ref(),
-        };
-        let recorded = check_and_record(&system, &run);
-        Ok(Pair::Checked(Checked {
-            label: run.label,
-            report: recorded.report,
-            write_failure: recorded.write_failure,
-            claims_safety,
-            bounds,
-        }))
-    };
-    let finished = |_: usize, result: &Result<Pair, CliError>| {
-        if let (true, Ok(Pair::Checked(checked))) = (on_terminal, result) {
+    let run_pair = |i: usize, pair: &MatrixPair| each.run(i, pair);
+    let finished = |_: usize, result: &Pair| {
+        if let (true, Pair::Checked(checked)) = (on_terminal, result) {
             say(checked.summary_line());
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
         }
     };
-    let results = matrix_jobs::run_ordered(&pairs, workers, run_pair, finished);
+    let results = matrix_jobs::run_ordered(&args.pairs, workers, run_pair, finished);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    Ok(gather(args.sets, results))
+}
+
+/// What every check of one matrix run shares.
+struct PairRun<'a> {
+    args: &'a MatrixArgs,
+    total: usize,
+    per_check: usize,
+    side_by_side: bool,
+    on_terminal: bool,
+    multi: Option<&'a MultiProgress>,
+    say: &'a (dyn Fn(String) + Sync),
+}
+
+impl PairRun<'_> {
+    /// Checks pair `i`, or says why it does not apply.
+    fn run(&self, i: usize, pair: &MatrixPair) -> Pair {
+        let MatrixPair { model, applies } = pair;
+        if let Err(reason) = applies {
+            return Pair::NotApplicable {
+                design: model.design.name.clone(),
+                scenario: model.scenario.name.clone(),
+                reason: reason.clone(),
+            };
+        }
+        let args = self.args;
+        let claims_safety = model.design.claims_safety();
+        let bounds = Bounds::of(claims_safety, args.max_states, args.unclaimed_max_states);
+        let system = System::new(model.design.clone(), model.scenario.clone());
+        let label = format!(
+            "[{}/{}] {} on {}: ",
+            i + 1,
+            self.total,
+            system.design.name,
+            system.scenario.name
+        );
+        if self.on_terminal && self.side_by_side {
+            (self.say)(format!("{label}started\n"));
+        }
+        let run = CheckRun {
+            strategy: Strategy::Bfs,
+            max_depth: None,
+            max_states: bounds.state_cap,
+            threads: self.per_check,
+            timeout: args.timeout,
+            quiet: args.json || self.side_by_side,
+            trace_out: &args.trace_out,
+            label,
+            multi: self.multi,
+        };
+        let recorded = check_and_record(&system, &run);
+        Pair::Checked(Checked {
+            label: run.label,
+            report: recorded.report,
+            write_failure: recorded.write_failure,
+            claims_safety,
+            bounds,
+        })
+    }
+}
+
+/// The matrix of the checks' results in order, with the first trace that could not be
+/// written.
+fn gather(sets: Vec<String>, results: Vec<Pair>) -> (Matrix, Option<CliError>) {
     let mut matrix = Matrix::new(sets);
     let mut write_failure = None;
     for result in results {
-        match result? {
+        match result {
             Pair::Checked(c) => {
                 matrix.push_report(&c.report, c.claims_safety, &c.bounds);
                 write_failure = write_failure.or(c.write_failure);
@@ -464,6 +482,5 @@ pub fn compute(args: MatrixArgs) -> Result<(Matrix, Option<CliError>), CliError>
             } => matrix.push_not_applicable(&design, &scenario, reason),
         }
     }
-
-    Ok((matrix, write_failure))
+    (matrix, write_failure)
 }

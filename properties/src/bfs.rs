@@ -326,60 +326,8 @@ fn expand_blocks(
             continue;
         }
         block.producer.store(w, Ordering::Release);
-        let input = std::mem::take(&mut *lock(&block.input));
-        let parts = &job.parts[block.owner];
-        let moved = &mut moved[block.owner];
-        let mut output = Vec::new();
-        let mut records = Vec::new();
-        let inputs = input
-            .fps
-            .iter()
-            .zip(input.records.chunks_exact(parts.stride()));
-        for (k, (&fp, record)) in inputs.enumerate() {
-            if k % CLOCK_EVERY == 0 && job.deadline.is_some_and(past) {
-                shared.late.store(true, Ordering::Release);
-            }
-            if shared.late.load(Ordering::Acquire) {
-                break;
-            }
-            let pos = block.base + k as u32;
-            parts.decode(record, current);
-            let mut sink = |successor: Successor<'_>| {
-                let (idx, nfp, next) = match successor {
-                    Successor::Coming(nfp) => return access.prefetch(nfp),
-                    Successor::Stepped(idx, nfp, next) => (idx, nfp, next),
-                };
-                let link = Link {
-                    parent: fp,
-                    idx,
-                    pos,
-                };
-                if access.offer(nfp, link) {
-                    output.push(Succ { pos, idx, fp: nfp });
-                    let parent = Parent {
-                        state: current,
-                        record,
-                        moved,
-                    };
-                    next_parts.encode(next, Some(parent), &mut records);
-                }
-            };
-            cut |= expand(
-                shared.sys,
-                (fp, current),
-                &job.open,
-                job.may_expand,
-                false,
-                &mut sink,
-                scratch,
-            );
-            for (slot, msg) in scratch.hits.drain(..) {
-                if hits[slot].as_ref().is_none_or(|h| pos < h.0) {
-                    hits[slot] = Some((pos, fp, msg));
-                }
-            }
-        }
-        *lock(&block.output) = (output, records);
+        let into = (&mut next_parts, &mut moved[block.owner], &mut hits[..]);
+        cut |= expand_block(shared, job, block, (scratch, current), access, into);
     }
     lock(&shared.next_parts)[w] = Some(next_parts);
     let mut all = lock(&shared.hits);
@@ -393,6 +341,72 @@ fn expand_blocks(
     if cut {
         shared.cut.store(true, Ordering::Release);
     }
+}
+
+/// Expands the states of one claimed `block` into its output: the successors this thread
+/// won, encoded into `next_parts`; the discoveries go to `hits`. True if a bound cut the
+/// expansion short.
+fn expand_block(
+    shared: &Shared<'_>,
+    job: &Job,
+    block: &Block,
+    (scratch, current): (&mut Scratch, &mut SystemState),
+    access: &mut Access<'_>,
+    (next_parts, moved, hits): (&mut Parts, &mut Moved, &mut [Option<Hit>]),
+) -> bool {
+    let input = std::mem::take(&mut *lock(&block.input));
+    let parts = &job.parts[block.owner];
+    let (mut output, mut records, mut cut) = (Vec::new(), Vec::new(), false);
+    let inputs = input
+        .fps
+        .iter()
+        .zip(input.records.chunks_exact(parts.stride()));
+    for (k, (&fp, record)) in inputs.enumerate() {
+        if k % CLOCK_EVERY == 0 && job.deadline.is_some_and(past) {
+            shared.late.store(true, Ordering::Release);
+        }
+        if shared.late.load(Ordering::Acquire) {
+            break;
+        }
+        let pos = block.base + k as u32;
+        parts.decode(record, current);
+        let mut sink = |successor: Successor<'_>| {
+            let (idx, nfp, next) = match successor {
+                Successor::Coming(nfp) => return access.prefetch(nfp),
+                Successor::Stepped(idx, nfp, next) => (idx, nfp, next),
+            };
+            let link = Link {
+                parent: fp,
+                idx,
+                pos,
+            };
+            if access.offer(nfp, link) {
+                output.push(Succ { pos, idx, fp: nfp });
+                let parent = Parent {
+                    state: current,
+                    record,
+                    moved,
+                };
+                next_parts.encode(next, Some(parent), &mut records);
+            }
+        };
+        cut |= expand(
+            shared.sys,
+            (fp, current),
+            &job.open,
+            job.may_expand,
+            false,
+            &mut sink,
+            scratch,
+        );
+        for (slot, msg) in scratch.hits.drain(..) {
+            if hits[slot].as_ref().is_none_or(|h| pos < h.0) {
+                hits[slot] = Some((pos, fp, msg));
+            }
+        }
+    }
+    *lock(&block.output) = (output, records);
+    cut
 }
 
 /// Settles the successors this thread produced: keeps the winners' records in blocks of

@@ -60,92 +60,126 @@ pub(crate) fn depth_first(
     roots: Vec<(u64, SystemState, u64)>,
     after_bfs: bool,
 ) {
-    let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
-    let mut seen = Seen::new();
+    let mut dfs = Dfs {
+        fuse: search.options.fuse_duplicates && reduction::fuses_duplicates(sys),
+        after_bfs,
+        seen: Seen::new(),
+        stack: Vec::new(),
+        path: Path {
+            root: 0,
+            base: 0,
+            indices: Vec::new(),
+        },
+        scratch: Scratch::default(),
+        successors: Vec::new(),
+        spare: Vec::with_capacity(SPARE),
+        order: search.options.order.map(Order::new),
+        // The slots still open change only when a discovery is made: computed again
+        // then, not for every state.
+        open: search.judge.open(&search.found),
+    };
     if !after_bfs {
         // The initial state is counted by the table already; the set must know it too.
-        roots.iter().for_each(|(fp, ..)| _ = seen.insert(*fp));
+        roots.iter().for_each(|(fp, ..)| _ = dfs.seen.insert(*fp));
     }
-    let mut stack: Vec<Entry> = roots
+    dfs.stack = roots
         .into_iter()
         .map(|(fp, state, depth)| (fp, state, depth, ROOT_IDX))
         .collect();
-    let mut path = Path {
-        root: 0,
-        base: 0,
-        indices: Vec::new(),
-    };
     let mut since_progress = 0u32;
-    let mut scratch = Scratch::default();
-    // A state's kept successors: action index, fingerprint, state.
-    let mut successors: Vec<(u32, u64, SystemState)> = Vec::new();
-    // States already expanded, whose vectors a kept successor is copied into
-    // (`SystemState::clone_from`) instead of allocating its own. At most `SPARE` are
-    // kept: a spare state still holds its parts, and after a switch from breadth-first
-    // search a million roots would otherwise all be kept once expanded.
-    let mut spare: Vec<SystemState> = Vec::with_capacity(SPARE);
-    let mut order = search.options.order.map(Order::new);
-    // The slots still open change only when a discovery is made: computed again then, not
-    // for every state.
-    let mut open = search.judge.open(&search.found);
-    while let Some((fp, state, depth, idx)) = stack.pop() {
-        path.enter(fp, depth, idx);
+    while let Some((fp, state, depth, idx)) = dfs.stack.pop() {
+        dfs.path.enter(fp, depth, idx);
         search.max_depth = search.max_depth.max(depth);
-        let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
-        let table = &mut search.table;
-        let kept = &mut successors;
-        let spare_ref = &mut spare;
-        let mut sink = |successor: Successor<'_>| match successor {
-            Successor::Coming(nfp) => seen.prefetch(nfp),
-            Successor::Stepped(idx, nfp, next) => {
-                if !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
-                    let mut copy = spare_ref.pop().unwrap_or_default();
-                    copy.clone_from(next);
-                    kept.push((idx, nfp, copy));
-                }
-            }
-        };
-        let cut = expand(
-            sys,
-            (fp, &state),
-            &open,
-            may_expand,
-            fuse,
-            &mut sink,
-            &mut scratch,
-        );
-        if spare.len() < SPARE {
-            spare.push(state);
-        }
-        if !scratch.hits.is_empty() {
-            for (slot, msg) in scratch.hits.drain(..) {
-                search.found[slot].get_or_insert_with(|| (path.at(), msg));
-            }
-            open = search.judge.open(&search.found);
-        }
-        search.exhaustive &= !cut;
-        if let Some(order) = order.as_mut() {
-            order.shuffle(&mut successors);
-        }
-        // In reverse, so that the first action's successor is expanded first and, among
-        // actions that lead to the same state, the last one is the one taken.
-        for (idx, nfp, nstate) in successors.drain(..).rev() {
-            if seen.insert(nfp) {
-                search.unique += 1;
-                stack.push((nfp, nstate, depth + 1, idx));
-            } else if spare.len() < SPARE {
-                spare.push(nstate);
-            }
-        }
+        dfs.expand(sys, search, (fp, state, depth));
+        dfs.push_successors(search, depth);
         since_progress += 1;
         if since_progress == 50_000 {
             since_progress = 0;
             let (unique, depth) = (search.unique, search.max_depth);
             search.progress(unique, depth);
         }
-        if !stack.is_empty() && search.must_stop(search.unique) {
+        if !dfs.stack.is_empty() && search.must_stop(search.unique) {
             search.exhaustive = false;
             break;
+        }
+    }
+}
+
+/// One depth-first search's working state.
+struct Dfs {
+    /// Whether duplications are fused with their delivery (`reduction.rs`).
+    fuse: bool,
+    /// Whether the search goes on from a breadth-first search's last level.
+    after_bfs: bool,
+    seen: Seen,
+    stack: Vec<Entry>,
+    path: Path,
+    scratch: Scratch,
+    /// A state's kept successors: action index, fingerprint, state.
+    successors: Vec<(u32, u64, SystemState)>,
+    /// States already expanded, whose vectors a kept successor is copied into
+    /// (`SystemState::clone_from`) instead of allocating its own. At most `SPARE` are
+    /// kept: a spare state still holds its parts, and after a switch from breadth-first
+    /// search a million roots would otherwise all be kept once expanded.
+    spare: Vec<SystemState>,
+    order: Option<Order>,
+    /// Per property slot, whether it is still open.
+    open: Vec<bool>,
+}
+
+impl Dfs {
+    /// Judges and expands `state`, keeping its successors not seen yet in `successors`.
+    fn expand(&mut self, sys: &System, search: &mut Search<'_, '_>, at: (u64, SystemState, u64)) {
+        let (fp, state, depth) = at;
+        let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
+        let (seen, table, after_bfs) = (&self.seen, &mut search.table, self.after_bfs);
+        let (kept, spare) = (&mut self.successors, &mut self.spare);
+        let mut sink = |successor: Successor<'_>| match successor {
+            Successor::Coming(nfp) => seen.prefetch(nfp),
+            Successor::Stepped(idx, nfp, next) => {
+                if !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
+                    let mut copy = spare.pop().unwrap_or_default();
+                    copy.clone_from(next);
+                    kept.push((idx, nfp, copy));
+                }
+            }
+        };
+        let (open, fuse) = (&self.open, self.fuse);
+        let cut = expand(
+            sys,
+            (fp, &state),
+            open,
+            may_expand,
+            fuse,
+            &mut sink,
+            &mut self.scratch,
+        );
+        if self.spare.len() < SPARE {
+            self.spare.push(state);
+        }
+        if !self.scratch.hits.is_empty() {
+            for (slot, msg) in self.scratch.hits.drain(..) {
+                search.found[slot].get_or_insert_with(|| (self.path.at(), msg));
+            }
+            self.open = search.judge.open(&search.found);
+        }
+        search.exhaustive &= !cut;
+    }
+
+    /// Pushes the kept successors of the state at `depth` that are new.
+    fn push_successors(&mut self, search: &mut Search<'_, '_>, depth: u64) {
+        if let Some(order) = self.order.as_mut() {
+            order.shuffle(&mut self.successors);
+        }
+        // In reverse, so that the first action's successor is expanded first and, among
+        // actions that lead to the same state, the last one is the one taken.
+        for (idx, nfp, nstate) in self.successors.drain(..).rev() {
+            if self.seen.insert(nfp) {
+                search.unique += 1;
+                self.stack.push((nfp, nstate, depth + 1, idx));
+            } else if self.spare.len() < SPARE {
+                self.spare.push(nstate);
+            }
         }
     }
 }

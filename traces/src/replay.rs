@@ -9,6 +9,7 @@ use crate::digest::{Snapshot, StateDigest};
 use crate::format::{Outcome, Trace};
 use crate::judge;
 use sharetxn_model::{System, SystemState};
+use sharetxn_properties::PropertyDef;
 
 /// How many differing leaves a divergence report names per part.
 const DIFF_LIMIT: usize = 3;
@@ -78,11 +79,7 @@ pub struct Replay {
 pub fn replay(trace: &Trace) -> Result<Replay, String> {
     // A heal-phase verdict has no row in the table: it is judged once every step ran.
     let heal = crate::heal::is_heal(&trace.outcome);
-    let def = match judge::definition(&trace.outcome) {
-        Some(def) => Some(def),
-        None if heal => None,
-        None => return Err(format!("unknown property '{}'", trace.outcome.property())),
-    };
+    let def = definition(trace, heal)?;
     let sys = System::new(trace.design.clone(), trace.scenario.clone());
     let shows =
         |state: &SystemState| def.and_then(|d| judge::shows(d, &trace.outcome, &sys, state));
@@ -97,10 +94,8 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
     if heal {
         states.push(state.clone());
     }
-    let mut violated: Vec<String> = judge::violations(&sys, &state)
-        .into_iter()
-        .map(|(p, _)| p.to_string())
-        .collect();
+    let mut violated = Vec::new();
+    first_violations(&sys, &state, &mut violated);
     let mut steps = Vec::with_capacity(trace.steps.len());
     let mut recorded_before = trace.initial.clone();
     for step in &trace.steps {
@@ -121,22 +116,11 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
         let after = snapshot(&state)?;
         let recorded = step.after();
         let now = after.digest();
-        if divergence.is_none() {
-            divergence = compare(
-                step.step,
-                &recorded,
-                Some(&recorded_before),
-                &after,
-                Some(&before),
-            );
-        }
-        let mut new_violations = Vec::new();
-        for (property, message) in judge::violations(&sys, &state) {
-            if !violated.iter().any(|p| p == property) {
-                violated.push(property.to_string());
-                new_violations.push((property.to_string(), message));
-            }
-        }
+        divergence = divergence.or_else(|| {
+            let was = (Some(&recorded_before), Some(&before));
+            compare(step.step, &recorded, was.0, &after, was.1)
+        });
+        let new_violations = first_violations(&sys, &state, &mut violated);
         if reproduced.is_none() {
             reproduced = shows(&state).map(|m| (step.step, m));
         }
@@ -152,13 +136,7 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
     }
     let verdict = match reproduced {
         Some((step, message)) => Verdict::Reproduced { step, message },
-        None if heal => match crate::heal::confirm(&sys, trace, &states) {
-            Ok(message) => Verdict::Reproduced {
-                step: trace.steps.len(),
-                message,
-            },
-            Err(why) => Verdict::NotReproducedBecause(why),
-        },
+        None if heal => heal_verdict(&sys, trace, &states),
         None => Verdict::NotReproduced,
     };
     Ok(Replay {
@@ -166,6 +144,43 @@ pub fn replay(trace: &Trace) -> Result<Replay, String> {
         divergence,
         verdict,
     })
+}
+
+/// The table's row for the trace's outcome; none for a heal-phase verdict.
+fn definition(trace: &Trace, heal: bool) -> Result<Option<&'static PropertyDef>, String> {
+    match judge::definition(&trace.outcome) {
+        Some(def) => Ok(Some(def)),
+        None if heal => Ok(None),
+        None => Err(format!("unknown property '{}'", trace.outcome.property())),
+    }
+}
+
+/// The violations `state` shows that no earlier state of the replay showed, each with its
+/// message; `violated` gains their properties.
+fn first_violations(
+    sys: &System,
+    state: &SystemState,
+    violated: &mut Vec<String>,
+) -> Vec<(String, String)> {
+    let mut first = Vec::new();
+    for (property, message) in judge::violations(sys, state) {
+        if !violated.iter().any(|p| p == property) {
+            violated.push(property.to_string());
+            first.push((property.to_string(), message));
+        }
+    }
+    first
+}
+
+/// A heal-phase verdict, judged once every step ran, on the replay's `states`.
+fn heal_verdict(sys: &System, trace: &Trace, states: &[SystemState]) -> Verdict {
+    match crate::heal::confirm(sys, trace, states) {
+        Ok(message) => Verdict::Reproduced {
+            step: trace.steps.len(),
+            message,
+        },
+        Err(why) => Verdict::NotReproducedBecause(why),
+    }
 }
 
 /// The divergence at `step`, if the state differs from the recorded one. Both previous

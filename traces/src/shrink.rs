@@ -22,7 +22,7 @@ use crate::oracle::Oracle;
 use crate::record;
 use crate::reduce::reduce;
 use crate::search::search_ladder;
-use sharetxn_model::Action;
+use sharetxn_model::{Action, Scenario};
 use sharetxn_properties::View;
 
 /// How hard to shrink.
@@ -99,28 +99,11 @@ pub fn shrink(trace: &Trace) -> Result<Shrunk, String> {
 /// turns on.
 pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, String> {
     if crate::heal::is_heal(&trace.outcome) {
-        // The heal phase's verdict has its own test (a fair cycle after the last fault),
-        // which neither the scenario reduction nor the checker's search can ask.
-        let (shrunk, candidates) = crate::heal::shrink(trace)?;
-        let after = shrunk.steps.len();
-        let heal_after = shrunk.heal.as_ref().map_or(0, |h| h.after_step);
-        return Ok(Shrunk {
-            before: trace.steps.len(),
-            after,
-            candidates,
-            passes: vec![Pass {
-                name: "heal",
-                steps: after,
-                detail: format!("a fair cycle after the heal at step {heal_after}"),
-            }],
-            trace: shrunk,
-        });
+        return shrink_heal(trace);
     }
     let def = judge::definition(&trace.outcome)
         .ok_or_else(|| format!("unknown property '{}'", trace.outcome.property()))?;
-    let design = &trace.design;
-    let mut scenario = trace.scenario.clone();
-    let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
+    let mut oracle = Oracle::new(&trace.design, &trace.scenario, def, &trace.outcome);
     // The input must run as recorded: skipping is for candidates, not for the evidence.
     crate::walk::states(&oracle.sys, &trace.actions())?;
     let Some(start) = oracle.run(&trace.actions()) else {
@@ -129,98 +112,182 @@ pub fn shrink_with(trace: &Trace, options: &ShrinkOptions) -> Result<Shrunk, Str
             trace.outcome.property()
         ));
     };
-    let mut passes = Vec::new();
-    let note = |passes: &mut Vec<Pass>, name, steps, detail: String| {
-        passes.push(Pass {
-            name,
-            steps,
-            detail,
-        })
+    let mut s = Shrinking {
+        trace,
+        def,
+        scenario: trace.scenario.clone(),
+        current: start,
+        candidates: 0,
+        passes: Vec::new(),
     };
-    if start.len() < trace.steps.len() {
-        note(&mut passes, "cut", start.len(), String::new());
+    if s.current.len() < trace.steps.len() {
+        s.note("cut", String::new());
     }
-    let mut candidates = 0;
-    // A long run (the simulator's, at production sizes) first goes to a smaller world: a
-    // scenario candidate costs one run where ddmin's first rounds cost hundreds, and the
-    // actions on records and transactions the outcome does not need stop being enabled,
-    // so the carried run is already short when ddmin starts.
-    let mut start = start;
-    if options.reduce_scenario && start.len() > LONG_RUN {
-        if let Some(r) = reduce(design, &scenario, &start, def, &trace.outcome) {
-            candidates += r.runs;
-            scenario = r.scenario;
-            start = r.actions;
-            oracle = Oracle::new(design, &scenario, def, &trace.outcome);
-            note(&mut passes, "scenario", start.len(), r.changes.join(", "));
-        }
-    }
-    // On a long run, exact ddmin spends thousands of candidates of hundreds of steps to
-    // drop a handful (every later message carries the epochs and sequences of the
-    // transactions before it); matching by shape first drops whole transactions at once.
-    let first = if options.reduce_scenario && trace.steps.len() > LONG_RUN {
-        ddmin(&mut oracle, start.clone(), Matching::Shape)
-    } else {
-        start.clone()
-    };
-    let mut current = ddmin(&mut oracle, first, Matching::Exact);
-    candidates += oracle.runs;
-    if current.len() < start.len() {
-        note(&mut passes, "ddmin", current.len(), String::new());
-    }
+    s.first_ddmin(options);
     loop {
-        let (len, reduced_before) = (current.len(), scenario.clone());
+        let (len, reduced_before) = (s.current.len(), s.scenario.clone());
         if options.reduce_scenario {
-            if let Some(r) = reduce(design, &scenario, &current, def, &trace.outcome) {
-                candidates += r.runs;
-                scenario = r.scenario;
-                current = r.actions;
-                note(&mut passes, "scenario", current.len(), r.changes.join(", "));
-            }
-            // Messages matched by shape let whole transactions go, then exact matching
-            // makes the result 1-minimal as recorded.
-            let mut oracle = Oracle::new(design, &scenario, def, &trace.outcome);
-            let loose = ddmin(&mut oracle, current.clone(), Matching::Shape);
-            let exact = ddmin(&mut oracle, loose, Matching::Exact);
-            candidates += oracle.runs;
-            if exact.len() < current.len() {
-                current = exact;
-                note(&mut passes, "ddmin", current.len(), "by shape".into());
-            }
+            s.scenario_pass();
         }
-        if let Some((rung, found)) = search_ladder(
-            design,
-            &scenario,
-            trace.outcome.property(),
-            current.len(),
-            options.search_states,
-            options.threads,
-        ) {
-            candidates += 1;
-            let detail = if rung == scenario {
-                String::new()
-            } else {
-                format!(
-                    "txns={} records={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
-                    rung.txns,
-                    rung.records,
-                    rung.request_retries,
-                    rung.marker_retries_text(),
-                    rung.budget.drops,
-                    rung.budget.duplicates,
-                    rung.budget.crashes,
-                    rung.budget.timeouts
-                )
-            };
-            scenario = rung;
-            current = confirmed(design, &scenario, def, &trace.outcome, found)?;
-            note(&mut passes, "search", current.len(), detail);
-        }
-        if current.len() >= len && scenario == reduced_before {
+        s.search_pass(options)?;
+        if s.current.len() >= len && s.scenario == reduced_before {
             break;
         }
     }
-    finish(trace, &scenario, def, current, candidates, passes)
+    finish(trace, &s.scenario, def, s.current, s.candidates, s.passes)
+}
+
+/// The heal phase's verdict has its own test (a fair cycle after the last fault), which
+/// neither the scenario reduction nor the checker's search can ask: its own shrink.
+fn shrink_heal(trace: &Trace) -> Result<Shrunk, String> {
+    let (shrunk, candidates) = crate::heal::shrink(trace)?;
+    let after = shrunk.steps.len();
+    let heal_after = shrunk.heal.as_ref().map_or(0, |h| h.after_step);
+    Ok(Shrunk {
+        before: trace.steps.len(),
+        after,
+        candidates,
+        passes: vec![Pass {
+            name: "heal",
+            steps: after,
+            detail: format!("a fair cycle after the heal at step {heal_after}"),
+        }],
+        trace: shrunk,
+    })
+}
+
+/// A shrink under way: the run so far, in the scenario so far.
+struct Shrinking<'a> {
+    trace: &'a Trace,
+    def: &'static sharetxn_properties::PropertyDef,
+    scenario: Scenario,
+    current: Vec<Action>,
+    candidates: usize,
+    passes: Vec<Pass>,
+}
+
+impl<'a> Shrinking<'a> {
+    /// Records that pass `name` left the run at its current length.
+    fn note(&mut self, name: &'static str, detail: String) {
+        self.passes.push(Pass {
+            name,
+            steps: self.current.len(),
+            detail,
+        });
+    }
+
+    /// The oracle for the scenario so far.
+    fn oracle(&self) -> Oracle<'a> {
+        let trace: &'a Trace = self.trace;
+        Oracle::new(&trace.design, &self.scenario, self.def, &trace.outcome)
+    }
+
+    /// Lowers the scenario's fields and budgets while the run still shows the outcome.
+    fn reduce_scenario(&mut self) {
+        let trace = self.trace;
+        let r = reduce(
+            &trace.design,
+            &self.scenario,
+            &self.current,
+            self.def,
+            &trace.outcome,
+        );
+        if let Some(r) = r {
+            self.candidates += r.runs;
+            self.scenario = r.scenario;
+            self.current = r.actions;
+            self.note("scenario", r.changes.join(", "));
+        }
+    }
+
+    /// The first ddmin, after a long run went to a smaller world.
+    fn first_ddmin(&mut self, options: &ShrinkOptions) {
+        // A long run (the simulator's, at production sizes) first goes to a smaller world:
+        // a scenario candidate costs one run where ddmin's first rounds cost hundreds, and
+        // the actions on records and transactions the outcome does not need stop being
+        // enabled, so the carried run is already short when ddmin starts.
+        if options.reduce_scenario && self.current.len() > LONG_RUN {
+            self.reduce_scenario();
+        }
+        let start = self.current.len();
+        let mut oracle = self.oracle();
+        // On a long run, exact ddmin spends thousands of candidates of hundreds of steps to
+        // drop a handful (every later message carries the epochs and sequences of the
+        // transactions before it); matching by shape first drops whole transactions at
+        // once.
+        let first = if options.reduce_scenario && self.trace.steps.len() > LONG_RUN {
+            ddmin(&mut oracle, self.current.clone(), Matching::Shape)
+        } else {
+            self.current.clone()
+        };
+        self.current = ddmin(&mut oracle, first, Matching::Exact);
+        self.candidates += oracle.runs;
+        if self.current.len() < start {
+            self.note("ddmin", String::new());
+        }
+    }
+
+    /// Pass 3: the scenario lowered, then ddmin by shape and exactly.
+    fn scenario_pass(&mut self) {
+        self.reduce_scenario();
+        // Messages matched by shape let whole transactions go, then exact matching makes
+        // the result 1-minimal as recorded.
+        let mut oracle = self.oracle();
+        let loose = ddmin(&mut oracle, self.current.clone(), Matching::Shape);
+        let exact = ddmin(&mut oracle, loose, Matching::Exact);
+        self.candidates += oracle.runs;
+        if exact.len() < self.current.len() {
+            self.current = exact;
+            self.note("ddmin", "by shape".into());
+        }
+    }
+
+    /// Pass 4: a bounded breadth-first search for a shorter run, on the ladder of
+    /// smaller scenarios.
+    fn search_pass(&mut self, options: &ShrinkOptions) -> Result<(), String> {
+        let trace = self.trace;
+        let Some((rung, found)) = search_ladder(
+            &trace.design,
+            &self.scenario,
+            trace.outcome.property(),
+            self.current.len(),
+            options.search_states,
+            options.threads,
+        ) else {
+            return Ok(());
+        };
+        self.candidates += 1;
+        let detail = if rung == self.scenario {
+            String::new()
+        } else {
+            rung_detail(&rung)
+        };
+        self.scenario = rung;
+        self.current = confirmed(
+            &trace.design,
+            &self.scenario,
+            self.def,
+            &trace.outcome,
+            found,
+        )?;
+        self.note("search", detail);
+        Ok(())
+    }
+}
+
+/// The fields a search rung lowers, for a pass's detail.
+fn rung_detail(rung: &Scenario) -> String {
+    format!(
+        "txns={} records={} request_retries={} marker_retries={} drops={} duplicates={} crashes={} timeouts={}",
+        rung.txns,
+        rung.records,
+        rung.request_retries,
+        rung.marker_retries_text(),
+        rung.budget.drops,
+        rung.budget.duplicates,
+        rung.budget.crashes,
+        rung.budget.timeouts
+    )
 }
 
 /// A searched trace, run through the oracle once more: the checker and the shrinker judge
