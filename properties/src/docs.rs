@@ -327,6 +327,17 @@ pub fn reduction_ceiling_row(case: &str, full: usize, reduced: usize) -> String 
     )
 }
 
+/// A row of the reduction sizing for docs/checker.md: `case`'s states without and with
+/// `rule`'s sets (`crate::reduction_sizing`), and how many times fewer.
+pub fn reduction_sizing_row(case: &str, rule: &str, full: usize, reduced: usize) -> String {
+    format!(
+        "| {case} | {rule} | {} | {} | {:.2}x | same |\n",
+        grouped(full as u64),
+        grouped(reduced as u64),
+        full as f64 / reduced as f64
+    )
+}
+
 /// `n` with thousands separated by commas, as the CLI prints counts.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();

@@ -106,3 +106,30 @@ fn reduction_ceiling_figure_is_generated() {
     let row = docs::reduction_ceiling_row("ctp/proposed `records=1`", full.states, cut.states);
     check_region("checker.md", "reduction-ceiling", &row);
 }
+
+#[test]
+fn reduction_sizing_figures_are_generated() {
+    use sharetxn_model::{Design, Scenario, System};
+    use sharetxn_properties::reduction_sizing::{Graph, Rule};
+    let scenario = Scenario {
+        records: 1,
+        ..Scenario::ctp()
+    };
+    let graph = Graph::of(&System::new(Design::proposed(), scenario));
+    let mut rows = String::new();
+    for (name, rule) in [
+        ("connections", Rule::Connections),
+        ("declared", Rule::Declared),
+    ] {
+        let sized = graph.size(rule);
+        assert!(sized.same, "{name}: a verdict changed");
+        assert!(sized.states < graph.states(), "{name} takes no set");
+        rows += &docs::reduction_sizing_row(
+            "ctp/proposed `records=1`",
+            name,
+            graph.states(),
+            sized.states,
+        );
+    }
+    check_region("checker.md", "reduction-sizing", &rows);
+}
