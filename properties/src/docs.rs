@@ -317,7 +317,8 @@ fn or_none(text: String) -> String {
 }
 
 /// The reduction ceiling's row for docs/checker.md: `case`'s states without and with the
-/// ceiling reduction (`crate::reduction_ceiling`), and how many times fewer.
+/// ceiling reduction (`crate::reduction_sizing`, `Rule::Ceiling`), and how many times
+/// fewer.
 pub fn reduction_ceiling_row(case: &str, full: usize, reduced: usize) -> String {
     format!(
         "| {case} | {} | {} | {:.2}x | same |\n",

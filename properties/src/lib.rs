@@ -21,7 +21,7 @@ mod frontier;
 mod open_table;
 pub mod props;
 pub mod reduction;
-pub mod reduction_ceiling;
+pub mod reduction_graph;
 pub mod reduction_sizing;
 pub mod report;
 mod seen;

@@ -1,9 +1,22 @@
-//! How far two kinds of rule for a persistent-set reduction could go, measured on the whole
-//! state graph (`docs/checker.md`, "Why there is no partial-order reduction yet"). Each
-//! rule takes an actor's enabled actions alone, as the ample set, when what it knows says
-//! no other actor can give that actor a new event first; both know more than a rule
-//! declared by hand could, as they are learned from the whole space:
+//! How many states a persistent-set reduction spares on a model, and how far rules that
+//! could decide it from the state would go, measured on the whole state graph
+//! (`docs/checker.md`, "Why there is no partial-order reduction yet").
 //!
+//! Each rule takes an actor's enabled actions (deliveries to it, its timers and choices,
+//! its crash or restart) alone, as the ample set, in some states; a depth-first search of
+//! the graph then expands each state through the first set taken, fewest actions first,
+//! unless a successor through it is on the search's path (the cycle proviso: the state
+//! space has cycles, as a marker is resent for as long as it is lost). The search reports
+//! the states it reached and whether each property's violation and twin came out as over
+//! the whole space.
+//!
+//! - [`Rule::Ceiling`]: the exact conditions. An actor's set `E` in `s` is taken when,
+//!   in every state `t` the other actors reach from `s` without it acting: its enabled
+//!   actions are exactly `E`, each of them commutes with every other actor's enabled
+//!   action (neither disables the other, and both orders reach the same state), and none
+//!   changes any property's violation or twin. Decided for every state at once, as a
+//!   fixpoint over the graph; a ceiling, as no rule that sees less can take more, and an
+//!   oracle: a set a usable reduction takes must be one this takes.
 //! - [`Rule::Connections`]: which connections between actors are ever used. An actor's set
 //!   is taken when every connection into it that can still bring it something holds a
 //!   message already: one that carries answers only while the actor has a request in
@@ -13,201 +26,28 @@
 //!   still send to that other actor before that one acts: the tightest declaration of
 //!   what an actor may send that its own state can support. An actor's set is taken when
 //!   each such connection holds a message already, and its enabled timer firings cannot
-//!   change before it acts (decided exactly on the graph).
+//!   change before it acts (decided exactly).
 //!
-//! Neither checks commutation, faults or visibility, so neither is a sound reduction: they
-//! size what declarations could reach, before those conditions take their share. Both
-//! search depth first with the cycle proviso, never take a set of crashes alone, and
-//! report whether each property's verdict and twin came out the same.
+//! The last two are learned from the whole space, so they know more than a rule declared
+//! by hand could; they check neither commutation, faults nor visibility, and never take a
+//! set of crashes alone. They size what declarations could reach before those conditions
+//! take their share; they are not sound reductions.
+//!
+//! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]` prints
+//! the three for ctp/proposed at each number of records given (default 1).
 
-use crate::{View, PROPERTIES};
-use sharetxn_model::protocol::wait::Wait;
-use sharetxn_model::world::fingerprint;
-use sharetxn_model::{Action, System, SystemState};
-use stateright::actor::Id;
-use std::collections::{BTreeMap, VecDeque};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use crate::reduction_graph::{bit, hash, Edge, Graph};
+use std::collections::BTreeMap;
 
 /// A rule sized here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
+    /// The exact conditions of a persistent-set reduction (the ceiling).
+    Ceiling,
     /// Which connections are ever used.
     Connections,
     /// What each actor may send from each of its own states.
     Declared,
-}
-
-/// One step of the graph.
-struct Edge {
-    to: u32,
-    actor: u8,
-    crash: bool,
-    /// The connections the step put a message on (bits of [`bit`]).
-    sent: u128,
-}
-
-/// The whole state graph with what the rules read.
-pub struct Graph {
-    actors: usize,
-    edges: Vec<Vec<Edge>>,
-    /// Per state and actor: a hash of its own state, timers, choices and being up.
-    own: Vec<Vec<u64>>,
-    /// Per state and actor: a hash of its enabled timer firings.
-    fires: Vec<Vec<u64>>,
-    /// Per state and actor: the peers whose answer its armed timers await (bits by
-    /// actor).
-    awaits: Vec<Vec<u8>>,
-    /// Per state: the connections that hold a message.
-    held: Vec<u128>,
-    /// Per state: each applicable property's violation and twin (two bits each).
-    labels: Vec<u64>,
-}
-
-/// The bit of the connection `src -> dst` that carries answers (`answer`) or requests.
-fn bit(src: usize, dst: usize, answer: bool) -> u128 {
-    1u128 << (src * 16 + dst * 2 + usize::from(answer))
-}
-
-fn actor_of(a: &Action) -> usize {
-    match a {
-        Action::Deliver(e) | Action::Drop(e) | Action::Duplicate(e) => usize::from(e.dst),
-        Action::Fire { actor, .. } | Action::Choose { actor, .. } => usize::from(*actor),
-        Action::Crash(id) | Action::Restart(id) => usize::from(*id),
-    }
-}
-
-fn hash(x: &impl Hash) -> u64 {
-    let mut h = DefaultHasher::new();
-    x.hash(&mut h);
-    h.finish()
-}
-
-fn held(s: &SystemState) -> u128 {
-    s.network.iter().fold(0, |b, e| {
-        b | bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some())
-    })
-}
-
-/// The messages in flight, counted by connection and message.
-fn in_flight(s: &SystemState) -> BTreeMap<(usize, usize, bool, u64), usize> {
-    let mut m = BTreeMap::new();
-    for e in s.network.iter() {
-        let key = (
-            e.src.into(),
-            e.dst.into(),
-            e.msg.response_error().is_some(),
-            hash(&e.msg),
-        );
-        *m.entry(key).or_insert(0) += 1;
-    }
-    m
-}
-
-/// The peers whose answer `wait` awaits, into `out` (bits by actor).
-fn peers(wait: &Wait, out: &mut u8) {
-    match wait {
-        Wait::Reply(r) => *out |= 1 << usize::from(r.peer),
-        Wait::Any(ws) => ws.iter().for_each(|w| peers(w, out)),
-        Wait::Client { .. } | Wait::Always | Wait::Never | Wait::Acquisition { .. } => {}
-    }
-}
-
-fn labels(sys: &System, s: &SystemState) -> u64 {
-    let view = View::new(sys, s);
-    let applicable = PROPERTIES.iter().filter(|p| (p.applies)(sys));
-    applicable.enumerate().fold(0, |b, (i, p)| {
-        b | u64::from((p.check)(&view).is_some()) << (2 * i)
-            | u64::from((p.witness)(&view)) << (2 * i + 1)
-    })
-}
-
-impl Graph {
-    /// Explores every state of `sys` (at most 8 actors).
-    pub fn of(sys: &System) -> Graph {
-        let n = sys.actors.len();
-        assert!(n <= 8, "the graph's bit sets hold 8 actors");
-        let mut g = Graph {
-            actors: n,
-            edges: Vec::new(),
-            own: Vec::new(),
-            fires: Vec::new(),
-            awaits: Vec::new(),
-            held: Vec::new(),
-            labels: Vec::new(),
-        };
-        let init = sys.init_state();
-        let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);
-        // Breadth first, so that states are recorded in the order they are numbered.
-        let mut todo = VecDeque::from([init]);
-        let mut actions = Vec::new();
-        while let Some(s) = todo.pop_front() {
-            let i = g.edges.len();
-            g.record(sys, &s);
-            actions.clear();
-            sys.enabled(&s, &mut actions);
-            let before = in_flight(&s);
-            for a in &actions {
-                let t = sys.step(&s, a);
-                let sent = in_flight(&t)
-                    .into_iter()
-                    .filter(|(k, c)| before.get(k).is_none_or(|b| b < c))
-                    .fold(0, |b, ((src, dst, ans, _), _)| b | bit(src, dst, ans));
-                let next = index.len() as u32;
-                let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
-                    todo.push_back(t);
-                    next
-                });
-                let crash = matches!(a, Action::Crash(_));
-                let actor = actor_of(a) as u8;
-                g.edges[i].push(Edge {
-                    to,
-                    actor,
-                    crash,
-                    sent,
-                });
-            }
-        }
-        g
-    }
-
-    /// Adds state `s`'s own facts, as the next state.
-    fn record(&mut self, sys: &System, s: &SystemState) {
-        let n = self.actors;
-        let mut fire_sets = vec![Vec::new(); n];
-        let mut all = Vec::new();
-        sys.enabled(s, &mut all);
-        for a in all.iter().filter(|a| matches!(a, Action::Fire { .. })) {
-            fire_sets[actor_of(a)].push(a.clone());
-        }
-        let own = (0..n)
-            .map(|i| hash(&(&s.nodes[i], &s.timers[i], &s.choices[i], s.up[i])))
-            .collect();
-        let awaits = (0..n)
-            .map(|i| {
-                let mut b = 0;
-                for t in s.timers[i].iter() {
-                    peers(&sys.actors[i].wait(s.node(Id::from(i)), t), &mut b);
-                }
-                b
-            })
-            .collect();
-        self.edges.push(Vec::new());
-        self.own.push(own);
-        self.fires.push(fire_sets.iter().map(hash).collect());
-        self.awaits.push(awaits);
-        self.held.push(held(s));
-        self.labels.push(labels(sys, s));
-    }
-
-    /// The number of states.
-    pub fn states(&self) -> usize {
-        self.edges.len()
-    }
-
-    /// Every property's violation and twin over the whole space.
-    pub fn verdicts(&self) -> u64 {
-        self.labels.iter().fold(0, |b, l| b | l)
-    }
 }
 
 /// What a rule's search reached.
@@ -217,6 +57,8 @@ pub struct Sized {
     pub states: usize,
     /// Whether every property's violation and twin came out as over the whole space.
     pub same: bool,
+    /// Per actor: the states expanded through its set alone.
+    pub by_actor: Vec<u64>,
 }
 
 impl Graph {
@@ -281,9 +123,71 @@ impl Graph {
             .collect()
     }
 
+    /// The hash of actor `a`'s enabled actions in `s`, as a set.
+    fn enabled_of(&self, s: usize, a: usize) -> u64 {
+        let mut mine: Vec<u64> = self.edges[s]
+            .iter()
+            .filter(|e| usize::from(e.actor) == a)
+            .map(|e| e.action)
+            .collect();
+        mine.sort_unstable();
+        hash(&mine)
+    }
+
+    /// Whether, in `t`, an action of `a` changes a property's violation or twin, or
+    /// does not commute with an action of another actor (one disables the other, or the
+    /// two orders reach different states).
+    fn breaks_at(&self, t: usize, a: usize) -> bool {
+        let edges = &self.edges[t];
+        let after = |from: usize, action: u64| {
+            let found = self.edges[from].iter().find(|e| e.action == action);
+            found.map(|e| e.to)
+        };
+        let (mine, others): (Vec<&Edge>, Vec<&Edge>) =
+            edges.iter().partition(|e| usize::from(e.actor) == a);
+        mine.iter().any(|m| {
+            self.labels[m.to as usize] != self.labels[t]
+                || others.iter().any(|b| {
+                    let mb = after(m.to as usize, b.action);
+                    mb.is_none() || mb != after(b.to as usize, m.action)
+                })
+        })
+    }
+
+    /// Per actor `b`: the states where its enabled set is not persistent (exactly):
+    /// along some path of other actors' steps its enabled actions change, or one of them
+    /// breaks ([`Graph::breaks_at`]).
+    fn not_persistent(&self) -> Vec<Vec<bool>> {
+        (0..self.actors)
+            .map(|b| {
+                let enabled: Vec<u64> = (0..self.states()).map(|s| self.enabled_of(s, b)).collect();
+                let mut f: Vec<bool> = (0..self.states()).map(|s| self.breaks_at(s, b)).collect();
+                let mut changed = true;
+                while changed {
+                    changed = false;
+                    for s in (0..self.states()).rev() {
+                        if f[s] {
+                            continue;
+                        }
+                        let others = self.edges[s].iter().filter(|e| usize::from(e.actor) != b);
+                        if others.into_iter().any(|e| {
+                            let t = e.to as usize;
+                            f[t] || enabled[t] != enabled[s]
+                        }) {
+                            f[s] = true;
+                            changed = true;
+                        }
+                    }
+                }
+                f
+            })
+            .collect()
+    }
+
     /// Searches the graph depth first taking the sets `rule` takes.
     pub fn size(&self, rule: Rule) -> Sized {
         let (used, decl, timers) = match rule {
+            Rule::Ceiling => (0, Vec::new(), self.not_persistent()),
             Rule::Connections => (self.used(), Vec::new(), Vec::new()),
             Rule::Declared => (0, self.declarations(), self.timer_moves()),
         };
@@ -291,6 +195,7 @@ impl Graph {
             let held = self.held[s];
             let others = (0..self.actors).filter(|x| *x != a);
             match rule {
+                Rule::Ceiling => !timers[a][s],
                 Rule::Connections => others.into_iter().all(|x| {
                     let owes = held & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0;
                     [false, true].into_iter().all(|ans| {
@@ -310,69 +215,11 @@ impl Graph {
                 }
             }
         };
-        let (states, verdicts) = self.search(takes);
+        let (states, verdicts, by_actor) = self.search(takes, rule != Rule::Ceiling);
         Sized {
             states,
             same: verdicts == self.verdicts(),
+            by_actor,
         }
-    }
-
-    /// A depth-first search of the graph that expands a state through the first actor's
-    /// set `takes` allows (fewest actions first, then the lowest actor), unless a
-    /// successor through it is on the path (the cycle proviso); returns the states reached
-    /// and their violations and twins.
-    fn search(&self, takes: impl Fn(usize, usize) -> bool) -> (usize, u64) {
-        let mut visited = vec![false; self.states()];
-        let mut on_path = vec![false; self.states()];
-        let (mut reached, mut verdicts) = (0, 0);
-        let mut stack: Vec<(usize, Vec<u32>)> = Vec::new();
-        let mut entering = Some(0usize);
-        loop {
-            if let Some(s) = entering.take() {
-                visited[s] = true;
-                on_path[s] = true;
-                reached += 1;
-                verdicts |= self.labels[s];
-                let next = self.ample(s, &takes, &on_path);
-                stack.push((s, next));
-            }
-            let Some((s, next)) = stack.last_mut() else {
-                break;
-            };
-            match next.pop() {
-                Some(t) if !visited[t as usize] => entering = Some(t as usize),
-                Some(_) => {}
-                None => {
-                    on_path[*s] = false;
-                    stack.pop();
-                }
-            }
-        }
-        (reached, verdicts)
-    }
-
-    /// The successors `s` is expanded through.
-    fn ample(&self, s: usize, takes: &impl Fn(usize, usize) -> bool, on_path: &[bool]) -> Vec<u32> {
-        let edges = &self.edges[s];
-        let mut sets: BTreeMap<usize, (usize, bool)> = BTreeMap::new();
-        for e in edges {
-            let set = sets.entry(usize::from(e.actor)).or_insert((0, true));
-            *set = (set.0 + 1, set.1 && e.crash);
-        }
-        let mut candidates: Vec<(usize, usize)> = sets
-            .iter()
-            .filter(|(_, (_, crashes))| !crashes)
-            .map(|(a, (count, _))| (*count, *a))
-            .collect();
-        candidates.sort_unstable();
-        if sets.len() > 1 {
-            for (_, a) in candidates {
-                let mine = edges.iter().filter(|e| usize::from(e.actor) == a);
-                if takes(s, a) && mine.clone().all(|e| !on_path[e.to as usize]) {
-                    return mine.map(|e| e.to).collect();
-                }
-            }
-        }
-        edges.iter().map(|e| e.to).collect()
     }
 }

@@ -1,0 +1,278 @@
+//! A model's whole state graph, with what the reduction rules of
+//! [`crate::reduction_sizing`] read at each state, and the depth-first search that
+//! expands each state through the set a rule takes.
+
+use crate::{View, PROPERTIES};
+use sharetxn_model::protocol::wait::Wait;
+use sharetxn_model::world::fingerprint;
+use sharetxn_model::{Action, System, SystemState};
+use stateright::actor::Id;
+use std::collections::{BTreeMap, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// One step of the graph.
+pub(crate) struct Edge {
+    /// The state it leads to.
+    pub(crate) to: u32,
+    /// The actor whose event it is.
+    pub(crate) actor: u8,
+    /// Whether it is a crash.
+    pub(crate) crash: bool,
+    /// A hash of the action, which names it in every state it is enabled in.
+    pub(crate) action: u64,
+    /// The connections the step put a message on (bits of [`bit`]).
+    pub(crate) sent: u128,
+}
+
+/// The whole state graph with what the rules read.
+pub struct Graph {
+    /// How many actors the model has.
+    pub(crate) actors: usize,
+    /// Per state (numbered breadth first from the initial state, 0): its steps, in the
+    /// order the model enables them.
+    pub(crate) edges: Vec<Vec<Edge>>,
+    /// Per state and actor: a hash of its own state, timers, choices and being up.
+    pub(crate) own: Vec<Vec<u64>>,
+    /// Per state and actor: a hash of its enabled timer firings.
+    pub(crate) fires: Vec<Vec<u64>>,
+    /// Per state and actor: the peers whose answer its armed timers await (bits by
+    /// actor).
+    pub(crate) awaits: Vec<Vec<u8>>,
+    /// Per state: the connections that hold a message.
+    pub(crate) held: Vec<u128>,
+    /// Per state: each applicable property's violation and twin (two bits each).
+    pub(crate) labels: Vec<u64>,
+}
+
+/// The bit of the connection `src -> dst` that carries answers (`answer`) or requests.
+pub(crate) fn bit(src: usize, dst: usize, answer: bool) -> u128 {
+    1u128 << (src * 16 + dst * 2 + usize::from(answer))
+}
+
+/// The actor an action is an event of.
+fn actor_of(a: &Action) -> usize {
+    match a {
+        Action::Deliver(e) | Action::Drop(e) | Action::Duplicate(e) => usize::from(e.dst),
+        Action::Fire { actor, .. } | Action::Choose { actor, .. } => usize::from(*actor),
+        Action::Crash(id) | Action::Restart(id) => usize::from(*id),
+    }
+}
+
+/// A hash that is the same in every run (`DefaultHasher::new` has fixed keys).
+pub(crate) fn hash(x: &impl Hash) -> u64 {
+    let mut h = DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// The connections that hold a message in `s`.
+fn held(s: &SystemState) -> u128 {
+    s.network.iter().fold(0, |b, e| {
+        b | bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some())
+    })
+}
+
+/// The messages in flight, counted by connection and message.
+fn in_flight(s: &SystemState) -> BTreeMap<(usize, usize, bool, u64), usize> {
+    let mut m = BTreeMap::new();
+    for e in s.network.iter() {
+        let key = (
+            e.src.into(),
+            e.dst.into(),
+            e.msg.response_error().is_some(),
+            hash(&e.msg),
+        );
+        *m.entry(key).or_insert(0) += 1;
+    }
+    m
+}
+
+/// The peers whose answer `wait` awaits, into `out` (bits by actor).
+fn peers(wait: &Wait, out: &mut u8) {
+    match wait {
+        Wait::Reply(r) => *out |= 1 << usize::from(r.peer),
+        Wait::Any(ws) => ws.iter().for_each(|w| peers(w, out)),
+        Wait::Client { .. } | Wait::Always | Wait::Never | Wait::Acquisition { .. } => {}
+    }
+}
+
+/// Each applicable property's violation and twin in `s`, two bits each.
+fn labels(sys: &System, s: &SystemState) -> u64 {
+    let view = View::new(sys, s);
+    let applicable = PROPERTIES.iter().filter(|p| (p.applies)(sys));
+    applicable.enumerate().fold(0, |b, (i, p)| {
+        b | u64::from((p.check)(&view).is_some()) << (2 * i)
+            | u64::from((p.witness)(&view)) << (2 * i + 1)
+    })
+}
+
+impl Graph {
+    /// Explores every state of `sys` (at most 8 actors).
+    pub fn of(sys: &System) -> Graph {
+        let n = sys.actors.len();
+        assert!(n <= 8, "the graph's bit sets hold 8 actors");
+        assert!(PROPERTIES.len() <= 32, "a state's labels hold 32 properties");
+        let mut g = Graph {
+            actors: n,
+            edges: Vec::new(),
+            own: Vec::new(),
+            fires: Vec::new(),
+            awaits: Vec::new(),
+            held: Vec::new(),
+            labels: Vec::new(),
+        };
+        let init = sys.init_state();
+        let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);
+        // Breadth first, so that states are recorded in the order they are numbered.
+        let mut todo = VecDeque::from([init]);
+        let mut actions = Vec::new();
+        while let Some(s) = todo.pop_front() {
+            let i = g.edges.len();
+            g.record(sys, &s);
+            actions.clear();
+            sys.enabled(&s, &mut actions);
+            let before = in_flight(&s);
+            for a in &actions {
+                let t = sys.step(&s, a);
+                let sent = in_flight(&t)
+                    .into_iter()
+                    .filter(|(k, c)| before.get(k).is_none_or(|b| b < c))
+                    .fold(0, |b, ((src, dst, ans, _), _)| b | bit(src, dst, ans));
+                let next = index.len() as u32;
+                let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
+                    todo.push_back(t);
+                    next
+                });
+                let crash = matches!(a, Action::Crash(_));
+                let actor = actor_of(a) as u8;
+                g.edges[i].push(Edge {
+                    to,
+                    actor,
+                    crash,
+                    action: hash(a),
+                    sent,
+                });
+            }
+        }
+        g
+    }
+
+    /// Adds state `s`'s own facts, as the next state.
+    fn record(&mut self, sys: &System, s: &SystemState) {
+        let n = self.actors;
+        let mut fire_sets = vec![Vec::new(); n];
+        let mut all = Vec::new();
+        sys.enabled(s, &mut all);
+        for a in all.iter().filter(|a| matches!(a, Action::Fire { .. })) {
+            fire_sets[actor_of(a)].push(a.clone());
+        }
+        let own = (0..n)
+            .map(|i| hash(&(&s.nodes[i], &s.timers[i], &s.choices[i], s.up[i])))
+            .collect();
+        let awaits = (0..n)
+            .map(|i| {
+                let mut b = 0;
+                for t in s.timers[i].iter() {
+                    peers(&sys.actors[i].wait(s.node(Id::from(i)), t), &mut b);
+                }
+                b
+            })
+            .collect();
+        self.edges.push(Vec::new());
+        self.own.push(own);
+        self.fires.push(fire_sets.iter().map(hash).collect());
+        self.awaits.push(awaits);
+        self.held.push(held(s));
+        self.labels.push(labels(sys, s));
+    }
+
+    /// The number of states.
+    pub fn states(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Every property's violation and twin over the whole space.
+    pub fn verdicts(&self) -> u64 {
+        self.labels.iter().fold(0, |b, l| b | l)
+    }
+
+    /// A depth-first search of the graph that expands a state through the first actor's
+    /// set `takes` allows (fewest actions first, then the lowest actor; never a set of
+    /// crashes alone if `no_crashes`), unless a successor through it is on the path (the
+    /// cycle proviso); returns the states reached, their violations and twins, and how
+    /// many states each actor's set was taken in.
+    pub(crate) fn search(
+        &self,
+        takes: impl Fn(usize, usize) -> bool,
+        no_crashes: bool,
+    ) -> (usize, u64, Vec<u64>) {
+        let mut visited = vec![false; self.states()];
+        let mut on_path = vec![false; self.states()];
+        let (mut reached, mut verdicts) = (0, 0);
+        let mut by_actor = vec![0; self.actors];
+        let mut stack: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut entering = Some(0usize);
+        loop {
+            if let Some(s) = entering.take() {
+                visited[s] = true;
+                on_path[s] = true;
+                reached += 1;
+                verdicts |= self.labels[s];
+                let (next, taken) = self.ample(s, (&takes, no_crashes), &on_path);
+                if let Some(a) = taken {
+                    by_actor[a] += 1;
+                }
+                stack.push((s, next));
+            }
+            let Some((s, next)) = stack.last_mut() else {
+                break;
+            };
+            match next.pop() {
+                Some(t) if !visited[t as usize] => entering = Some(t as usize),
+                Some(_) => {}
+                None => {
+                    on_path[*s] = false;
+                    stack.pop();
+                }
+            }
+        }
+        (reached, verdicts, by_actor)
+    }
+
+    /// The successors `s` is expanded through, and the actor whose set alone they are.
+    fn ample(
+        &self,
+        s: usize,
+        (takes, no_crashes): (&impl Fn(usize, usize) -> bool, bool),
+        on_path: &[bool],
+    ) -> (Vec<u32>, Option<usize>) {
+        let edges = &self.edges[s];
+        let mut sets: BTreeMap<usize, (usize, bool)> = BTreeMap::new();
+        for e in edges {
+            let set = sets.entry(usize::from(e.actor)).or_insert((0, true));
+            *set = (set.0 + 1, set.1 && e.crash);
+        }
+        let mut candidates: Vec<(usize, usize)> = sets
+            .iter()
+            .filter(|(_, (_, crashes))| !(no_crashes && *crashes))
+            .map(|(a, (count, _))| (*count, *a))
+            .collect();
+        candidates.sort_unstable();
+        if sets.len() > 1 {
+            for (_, a) in candidates {
+                let mine = edges.iter().filter(|e| usize::from(e.actor) == a);
+                if !takes(s, a) {
+                    continue;
+                }
+                if mine.clone().all(|e| !on_path[e.to as usize]) {
+                    return (mine.map(|e| e.to).collect(), Some(a));
+                }
+                if !no_crashes {
+                    // The ceiling expands in full when its set fails the proviso.
+                    break;
+                }
+            }
+        }
+        (edges.iter().map(|e| e.to).collect(), None)
+    }
+}
