@@ -24,27 +24,30 @@ fn main() {
     } else {
         records
     };
-    println!("| case | rule | states | with the rule | fewer | verdicts | sets taken |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| case | rule | states | with the rule | fewer | verdicts | sets taken | refuted |");
+    println!("|---|---|---|---|---|---|---|---|");
     for r in &records {
         let (mut design, mut scenario) = (Design::proposed(), Scenario::ctp());
         settings::apply(&mut design, &mut scenario, &format!("records={r}"))
             .unwrap_or_else(|e| panic!("records={r}: {e}"));
         let sys = System::new(design, scenario);
         let graph = Graph::of(&sys);
-        for (name, rule) in [
-            ("ceiling", Rule::Ceiling),
-            ("connections", Rule::Connections),
-            ("declared", Rule::Declared),
+        for (name, rule, within) in [
+            ("ceiling", Rule::Ceiling, false),
+            ("connections", Rule::Connections, false),
+            ("connections within the ceiling", Rule::Connections, true),
+            ("declared", Rule::Declared, false),
+            ("declared within the ceiling", Rule::Declared, true),
         ] {
-            let sized = graph.size(rule);
+            let sized = graph.size(rule, within);
             let same = if sized.same { "same" } else { "DIFFER" };
             println!(
-                "| ctp/proposed records={r} | {name} | {} | {} | {:.2}x | {same} | {} |",
+                "| ctp/proposed records={r} | {name} | {} | {} | {:.2}x | {same} | {} | {} |",
                 graph.states(),
                 sized.states,
                 graph.states() as f64 / sized.states as f64,
-                by_actor(&sys, &sized.by_actor)
+                by_actor(&sys, &sized.by_actor),
+                sized.refuted
             );
         }
     }

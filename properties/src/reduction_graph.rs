@@ -111,7 +111,10 @@ impl Graph {
     pub fn of(sys: &System) -> Graph {
         let n = sys.actors.len();
         assert!(n <= 8, "the graph's bit sets hold 8 actors");
-        assert!(PROPERTIES.len() <= 32, "a state's labels hold 32 properties");
+        assert!(
+            PROPERTIES.len() <= 32,
+            "a state's labels hold 32 properties"
+        );
         let mut g = Graph {
             actors: n,
             edges: Vec::new(),
@@ -205,11 +208,11 @@ impl Graph {
         &self,
         takes: impl Fn(usize, usize) -> bool,
         no_crashes: bool,
-    ) -> (usize, u64, Vec<u64>) {
+    ) -> (usize, u64, Vec<(u32, u8)>) {
         let mut visited = vec![false; self.states()];
         let mut on_path = vec![false; self.states()];
         let (mut reached, mut verdicts) = (0, 0);
-        let mut by_actor = vec![0; self.actors];
+        let mut taken_at = Vec::new();
         let mut stack: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut entering = Some(0usize);
         loop {
@@ -220,7 +223,7 @@ impl Graph {
                 verdicts |= self.labels[s];
                 let (next, taken) = self.ample(s, (&takes, no_crashes), &on_path);
                 if let Some(a) = taken {
-                    by_actor[a] += 1;
+                    taken_at.push((s as u32, a as u8));
                 }
                 stack.push((s, next));
             }
@@ -236,7 +239,7 @@ impl Graph {
                 }
             }
         }
-        (reached, verdicts, by_actor)
+        (reached, verdicts, taken_at)
     }
 
     /// The successors `s` is expanded through, and the actor whose set alone they are.

@@ -59,6 +59,9 @@ pub struct Sized {
     pub same: bool,
     /// Per actor: the states expanded through its set alone.
     pub by_actor: Vec<u64>,
+    /// How many of those sets the ceiling's exact conditions refuse: a sound rule takes
+    /// none.
+    pub refuted: u64,
 }
 
 impl Graph {
@@ -184,18 +187,26 @@ impl Graph {
             .collect()
     }
 
-    /// Searches the graph depth first taking the sets `rule` takes.
-    pub fn size(&self, rule: Rule) -> Sized {
-        let (used, decl, timers) = match rule {
-            Rule::Ceiling => (0, Vec::new(), self.not_persistent()),
+    /// Searches the graph depth first taking the sets `rule` takes; `within_ceiling`, only
+    /// those of them the ceiling takes too (what a sound rule that knows what `rule`
+    /// knows could take at best).
+    pub fn size(&self, rule: Rule, within_ceiling: bool) -> Sized {
+        // Per actor, the states where its set is refused outright: by the ceiling's
+        // conditions, or because its timers may move first.
+        let ceiling = self.not_persistent();
+        let (used, decl, blocked) = match rule {
+            Rule::Ceiling => (0, Vec::new(), ceiling.clone()),
             Rule::Connections => (self.used(), Vec::new(), Vec::new()),
             Rule::Declared => (0, self.declarations(), self.timer_moves()),
         };
         let takes = |s: usize, a: usize| -> bool {
+            if within_ceiling && ceiling[a][s] {
+                return false;
+            }
             let held = self.held[s];
             let others = (0..self.actors).filter(|x| *x != a);
             match rule {
-                Rule::Ceiling => !timers[a][s],
+                Rule::Ceiling => !blocked[a][s],
                 Rule::Connections => others.into_iter().all(|x| {
                     let owes = held & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0;
                     [false, true].into_iter().all(|ans| {
@@ -204,7 +215,7 @@ impl Graph {
                     })
                 }),
                 Rule::Declared => {
-                    !timers[a][s]
+                    !blocked[a][s]
                         && others.into_iter().all(|x| {
                             let may = decl[a][x].get(&self.own[s][x]).copied().unwrap_or(0);
                             [false, true].into_iter().all(|ans| {
@@ -215,11 +226,18 @@ impl Graph {
                 }
             }
         };
-        let (states, verdicts, by_actor) = self.search(takes, rule != Rule::Ceiling);
+        let (states, verdicts, taken) = self.search(takes, rule != Rule::Ceiling);
+        let mut by_actor = vec![0; self.actors];
+        let mut refuted = 0;
+        for (s, a) in taken {
+            by_actor[usize::from(a)] += 1;
+            refuted += u64::from(ceiling[usize::from(a)][s as usize]);
+        }
         Sized {
             states,
             same: verdicts == self.verdicts(),
             by_actor,
+            refuted,
         }
     }
 }

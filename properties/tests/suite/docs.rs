@@ -101,14 +101,20 @@ fn reduction_figures_are_generated() {
     assert!(graph.verdicts() != 0, "a twin is witnessed");
     let case = "ctp/proposed `records=1`";
     let mut rows = String::new();
-    for (name, rule) in [
-        ("ceiling", Rule::Ceiling),
-        ("connections", Rule::Connections),
-        ("declared", Rule::Declared),
+    for (name, rule, within) in [
+        ("ceiling", Rule::Ceiling, false),
+        ("connections", Rule::Connections, false),
+        ("connections within the ceiling", Rule::Connections, true),
+        ("declared", Rule::Declared, false),
+        ("declared within the ceiling", Rule::Declared, true),
     ] {
-        let sized = graph.size(rule);
+        let sized = graph.size(rule, within);
         assert!(sized.same, "{name}: a verdict changed");
         assert!(sized.states < graph.states(), "{name} takes no set");
+        assert!(
+            within <= (sized.refuted == 0),
+            "{name} takes a set the ceiling refuses"
+        );
         if rule == Rule::Ceiling {
             let row = docs::reduction_ceiling_row(case, graph.states(), sized.states);
             check_region("checker.md", "reduction-ceiling", &row);
