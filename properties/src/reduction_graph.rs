@@ -199,15 +199,17 @@ impl Graph {
         self.labels.iter().fold(0, |b, l| b | l)
     }
 
-    /// A depth-first search of the graph that expands a state through the first actor's
-    /// set `takes` allows (fewest actions first, then the lowest actor; never a set of
-    /// crashes alone if `no_crashes`), unless a successor through it is on the path (the
-    /// cycle proviso); returns the states reached, their violations and twins, and how
-    /// many states each actor's set was taken in.
+    /// A depth-first search of the graph that expands a state through an actor's set
+    /// `takes` allows, fewest actions first, then the lowest actor, unless a successor
+    /// through it is on the path (the cycle proviso). For the ceiling (`learned` false),
+    /// the first set allowed or nothing, as the proof search it replaces did; for a
+    /// learned rule, the first allowed that passes the proviso, never a set of crashes
+    /// alone. Returns the states reached, their violations and twins, and the states
+    /// expanded through one actor's set, with the actor.
     pub(crate) fn search(
         &self,
         takes: impl Fn(usize, usize) -> bool,
-        no_crashes: bool,
+        learned: bool,
     ) -> (usize, u64, Vec<(u32, u8)>) {
         let mut visited = vec![false; self.states()];
         let mut on_path = vec![false; self.states()];
@@ -221,7 +223,7 @@ impl Graph {
                 on_path[s] = true;
                 reached += 1;
                 verdicts |= self.labels[s];
-                let (next, taken) = self.ample(s, (&takes, no_crashes), &on_path);
+                let (next, taken) = self.ample(s, (&takes, learned), &on_path);
                 if let Some(a) = taken {
                     taken_at.push((s as u32, a as u8));
                 }
@@ -246,7 +248,7 @@ impl Graph {
     fn ample(
         &self,
         s: usize,
-        (takes, no_crashes): (&impl Fn(usize, usize) -> bool, bool),
+        (takes, learned): (&impl Fn(usize, usize) -> bool, bool),
         on_path: &[bool],
     ) -> (Vec<u32>, Option<usize>) {
         let edges = &self.edges[s];
@@ -257,7 +259,7 @@ impl Graph {
         }
         let mut candidates: Vec<(usize, usize)> = sets
             .iter()
-            .filter(|(_, (_, crashes))| !(no_crashes && *crashes))
+            .filter(|(_, (_, crashes))| !(learned && *crashes))
             .map(|(a, (count, _))| (*count, *a))
             .collect();
         candidates.sort_unstable();
@@ -270,8 +272,7 @@ impl Graph {
                 if mine.clone().all(|e| !on_path[e.to as usize]) {
                     return (mine.map(|e| e.to).collect(), Some(a));
                 }
-                if !no_crashes {
-                    // The ceiling expands in full when its set fails the proviso.
+                if !learned {
                     break;
                 }
             }

@@ -33,8 +33,12 @@
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
 //!
+//! A learned rule is also sized within the ceiling: taking only the sets both take, the
+//! most a sound rule that knows what it knows could take.
+//!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]` prints
-//! the three for ctp/proposed at each number of records given (default 1).
+//! the ceiling and the two rules, alone and within the ceiling, for ctp/proposed at each
+//! number of records given (default 1).
 
 use crate::reduction_graph::{bit, hash, Edge, Graph};
 use std::collections::BTreeMap;
