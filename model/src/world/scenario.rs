@@ -303,7 +303,7 @@ impl Scenario {
     /// one output partition, see `properties/tests/suite/historical_bugs.rs`):
     /// - One output partition: with `__consumer_offsets` every transaction already has two
     ///   participants, which is what atomicity is about; a second one multiplies the space
-    ///   by about 28 and adds no new kind of participant.
+    ///   by more than 43 (docs/designs.md) and adds no new kind of participant.
     /// - `request_retries=0`: the client gives up on a request at its first timeout
     ///   (`delivery.timeout.ms` / `max.block.ms` spent). A retry whose first copy is still
     ///   in flight is what the `duplicates` budget stands for, so the late and retried
