@@ -8,7 +8,7 @@
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;
-use sharetxn_properties::reduction_sizing::Rule;
+use sharetxn_properties::reduction_sizing::ROWS;
 use stateright::actor::Id;
 
 #[global_allocator]
@@ -32,13 +32,7 @@ fn main() {
             .unwrap_or_else(|e| panic!("records={r}: {e}"));
         let sys = System::new(design, scenario);
         let graph = Graph::of(&sys);
-        for (name, rule, within) in [
-            ("ceiling", Rule::Ceiling, false),
-            ("connections", Rule::Connections, false),
-            ("connections within the ceiling", Rule::Connections, true),
-            ("declared", Rule::Declared, false),
-            ("declared within the ceiling", Rule::Declared, true),
-        ] {
+        for (name, rule, within) in ROWS {
             let sized = graph.size(rule, within);
             let same = if sized.same { "same" } else { "DIFFER" };
             println!(

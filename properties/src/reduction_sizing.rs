@@ -54,6 +54,16 @@ pub enum Rule {
     Declared,
 }
 
+/// The rules sized, by name, each alone and within the ceiling (`within_ceiling` of
+/// [`Graph::size`]).
+pub const ROWS: [(&str, Rule, bool); 5] = [
+    ("ceiling", Rule::Ceiling, false),
+    ("connections", Rule::Connections, false),
+    ("connections within the ceiling", Rule::Connections, true),
+    ("declared", Rule::Declared, false),
+    ("declared within the ceiling", Rule::Declared, true),
+];
+
 /// What a rule's search reached.
 #[derive(Debug)]
 pub struct Sized {

@@ -92,7 +92,7 @@ fn power_table_is_generated_from_the_knobs_and_the_full_matrix() {
 fn reduction_figures_are_generated() {
     use sharetxn_model::{Design, Scenario, System};
     use sharetxn_properties::reduction_graph::Graph;
-    use sharetxn_properties::reduction_sizing::Rule;
+    use sharetxn_properties::reduction_sizing::{Rule, ROWS};
     let scenario = Scenario {
         records: 1,
         ..Scenario::ctp()
@@ -101,13 +101,7 @@ fn reduction_figures_are_generated() {
     assert!(graph.verdicts() != 0, "a twin is witnessed");
     let case = "ctp/proposed `records=1`";
     let mut rows = String::new();
-    for (name, rule, within) in [
-        ("ceiling", Rule::Ceiling, false),
-        ("connections", Rule::Connections, false),
-        ("connections within the ceiling", Rule::Connections, true),
-        ("declared", Rule::Declared, false),
-        ("declared within the ceiling", Rule::Declared, true),
-    ] {
+    for (name, rule, within) in ROWS {
         let sized = graph.size(rule, within);
         assert!(sized.same, "{name}: a verdict changed");
         assert!(sized.states < graph.states(), "{name} takes no set");
