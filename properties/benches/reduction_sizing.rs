@@ -1,10 +1,10 @@
-//! The reduction ceiling and two rules sized against it on ctp/proposed
+//! The reduction ceiling and the learned rules sized against it on ctp/proposed
 //! (`sharetxn_properties::reduction_sizing`): the states each rule's search reaches
 //! against the whole space, whether every verdict is the same, and the states each
 //! actor's set was taken in, by actor.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]`: at each
-//! number of records given (default 1; 2, the default bound, takes about 30 s and 0.8 GB).
+//! number of records given (default 1; 2, the default bound, takes about 40 s and 0.9 GB).
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;

@@ -3,6 +3,7 @@
 //! expands each state through the set a rule takes.
 
 use crate::{View, PROPERTIES};
+use sharetxn_model::protocol::msg::Msg;
 use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::fingerprint;
 use sharetxn_model::{Action, System, SystemState};
@@ -33,6 +34,8 @@ pub struct Graph {
     pub(crate) edges: Vec<Vec<Edge>>,
     /// Per state and actor: a hash of its own state, timers, choices and being up.
     pub(crate) own: Vec<Vec<u64>>,
+    /// Per state and actor: a hash of its own state and the messages in flight to it.
+    pub(crate) queued: Vec<Vec<u64>>,
     /// Per state and actor: a hash of its enabled timer firings.
     pub(crate) fires: Vec<Vec<u64>>,
     /// Per state and actor: the peers whose answer its armed timers await (bits by
@@ -119,6 +122,7 @@ impl Graph {
             actors: n,
             edges: Vec::new(),
             own: Vec::new(),
+            queued: Vec::new(),
             fires: Vec::new(),
             awaits: Vec::new(),
             held: Vec::new(),
@@ -169,8 +173,15 @@ impl Graph {
         for a in all.iter().filter(|a| matches!(a, Action::Fire { .. })) {
             fire_sets[actor_of(a)].push(a.clone());
         }
-        let own = (0..n)
+        let own: Vec<u64> = (0..n)
             .map(|i| hash(&(&s.nodes[i], &s.timers[i], &s.choices[i], s.up[i])))
+            .collect();
+        let queued = (0..n)
+            .map(|i| {
+                let to_me = s.network.iter().filter(|e| usize::from(e.dst) == i);
+                let to_me: Vec<(Id, Msg)> = to_me.map(|e| (e.src, e.msg)).collect();
+                hash(&(own[i], to_me))
+            })
             .collect();
         let awaits = (0..n)
             .map(|i| {
@@ -183,6 +194,7 @@ impl Graph {
             .collect();
         self.edges.push(Vec::new());
         self.own.push(own);
+        self.queued.push(queued);
         self.fires.push(fire_sets.iter().map(hash).collect());
         self.awaits.push(awaits);
         self.held.push(held(s));

@@ -27,8 +27,10 @@
 //!   what an actor may send that its own state can support. An actor's set is taken when
 //!   each such connection holds a message already, and its enabled timer firings cannot
 //!   change before it acts (decided exactly).
+//! - [`Rule::Queued`]: as [`Rule::Declared`], with each actor's key its own state and the
+//!   messages in flight to it.
 //!
-//! The last two are learned from the whole space, so they know more than a rule declared
+//! The last three are learned from the whole space, so they know more than a rule declared
 //! by hand could; they check neither commutation, faults nor visibility, and never take a
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
@@ -37,7 +39,7 @@
 //! most a sound rule that knows what it knows could take.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]` prints
-//! the ceiling and the two rules, alone and within the ceiling, for ctp/proposed at each
+//! the ceiling and the learned rules, alone and within the ceiling, for ctp/proposed at each
 //! number of records given (default 1).
 
 use crate::reduction_graph::{bit, hash, Edge, Graph};
@@ -52,16 +54,25 @@ pub enum Rule {
     Connections,
     /// What each actor may send from each of its own states.
     Declared,
+    /// What each actor may send from each of its own states with the messages in flight
+    /// to it.
+    Queued,
 }
 
 /// The rules sized, by name, each alone and within the ceiling (`within_ceiling` of
 /// [`Graph::size`]).
-pub const ROWS: [(&str, Rule, bool); 5] = [
+pub const ROWS: [(&str, Rule, bool); 7] = [
     ("ceiling", Rule::Ceiling, false),
     ("connections", Rule::Connections, false),
     ("connections within the ceiling", Rule::Connections, true),
     ("declared", Rule::Declared, false),
     ("declared within the ceiling", Rule::Declared, true),
+    ("declared with what is queued", Rule::Queued, false),
+    (
+        "declared with what is queued, within the ceiling",
+        Rule::Queued,
+        true,
+    ),
 ];
 
 /// What a rule's search reached.
@@ -112,7 +123,7 @@ impl Graph {
 
     /// Per actor `b`, per other actor `x` and own state of `x`: the connections `x` may
     /// send on before `b` acts, from any state of the space `x` is in.
-    fn declarations(&self) -> Vec<Vec<BTreeMap<u64, u128>>> {
+    fn declarations(&self, key: &[Vec<u64>]) -> Vec<Vec<BTreeMap<u64, u128>>> {
         let n = self.actors;
         (0..n)
             .map(|b| {
@@ -120,7 +131,7 @@ impl Graph {
                 let mut decl = vec![BTreeMap::new(); n];
                 for (s, f) in sends.iter().enumerate() {
                     for (x, d) in decl.iter_mut().enumerate() {
-                        *d.entry(self.own[s][x]).or_insert(0) |= f & (0xFFFF << (16 * x));
+                        *d.entry(key[s][x]).or_insert(0) |= f & (0xFFFF << (16 * x));
                     }
                 }
                 decl
@@ -211,7 +222,13 @@ impl Graph {
         let (used, decl, blocked) = match rule {
             Rule::Ceiling => (0, Vec::new(), ceiling.clone()),
             Rule::Connections => (self.used(), Vec::new(), Vec::new()),
-            Rule::Declared => (0, self.declarations(), self.timer_moves()),
+            Rule::Declared => (0, self.declarations(&self.own), self.timer_moves()),
+            Rule::Queued => (0, self.declarations(&self.queued), self.timer_moves()),
+        };
+        let key = if rule == Rule::Queued {
+            &self.queued
+        } else {
+            &self.own
         };
         let takes = |s: usize, a: usize| -> bool {
             if within_ceiling && ceiling[a][s] {
@@ -228,10 +245,10 @@ impl Graph {
                         used & b == 0 || held & b != 0 || (ans && !owes)
                     })
                 }),
-                Rule::Declared => {
+                Rule::Declared | Rule::Queued => {
                     !blocked[a][s]
                         && others.into_iter().all(|x| {
-                            let may = decl[a][x].get(&self.own[s][x]).copied().unwrap_or(0);
+                            let may = decl[a][x].get(&key[s][x]).copied().unwrap_or(0);
                             [false, true].into_iter().all(|ans| {
                                 let b = bit(x, a, ans);
                                 may & b == 0 || held & b != 0
