@@ -4,7 +4,7 @@
 //! actor's set was taken in, by actor.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]`: at each
-//! number of records given (default 1; 2, the default bound, takes about 40 s and 0.9 GB).
+//! number of records given (default 1; 2, the default bound, takes about 30 s and 0.9 GB).
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;

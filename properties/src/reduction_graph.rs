@@ -8,6 +8,7 @@ use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::fingerprint;
 use sharetxn_model::{Action, System, SystemState};
 use stateright::actor::Id;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -45,6 +46,9 @@ pub struct Graph {
     pub(crate) held: Vec<u128>,
     /// Per state: each applicable property's violation and twin (two bits each).
     pub(crate) labels: Vec<u64>,
+    /// Per actor and state: whether its set is refused by the ceiling's conditions,
+    /// computed once, when a rule first asks.
+    pub(crate) refused: OnceCell<Vec<Vec<bool>>>,
 }
 
 /// The bit of the connection `src -> dst` that carries answers (`answer`) or requests.
@@ -127,6 +131,7 @@ impl Graph {
             awaits: Vec::new(),
             held: Vec::new(),
             labels: Vec::new(),
+            refused: OnceCell::new(),
         };
         let init = sys.init_state();
         let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);
@@ -135,9 +140,9 @@ impl Graph {
         let mut actions = Vec::new();
         while let Some(s) = todo.pop_front() {
             let i = g.edges.len();
-            g.record(sys, &s);
             actions.clear();
             sys.enabled(&s, &mut actions);
+            g.record(sys, &s, &actions);
             let before = in_flight(&s);
             for a in &actions {
                 let t = sys.step(&s, a);
@@ -164,14 +169,12 @@ impl Graph {
         g
     }
 
-    /// Adds state `s`'s own facts, as the next state.
-    fn record(&mut self, sys: &System, s: &SystemState) {
+    /// Adds state `s`'s own facts, as the next state; `enabled` are its actions.
+    fn record(&mut self, sys: &System, s: &SystemState, enabled: &[Action]) {
         let n = self.actors;
-        let mut fire_sets = vec![Vec::new(); n];
-        let mut all = Vec::new();
-        sys.enabled(s, &mut all);
-        for a in all.iter().filter(|a| matches!(a, Action::Fire { .. })) {
-            fire_sets[actor_of(a)].push(a.clone());
+        let mut fire_sets: Vec<Vec<&Action>> = vec![Vec::new(); n];
+        for a in enabled.iter().filter(|a| matches!(a, Action::Fire { .. })) {
+            fire_sets[actor_of(a)].push(a);
         }
         let own: Vec<u64> = (0..n)
             .map(|i| hash(&(&s.nodes[i], &s.timers[i], &s.choices[i], s.up[i])))

@@ -216,11 +216,11 @@ impl Graph {
     /// those of them the ceiling takes too (what a sound rule that knows what `rule`
     /// knows could take at best).
     pub fn size(&self, rule: Rule, within_ceiling: bool) -> Sized {
-        // Per actor, the states where its set is refused outright: by the ceiling's
-        // conditions, or because its timers may move first.
-        let ceiling = self.not_persistent();
+        // Per actor, the states where the ceiling refuses its set, and for a declared
+        // rule those where its timers may move first.
+        let ceiling = self.refused.get_or_init(|| self.not_persistent());
         let (used, decl, blocked) = match rule {
-            Rule::Ceiling => (0, Vec::new(), ceiling.clone()),
+            Rule::Ceiling => (0, Vec::new(), Vec::new()),
             Rule::Connections => (self.used(), Vec::new(), Vec::new()),
             Rule::Declared => (0, self.declarations(&self.own), self.timer_moves()),
             Rule::Queued => (0, self.declarations(&self.queued), self.timer_moves()),
@@ -237,7 +237,7 @@ impl Graph {
             let held = self.held[s];
             let others = (0..self.actors).filter(|x| *x != a);
             match rule {
-                Rule::Ceiling => !blocked[a][s],
+                Rule::Ceiling => !ceiling[a][s],
                 Rule::Connections => others.into_iter().all(|x| {
                     let owes = held & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0;
                     [false, true].into_iter().all(|ans| {
