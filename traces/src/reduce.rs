@@ -60,71 +60,102 @@ pub fn reduce(
     def: &'static PropertyDef,
     outcome: &Outcome,
 ) -> Option<Reduced> {
-    let mut current = (scenario.clone(), actions.to_vec());
-    let mut changes = Vec::new();
-    let mut runs = 0;
-    let mut attempt = |scenario: Scenario, from: &(Scenario, Vec<Action>)| {
-        let carried = carry(&from.0, &scenario, &from.1);
-        let mut oracle = Oracle::new(design, &scenario, def, outcome);
-        let run = oracle.run_carried(&carried);
-        runs += oracle.runs;
-        run.map(|run| (scenario, run))
+    let mut r = Reducer {
+        design,
+        def,
+        outcome,
+        current: (scenario.clone(), actions.to_vec()),
+        changes: Vec::new(),
+        runs: 0,
     };
-    // The budgets the run spends are all it needs: one candidate instead of a descent
-    // from 255.
-    if let Some(used) = spent(design, scenario, actions) {
+    r.lower_budget();
+    while r.lower_fields() | r.clear_crashable() {}
+    (!r.changes.is_empty()).then_some(Reduced {
+        scenario: r.current.0,
+        actions: r.current.1,
+        changes: r.changes,
+        runs: r.runs,
+    })
+}
+
+/// A reduction under way: the smallest scenario found so far with the run that still
+/// shows the outcome in it.
+struct Reducer<'a> {
+    design: &'a Design,
+    def: &'static PropertyDef,
+    outcome: &'a Outcome,
+    current: (Scenario, Vec<Action>),
+    changes: Vec<String>,
+    runs: usize,
+}
+
+impl Reducer<'_> {
+    /// Takes `scenario` if the current run, carried into it, still shows the outcome,
+    /// and records `change`; true if taken.
+    fn attempt(&mut self, scenario: Scenario, change: String) -> bool {
+        let carried = carry(&self.current.0, &scenario, &self.current.1);
+        let mut oracle = Oracle::new(self.design, &scenario, self.def, self.outcome);
+        let run = oracle.run_carried(&carried);
+        self.runs += oracle.runs;
+        let Some(run) = run else {
+            return false;
+        };
+        self.current = (scenario, run);
+        self.changes.push(change);
+        true
+    }
+
+    /// The budgets the run spends are all it needs: one candidate instead of a descent
+    /// from 255.
+    fn lower_budget(&mut self) {
+        let scenario = &self.current.0;
+        let Some(used) = spent(self.design, scenario, &self.current.1) else {
+            return;
+        };
         if used != scenario.budget {
+            let change = format!(
+                "budget: {} -> {}",
+                budget_text(&scenario.budget),
+                budget_text(&used)
+            );
             let mut smaller = scenario.clone();
             smaller.budget = used;
-            if let Some(next) = attempt(smaller, &current) {
-                changes.push(format!(
-                    "budget: {} -> {}",
-                    budget_text(&scenario.budget),
-                    budget_text(&used)
-                ));
-                current = next;
-            }
+            self.attempt(smaller, change);
         }
     }
-    loop {
+
+    /// Lowers each field to the first lower value that keeps the outcome; true if any
+    /// was lowered.
+    fn lower_fields(&mut self) -> bool {
         let mut changed = false;
         for field in FIELDS {
-            let Some(now) = value(design, &current.0, field) else {
+            let Some(now) = value(self.design, &self.current.0, field) else {
                 continue;
             };
             for lower in lower_values(now) {
-                let (mut d, mut s) = (design.clone(), current.0.clone());
+                let (mut d, mut s) = (self.design.clone(), self.current.0.clone());
                 let set = format!("{field}={lower}");
                 if settings::apply_within(settings::Bounds::Model, &mut d, &mut s, &set).is_err() {
                     continue;
                 }
-                if let Some(next) = attempt(s, &current) {
-                    changes.push(format!("{field}: {now} -> {lower}"));
-                    current = next;
+                if self.attempt(s, format!("{field}: {now} -> {lower}")) {
                     changed = true;
                     break;
                 }
             }
         }
-        if !current.0.crashable.is_empty() {
-            let mut s = current.0.clone();
-            s.crashable.clear();
-            if let Some(next) = attempt(s, &current) {
-                changes.push("crashable: none".into());
-                current = next;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
+        changed
     }
-    (!changes.is_empty()).then_some(Reduced {
-        scenario: current.0,
-        actions: current.1,
-        changes,
-        runs,
-    })
+
+    /// Makes no role crashable if the outcome still shows; true if it did.
+    fn clear_crashable(&mut self) -> bool {
+        if self.current.0.crashable.is_empty() {
+            return false;
+        }
+        let mut s = self.current.0.clone();
+        s.crashable.clear();
+        self.attempt(s, "crashable: none".into())
+    }
 }
 
 /// A field's value, from the model's own settings view.

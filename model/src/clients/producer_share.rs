@@ -431,21 +431,7 @@ impl Producer {
             members: self.other_members(member, &handed),
             acks: handed.iter().map(HandedAck::to_wire).collect(),
             tag,
-            // What the leader's owner check needs: the acquisition acknowledged, as the
-            // ShareFetch response gave it (`AcquiredRecords.DeliveryCount`): the record
-            // fetched, or the deliveries the reader handed the standalone acknowledger
-            // with its acks.
-            deliveries: match (self.sends_deliveries(), fetched) {
-                (false, _) => Vec::new(),
-                (true, Some(record)) => vec![record],
-                (true, None) => handed
-                    .iter()
-                    .map(|a| AcquiredRecord {
-                        offset: a.offset,
-                        delivery_count: a.delivery.delivery_count,
-                    })
-                    .collect(),
-            },
+            deliveries: self.acked_deliveries(fetched, &handed),
             notify: false,
             leader_epoch: None,
             state_epoch: None,
@@ -463,6 +449,28 @@ impl Producer {
             Msg::TxnShareAcknowledge(req),
             o,
         );
+    }
+
+    /// What the leader's owner check needs, if the design sends it: the acquisitions
+    /// acknowledged, as the ShareFetch response gave them (`AcquiredRecords.DeliveryCount`):
+    /// the record `fetched`, or the deliveries the reader `handed` the standalone
+    /// acknowledger with its acks.
+    fn acked_deliveries(
+        &self,
+        fetched: Option<AcquiredRecord>,
+        handed: &[HandedAck],
+    ) -> Vec<AcquiredRecord> {
+        match (self.sends_deliveries(), fetched) {
+            (false, _) => Vec::new(),
+            (true, Some(record)) => vec![record],
+            (true, None) => handed
+                .iter()
+                .map(|a| AcquiredRecord {
+                    offset: a.offset,
+                    delivery_count: a.delivery.delivery_count,
+                })
+                .collect(),
+        }
     }
 
     /// The acknowledgements the standalone acknowledger's next TxnShareAcknowledge carries,

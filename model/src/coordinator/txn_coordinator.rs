@@ -464,21 +464,7 @@ impl TxnCoordinator {
         o: &mut Out<A>,
     ) -> Reply {
         let Some(meta) = state.txns.get(&txn) else {
-            let pid = state.next_pid;
-            state.next_pid = ProducerId(pid.0 + 1);
-            let meta = TransactionMetadata {
-                pid,
-                epoch: ProducerEpoch(0),
-                last_epoch: None,
-                state: TransactionState::Empty,
-                partitions: BTreeSet::new(),
-                two_phase,
-                kept: None,
-            };
-            let id = meta.identity();
-            state.txns.insert(txn, meta);
-            self.save(state, o);
-            return (ErrorCode::None, Some(id));
+            return self.register_txn(state, txn, two_phase, o);
         };
         if expected.is_some_and(|e| e.pid != meta.pid) {
             return (ErrorCode::ProducerFenced, None);
@@ -496,42 +482,79 @@ impl TxnCoordinator {
             TransactionState::Empty
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
-                let meta = state.txns.get_mut(&txn).expect("present");
-                // `prepareIncrementProducerEpoch`: whether the epoch is bumped, and the
-                // last epoch after it.
-                let bump = match expected.map(|e| e.epoch) {
-                    // No expected epoch (a new incarnation): no last epoch, so the previous
-                    // incarnation's EndTxn is fenced rather than taken for a retry of a
-                    // bumped EndTxn; `init_pid_clears_last_epoch=false` keeps the old
-                    // epoch, the model's earlier rule (docs/fidelity.md, D6).
-                    None => {
-                        meta.last_epoch =
-                            (!self.design.init_pid_clears_last_epoch).then_some(meta.epoch);
-                        true
-                    }
-                    // The current epoch: the producer goes on after an abortable error, and
-                    // the epoch it held becomes the last epoch.
-                    Some(e) if e == meta.epoch => {
-                        meta.last_epoch = Some(meta.epoch);
-                        true
-                    }
-                    // The last epoch: a retry of a bump already answered, written again at
-                    // the current epoch.
-                    Some(e) if Some(e) == meta.last_epoch => false,
-                    Some(_) => return (ErrorCode::ProducerFenced, None),
-                };
-                if bump {
-                    meta.epoch = meta.epoch.bump();
-                }
-                meta.partitions.clear();
-                meta.two_phase = two_phase;
-                Self::transition(&mut state.transitions, meta, TransactionState::Empty);
-                let id = meta.identity();
-                self.save(state, o);
-                (ErrorCode::None, Some(id))
+                self.reinit_producer(state, txn, two_phase, expected, o)
             }
             TransactionState::Dead => (ErrorCode::InvalidTxnState, None),
         }
+    }
+
+    /// A first InitProducerId for `txn`: a new producer id at epoch 0.
+    fn register_txn<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        two_phase: bool,
+        o: &mut Out<A>,
+    ) -> Reply {
+        let pid = state.next_pid;
+        state.next_pid = ProducerId(pid.0 + 1);
+        let meta = TransactionMetadata {
+            pid,
+            epoch: ProducerEpoch(0),
+            last_epoch: None,
+            state: TransactionState::Empty,
+            partitions: BTreeSet::new(),
+            two_phase,
+            kept: None,
+        };
+        let id = meta.identity();
+        state.txns.insert(txn, meta);
+        self.save(state, o);
+        (ErrorCode::None, Some(id))
+    }
+
+    /// InitProducerId for `txn` with no transaction in flight: its epoch bumped (or a
+    /// bump already answered written again), and the transaction back to Empty.
+    fn reinit_producer<A: Saves<TxnLog>>(
+        &self,
+        state: &mut TxnCoordinatorState,
+        txn: TransactionalId,
+        two_phase: bool,
+        expected: Option<ProducerIdAndEpoch>,
+        o: &mut Out<A>,
+    ) -> Reply {
+        let meta = state.txns.get_mut(&txn).expect("present");
+        // `prepareIncrementProducerEpoch`: whether the epoch is bumped, and the
+        // last epoch after it.
+        let bump = match expected.map(|e| e.epoch) {
+            // No expected epoch (a new incarnation): no last epoch, so the previous
+            // incarnation's EndTxn is fenced rather than taken for a retry of a
+            // bumped EndTxn; `init_pid_clears_last_epoch=false` keeps the old
+            // epoch, the model's earlier rule (docs/fidelity.md, D6).
+            None => {
+                meta.last_epoch = (!self.design.init_pid_clears_last_epoch).then_some(meta.epoch);
+                true
+            }
+            // The current epoch: the producer goes on after an abortable error, and
+            // the epoch it held becomes the last epoch.
+            Some(e) if e == meta.epoch => {
+                meta.last_epoch = Some(meta.epoch);
+                true
+            }
+            // The last epoch: a retry of a bump already answered, written again at
+            // the current epoch.
+            Some(e) if Some(e) == meta.last_epoch => false,
+            Some(_) => return (ErrorCode::ProducerFenced, None),
+        };
+        if bump {
+            meta.epoch = meta.epoch.bump();
+        }
+        meta.partitions.clear();
+        meta.two_phase = two_phase;
+        Self::transition(&mut state.transitions, meta, TransactionState::Empty);
+        let id = meta.identity();
+        self.save(state, o);
+        (ErrorCode::None, Some(id))
     }
 
     pub(crate) fn check_producer(

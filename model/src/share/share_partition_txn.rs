@@ -301,16 +301,7 @@ impl SharePartition {
             self.reinitialise(s, o);
             return;
         }
-        let offsets: Vec<Offset> = s
-            .records
-            .iter()
-            .filter(|(_, rec)| {
-                rec.staged
-                    .as_ref()
-                    .is_some_and(|st| st.producer == r.producer && st.forward.is_some())
-            })
-            .map(|(offset, _)| *offset)
-            .collect();
+        let offsets = forwarded_stagings(s, r.producer);
         if !offsets.is_empty() && r.error.is_retriable() {
             self.resend_stagings(s, &offsets, o);
             return;
@@ -742,4 +733,16 @@ fn answer<A: Host>(
 
 fn immediate() -> std::ops::Range<Duration> {
     Duration::ZERO..Duration::ZERO
+}
+
+/// The offsets whose staging by `producer` was forwarded to the share coordinator and is
+/// unanswered.
+fn forwarded_stagings(s: &SharePartitionState, producer: ProducerIdAndEpoch) -> Vec<Offset> {
+    let forwarded = |rec: &&InFlightRecord| {
+        rec.staged
+            .as_ref()
+            .is_some_and(|st| st.producer == producer && st.forward.is_some())
+    };
+    let records = s.records.iter().filter(|(_, rec)| forwarded(rec));
+    records.map(|(offset, _)| *offset).collect()
 }
