@@ -3,7 +3,7 @@
 //! expands each state through the set a rule takes.
 
 use crate::{View, PROPERTIES};
-use sharetxn_model::protocol::msg::Msg;
+use sharetxn_model::protocol::msg::{Msg, Timer};
 use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::fingerprint;
 use sharetxn_model::{Action, System, SystemState};
@@ -24,6 +24,11 @@ pub(crate) struct Edge {
     pub(crate) action: u64,
     /// The connections the step put a message on (bits of [`bit`]).
     pub(crate) sent: u128,
+    /// The kind of event it is (see [`Graph::kinds`]).
+    pub(crate) kind: u16,
+    /// What it sent: recipient, on the answers' connection, and the kind of event the
+    /// message is at the recipient.
+    pub(crate) sends: Vec<(u8, bool, u16)>,
 }
 
 /// The whole state graph with what the rules read.
@@ -44,6 +49,12 @@ pub struct Graph {
     pub(crate) awaits: Vec<Vec<u8>>,
     /// Per state: the connections that hold a message.
     pub(crate) held: Vec<u128>,
+    /// Per state and actor: the kinds of event pending at it (messages in flight to it,
+    /// armed timers, enabled actions), sorted.
+    pub(crate) pending: Vec<Vec<Vec<u16>>>,
+    /// Event kinds by name: a message (`src>Name`), a timer, a choice, a crash, a
+    /// restart, a fault; the index is the kind.
+    pub(crate) kinds: BTreeMap<String, u16>,
     /// Per state: each applicable property's violation and twin (two bits each).
     pub(crate) labels: Vec<u64>,
     /// Per actor and state: whether its set is refused by the ceiling's conditions,
@@ -79,19 +90,30 @@ fn held(s: &SystemState) -> u128 {
     })
 }
 
-/// The messages in flight, counted by connection and message.
-fn in_flight(s: &SystemState) -> BTreeMap<(usize, usize, bool, u64), usize> {
+/// A message in flight: its connection (sender, recipient, carries answers), a hash of
+/// the message, and its RPC name.
+type InFlight = (usize, usize, bool, u64, &'static str);
+
+/// The messages in flight, counted.
+fn in_flight(s: &SystemState) -> BTreeMap<InFlight, usize> {
     let mut m = BTreeMap::new();
     for e in s.network.iter() {
+        let answer = e.msg.response_error().is_some();
         let key = (
             e.src.into(),
             e.dst.into(),
-            e.msg.response_error().is_some(),
+            answer,
             hash(&e.msg),
+            e.msg.name(),
         );
         *m.entry(key).or_insert(0) += 1;
     }
     m
+}
+
+/// The kind of event a message from `src` named `name` is at its recipient.
+fn message_kind(src: usize, name: &str) -> String {
+    format!("{src}>{name}")
 }
 
 /// The peers whose answer `wait` awaits, into `out` (bits by actor).
@@ -101,6 +123,12 @@ fn peers(wait: &Wait, out: &mut u8) {
         Wait::Any(ws) => ws.iter().for_each(|w| peers(w, out)),
         Wait::Client { .. } | Wait::Always | Wait::Never | Wait::Acquisition { .. } => {}
     }
+}
+
+/// A timer's kind: its variant.
+fn timer_kind(t: &Timer) -> String {
+    let d = format!("timer:{t:?}");
+    d.split('(').next().unwrap_or(&d).to_string()
 }
 
 /// Each applicable property's violation and twin in `s`, two bits each.
@@ -130,6 +158,8 @@ impl Graph {
             fires: Vec::new(),
             awaits: Vec::new(),
             held: Vec::new(),
+            pending: Vec::new(),
+            kinds: BTreeMap::new(),
             labels: Vec::new(),
             refused: OnceCell::new(),
         };
@@ -146,10 +176,8 @@ impl Graph {
             let before = in_flight(&s);
             for a in &actions {
                 let t = sys.step(&s, a);
-                let sent = in_flight(&t)
-                    .into_iter()
-                    .filter(|(k, c)| before.get(k).is_none_or(|b| b < c))
-                    .fold(0, |b, ((src, dst, ans, _), _)| b | bit(src, dst, ans));
+                let (sent, sends) = g.sends(&before, &t);
+                let kind = g.kind_of_action(a);
                 let next = index.len() as u32;
                 let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
                     todo.push_back(t);
@@ -163,10 +191,56 @@ impl Graph {
                     crash,
                     action: hash(a),
                     sent,
+                    kind,
+                    sends,
                 });
             }
         }
         g
+    }
+
+    /// What a step that left `before` in flight and reached `t` sent: the connections (bits
+    /// of [`bit`]) and the messages ([`Edge::sends`]).
+    fn sends(
+        &mut self,
+        before: &BTreeMap<InFlight, usize>,
+        t: &SystemState,
+    ) -> (u128, Vec<(u8, bool, u16)>) {
+        let (mut sent, mut sends) = (0, Vec::new());
+        let after = in_flight(t).into_iter();
+        for ((src, dst, ans, _, name), _) in
+            after.filter(|(k, c)| before.get(k).is_none_or(|b| b < c))
+        {
+            sent |= bit(src, dst, ans);
+            sends.push((dst as u8, ans, self.kind(message_kind(src, name))));
+        }
+        sends.sort_unstable();
+        sends.dedup();
+        (sent, sends)
+    }
+
+    /// Per actor: the kinds of event pending at it in `s` (messages in flight to it, its
+    /// armed timers, its enabled actions other than deliveries), sorted.
+    fn pending(&mut self, s: &SystemState, enabled: &[Action]) -> Vec<Vec<u16>> {
+        let mut pending = vec![Vec::new(); self.actors];
+        for e in s.network.iter() {
+            let k = self.kind(message_kind(e.src.into(), e.msg.name()));
+            pending[usize::from(e.dst)].push(k);
+        }
+        for (i, p) in pending.iter_mut().enumerate() {
+            for t in s.timers[i].iter() {
+                p.push(self.kind(timer_kind(t)));
+            }
+        }
+        for a in enabled.iter().filter(|a| !matches!(a, Action::Deliver(_))) {
+            let k = self.kind_of_action(a);
+            pending[actor_of(a)].push(k);
+        }
+        for p in pending.iter_mut() {
+            p.sort_unstable();
+            p.dedup();
+        }
+        pending
     }
 
     /// Adds state `s`'s own facts, as the next state; `enabled` are its actions.
@@ -195,6 +269,8 @@ impl Graph {
                 b
             })
             .collect();
+        let pending = self.pending(s, enabled);
+        self.pending.push(pending);
         self.edges.push(Vec::new());
         self.own.push(own);
         self.queued.push(queued);
@@ -202,6 +278,26 @@ impl Graph {
         self.awaits.push(awaits);
         self.held.push(held(s));
         self.labels.push(labels(sys, s));
+    }
+
+    /// The kind named `name`, interned.
+    fn kind(&mut self, name: String) -> u16 {
+        let next = self.kinds.len() as u16;
+        *self.kinds.entry(name).or_insert(next)
+    }
+
+    /// The kind of event `a` is.
+    fn kind_of_action(&mut self, a: &Action) -> u16 {
+        let name = match a {
+            Action::Deliver(e) => message_kind(e.src.into(), e.msg.name()),
+            Action::Drop(_) => "drop".into(),
+            Action::Duplicate(_) => "duplicate".into(),
+            Action::Fire { timer, .. } => timer_kind(timer),
+            Action::Choose { choice, .. } => format!("choose:{choice:?}"),
+            Action::Crash(_) => "crash".into(),
+            Action::Restart(_) => "restart".into(),
+        };
+        self.kind(name)
     }
 
     /// The number of states.

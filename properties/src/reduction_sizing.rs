@@ -29,8 +29,15 @@
 //!   change before it acts (decided exactly).
 //! - [`Rule::Queued`]: as [`Rule::Declared`], with each actor's key its own state and the
 //!   messages in flight to it.
+//! - [`Rule::Chased`]: what each kind of event (a message by its sender and RPC, a timer
+//!   by its kind, a choice, a crash, a restart) may lead an actor to send, or arm or
+//!   enable for itself, as one would read it off each RPC's handler; learned over the
+//!   whole space, so the tightest such table. An actor's set is taken when, chasing that
+//!   table from every event pending at the other actors (the messages in flight to them,
+//!   their armed timers, their enabled actions), no connection into it that is empty may
+//!   get a message, and its timer firings cannot change before it acts (decided exactly).
 //!
-//! The last three are learned from the whole space, so they know more than a rule declared
+//! The last four are learned from the whole space, so they know more than a rule declared
 //! by hand could; they check neither commutation, faults nor visibility, and never take a
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
@@ -43,7 +50,7 @@
 //! number of records given (default 1).
 
 use crate::reduction_graph::{bit, hash, Edge, Graph};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule sized here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,11 +64,13 @@ pub enum Rule {
     /// What each actor may send from each of its own states with the messages in flight
     /// to it.
     Queued,
+    /// What each kind of event may send, chased over the actors from what is pending.
+    Chased,
 }
 
 /// The rules sized, by name, each alone and within the ceiling (`within_ceiling` of
 /// [`Graph::size`]).
-pub const ROWS: [(&str, Rule, bool); 7] = [
+pub const ROWS: [(&str, Rule, bool); 9] = [
     ("ceiling", Rule::Ceiling, false),
     ("connections", Rule::Connections, false),
     ("connections within the ceiling", Rule::Connections, true),
@@ -73,7 +82,14 @@ pub const ROWS: [(&str, Rule, bool); 7] = [
         Rule::Queued,
         true,
     ),
+    ("chased", Rule::Chased, false),
+    ("chased within the ceiling", Rule::Chased, true),
 ];
+
+/// Per actor and kind of event ([`Graph::kinds`]): what handling it may lead to, a
+/// message (recipient, on the answers' connection, its kind there) or an event of the
+/// actor's own (the actor itself, `false`, its kind).
+type Summaries = BTreeMap<(u8, u16), BTreeSet<(u8, bool, u16)>>;
 
 /// What a rule's search reached.
 #[derive(Debug)]
@@ -137,6 +153,58 @@ impl Graph {
                 decl
             })
             .collect()
+    }
+
+    /// What each kind of event led each actor to anywhere in the space.
+    fn summaries(&self) -> Summaries {
+        let is_msg = self.message_kinds();
+        let mut m: Summaries = BTreeMap::new();
+        for edges in &self.edges {
+            for e in edges {
+                let out = m.entry((e.actor, e.kind)).or_default();
+                out.extend(e.sends.iter().copied());
+                let own = self.pending[e.to as usize][usize::from(e.actor)].iter();
+                out.extend(
+                    own.filter(|k| !is_msg[usize::from(**k)])
+                        .map(|k| (e.actor, false, *k)),
+                );
+            }
+        }
+        m
+    }
+
+    /// By kind: whether it is a message's.
+    fn message_kinds(&self) -> Vec<bool> {
+        let mut v = vec![false; self.kinds.len()];
+        for (name, k) in &self.kinds {
+            v[usize::from(*k)] = name.contains('>');
+        }
+        v
+    }
+
+    /// The connections into `a` other actors may send on before it acts, chased from
+    /// what is pending at them in `s` through `summaries`.
+    fn chase(&self, s: usize, a: usize, summaries: &Summaries) -> u128 {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<(u8, u16)> = Vec::new();
+        for y in (0..self.actors).filter(|y| *y != a) {
+            for k in &self.pending[s][y] {
+                if seen.insert((y as u8, *k)) {
+                    todo.push((y as u8, *k));
+                }
+            }
+        }
+        let mut may = 0;
+        while let Some((y, k)) = todo.pop() {
+            for (z, ans, k2) in summaries.get(&(y, k)).into_iter().flatten() {
+                if usize::from(*z) == a {
+                    may |= bit(usize::from(y), a, *ans);
+                } else if seen.insert((*z, *k2)) {
+                    todo.push((*z, *k2));
+                }
+            }
+        }
+        may
     }
 
     /// Per actor `b`: the states from which its enabled timer firings can change before
@@ -224,6 +292,12 @@ impl Graph {
             Rule::Connections => (self.used(), Vec::new(), Vec::new()),
             Rule::Declared => (0, self.declarations(&self.own), self.timer_moves()),
             Rule::Queued => (0, self.declarations(&self.queued), self.timer_moves()),
+            Rule::Chased => (0, Vec::new(), self.timer_moves()),
+        };
+        let summaries = if rule == Rule::Chased {
+            self.summaries()
+        } else {
+            BTreeMap::new()
         };
         let key = if rule == Rule::Queued {
             &self.queued
@@ -245,6 +319,10 @@ impl Graph {
                         used & b == 0 || held & b != 0 || (ans && !owes)
                     })
                 }),
+                Rule::Chased => {
+                    let may = self.chase(s, a, &summaries);
+                    !blocked[a][s] && may & !held == 0
+                }
                 Rule::Declared | Rule::Queued => {
                     !blocked[a][s]
                         && others.into_iter().all(|x| {
