@@ -69,8 +69,9 @@ struct Block {
 
 struct Job {
     blocks: Vec<Block>,
-    /// The parts the blocks' records index, by the thread that produced them.
-    parts: Vec<Parts>,
+    /// The parts the blocks' records index, by the thread that produced them. Each thread
+    /// frees its own once the level is expanded ([`release_parts`]).
+    parts: Vec<RwLock<Option<Parts>>>,
     open: Vec<bool>,
     may_expand: bool,
     /// `--timeout`'s deadline, checked inside the level: one level can take longer than
@@ -229,7 +230,11 @@ impl Pool<'_, '_> {
         let shared = self.shared;
         *shared.job.write().unwrap_or_else(PoisonError::into_inner) = Some(Job {
             blocks,
-            parts: frontier.parts,
+            parts: frontier
+                .parts
+                .into_iter()
+                .map(|p| RwLock::new(Some(p)))
+                .collect(),
             open: open.to_vec(),
             may_expand,
             deadline,
@@ -295,7 +300,10 @@ fn worker(shared: &Shared<'_>, w: usize) {
             // state's winning generator.
             shared.mid.wait();
             let filtered = expanded.and_then(|_| {
-                catch_unwind(AssertUnwindSafe(|| settle(shared, job, w, &mut access)))
+                catch_unwind(AssertUnwindSafe(|| {
+                    settle(shared, job, w, &mut access);
+                    release_parts(job, w);
+                }))
             });
             if let Err(payload) = filtered {
                 lock(&shared.panic).get_or_insert(payload);
@@ -355,7 +363,12 @@ fn expand_block(
     (next_parts, moved, hits): (&mut Parts, &mut Moved, &mut [Option<Hit>]),
 ) -> bool {
     let input = std::mem::take(&mut *lock(&block.input));
-    let parts = &job.parts[block.owner];
+    let parts = job.parts[block.owner]
+        .read()
+        .unwrap_or_else(PoisonError::into_inner);
+    let parts = parts
+        .as_ref()
+        .expect("parts are freed only after the level's expansion");
     let (mut output, mut records, mut cut) = (Vec::new(), Vec::new(), false);
     let inputs = input
         .fps
@@ -407,6 +420,16 @@ fn expand_block(
     }
     *lock(&block.output) = (output, records);
     cut
+}
+
+/// Frees the parts thread `w` interned for the level just expanded. Every thread frees its
+/// own, at once and with the allocator's thread-local free lists, rather than the main
+/// thread freeing all of them while the pool waits: that was 0.18 s, 7% of a two-thread
+/// search of ctp/proposed at two records.
+fn release_parts(job: &Job, w: usize) {
+    if let Some(parts) = job.parts.get(w) {
+        drop(parts.write().unwrap_or_else(PoisonError::into_inner).take());
+    }
 }
 
 /// Settles the successors this thread produced: keeps the winners' records in blocks of
