@@ -3,12 +3,16 @@
 //! against the whole space, whether every verdict is the same, and the states each
 //! actor's set was taken in, by actor.
 //!
+//! Then, for a reduction that proves each set by visiting every state the other actors
+//! reach first (`Graph::proofs`), at each cap on a proof: the states, and the states the
+//! proofs visit, counted per proof and distinct.
+//!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]`: at each
-//! number of records given (default 1; 2, the default bound, takes about 30 s and 0.9 GB).
+//! number of records given (default 1; 2, the default bound, takes about 65 s and 1.2 GB).
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;
-use sharetxn_properties::reduction_sizing::ROWS;
+use sharetxn_properties::reduction_sizing::{PROOF_CAPS, ROWS};
 use stateright::actor::Id;
 
 #[global_allocator]
@@ -26,6 +30,7 @@ fn main() {
     };
     println!("| case | rule | states | with the rule | fewer | verdicts | sets taken | refuted |");
     println!("|---|---|---|---|---|---|---|---|");
+    let mut proofs = Vec::new();
     for r in &records {
         let (mut design, mut scenario) = (Design::proposed(), Scenario::ctp());
         settings::apply(&mut design, &mut scenario, &format!("records={r}"))
@@ -44,7 +49,25 @@ fn main() {
                 sized.refuted
             );
         }
+        for cap in PROOF_CAPS {
+            let p = graph.proofs(cap);
+            let same = if p.same { "same" } else { "DIFFER" };
+            proofs.push(format!(
+                "| ctp/proposed records={r} | {cap} | {} | {} | {:.2}x | {same} | {} ({:.1}x the space) | {} |",
+                graph.states(),
+                p.states,
+                graph.states() as f64 / p.states as f64,
+                p.visits,
+                p.visits as f64 / graph.states() as f64,
+                p.distinct
+            ));
+        }
     }
+    println!();
+    println!("Proving each set by visiting what it skips, up to a cap:");
+    println!("| case | cap | states | with the proofs | fewer | verdicts | proof visits | distinct states visited |");
+    println!("|---|---|---|---|---|---|---|---|");
+    proofs.iter().for_each(|line| println!("{line}"));
 }
 
 /// The states each actor's set was taken in, by actor name.

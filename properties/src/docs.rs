@@ -8,6 +8,7 @@
 //! (`properties/tests/suite/docs.rs`, `cli/tests/suite/docs.rs`) compare every such region with
 //! these functions' output and fail on any hand edit.
 
+use crate::reduction_sizing::Proofs;
 use crate::{Kind, PROPERTIES};
 use serde_json::Value;
 use sharetxn_model::design::{DESIGN_NAMES, KNOBS};
@@ -336,6 +337,22 @@ pub fn reduction_sizing_row(case: &str, rule: &str, full: usize, reduced: usize)
         grouped(full as u64),
         grouped(reduced as u64),
         full as f64 / reduced as f64
+    )
+}
+
+/// A row of the proof-based reduction for docs/checker.md: `case`'s states without and with
+/// proofs of up to `cap` states (`Graph::proofs`), how many times fewer, the states the
+/// proofs visited (counted per proof, and against the space) and the distinct ones.
+pub fn reduction_proofs_row(case: &str, cap: usize, full: usize, p: &Proofs) -> String {
+    format!(
+        "| {case} | {} | {} | {} | {:.2}x | {} ({:.1}x the space) | {} |\n",
+        grouped(cap as u64),
+        grouped(full as u64),
+        grouped(p.states as u64),
+        full as f64 / p.states as f64,
+        grouped(p.visits),
+        p.visits as f64 / full as f64,
+        grouped(p.distinct as u64)
     )
 }
 

@@ -52,8 +52,8 @@ pub struct Graph {
     /// Per state and actor: the kinds of event pending at it (messages in flight to it,
     /// armed timers, enabled actions), sorted.
     pub(crate) pending: Vec<Vec<Vec<u16>>>,
-    /// Event kinds by name: a message (`src>Name`), a timer, a choice, a crash, a
-    /// restart, a fault; the index is the kind.
+    /// Event kinds by name, each with its number: a message (`src>Name`), a timer (its
+    /// variant), a choice, a crash, a restart, a fault.
     pub(crate) kinds: BTreeMap<String, u16>,
     /// Per state: each applicable property's violation and twin (two bits each).
     pub(crate) labels: Vec<u64>,
@@ -125,7 +125,8 @@ fn peers(wait: &Wait, out: &mut u8) {
     }
 }
 
-/// A timer's kind: its variant.
+/// A timer's kind: its variant, without what it is for (every variant is a tuple or a
+/// unit).
 fn timer_kind(t: &Timer) -> String {
     let d = format!("timer:{t:?}");
     d.split('(').next().unwrap_or(&d).to_string()

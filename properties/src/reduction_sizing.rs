@@ -50,6 +50,7 @@
 //! number of records given (default 1).
 
 use crate::reduction_graph::{bit, hash, Edge, Graph};
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule sized here.
@@ -347,6 +348,74 @@ impl Graph {
             same: verdicts == self.verdicts(),
             by_actor,
             refuted,
+        }
+    }
+}
+
+/// The caps on a proof ([`Graph::proofs`]) sized, one row each.
+pub const PROOF_CAPS: [usize; 3] = [32, 128, 1024];
+
+/// What a reduction that proves each set by visiting what it skips would cost
+/// ([`Graph::proofs`]).
+#[derive(Debug)]
+pub struct Proofs {
+    /// Distinct states the reduced search reached.
+    pub states: usize,
+    /// Whether every property's violation and twin came out as over the whole space.
+    pub same: bool,
+    /// States the proofs visited, counted once per proof.
+    pub visits: u64,
+    /// Distinct states the proofs visited.
+    pub distinct: usize,
+}
+
+impl Graph {
+    /// The states reachable from `s` by steps of actors other than `a` (what a proof of
+    /// `a`'s set at `s` visits), into `seen`; false if more than `cap`.
+    fn skipped(&self, s: usize, a: usize, cap: usize, seen: &mut BTreeSet<u32>) -> bool {
+        seen.clear();
+        seen.insert(s as u32);
+        let mut todo = vec![s as u32];
+        while let Some(t) = todo.pop() {
+            let others = self.edges[t as usize]
+                .iter()
+                .filter(|e| usize::from(e.actor) != a);
+            for e in others {
+                if seen.insert(e.to) {
+                    if seen.len() > cap {
+                        return false;
+                    }
+                    todo.push(e.to);
+                }
+            }
+        }
+        true
+    }
+
+    /// A reduction that proves each candidate set by visiting every state the other
+    /// actors reach first, giving up past `cap` states: the ceiling's sets whose proof
+    /// fits. A failed proof is counted at its cap, though a real one stops at the first
+    /// state that refutes it.
+    pub fn proofs(&self, cap: usize) -> Proofs {
+        let ceiling = self.refused.get_or_init(|| self.not_persistent());
+        let visits = Cell::new(0u64);
+        let seen = RefCell::new(BTreeSet::new());
+        let visited = RefCell::new(vec![false; self.states()]);
+        let takes = |s: usize, a: usize| -> bool {
+            let seen = &mut seen.borrow_mut();
+            let fits = self.skipped(s, a, cap, seen);
+            visits.set(visits.get() + seen.len() as u64);
+            let mut visited = visited.borrow_mut();
+            seen.iter().for_each(|t| visited[*t as usize] = true);
+            fits && !ceiling[a][s]
+        };
+        let (states, verdicts, _) = self.search(takes, true);
+        let distinct = visited.borrow().iter().filter(|v| **v).count();
+        Proofs {
+            states,
+            same: verdicts == self.verdicts(),
+            visits: visits.get(),
+            distinct,
         }
     }
 }

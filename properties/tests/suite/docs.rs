@@ -92,7 +92,7 @@ fn power_table_is_generated_from_the_knobs_and_the_full_matrix() {
 fn reduction_figures_are_generated() {
     use sharetxn_model::{Design, Scenario, System};
     use sharetxn_properties::reduction_graph::Graph;
-    use sharetxn_properties::reduction_sizing::{Rule, ROWS};
+    use sharetxn_properties::reduction_sizing::{Rule, PROOF_CAPS, ROWS};
     let scenario = Scenario {
         records: 1,
         ..Scenario::ctp()
@@ -117,4 +117,13 @@ fn reduction_figures_are_generated() {
         }
     }
     check_region("checker.md", "reduction-sizing", &rows);
+    let mut rows = String::new();
+    for cap in PROOF_CAPS {
+        let p = graph.proofs(cap);
+        assert!(p.same, "proofs of {cap} states: a verdict changed");
+        assert!(p.states < graph.states() && p.distinct <= graph.states());
+        assert!(p.visits >= p.distinct as u64);
+        rows += &docs::reduction_proofs_row(case, cap, graph.states(), &p);
+    }
+    check_region("checker.md", "reduction-proofs", &rows);
 }
