@@ -482,7 +482,19 @@ impl TxnCoordinator {
             TransactionState::Empty
             | TransactionState::CompleteCommit
             | TransactionState::CompleteAbort => {
-                self.reinit_producer(state, txn, two_phase, expected, o)
+                let meta = state.txns.get_mut(&txn).expect("present");
+                let Some(bump) = self.epoch_bump(meta, expected.map(|e| e.epoch)) else {
+                    return (ErrorCode::ProducerFenced, None);
+                };
+                if bump {
+                    meta.epoch = meta.epoch.bump();
+                }
+                meta.partitions.clear();
+                meta.two_phase = two_phase;
+                Self::transition(&mut state.transitions, meta, TransactionState::Empty);
+                let id = meta.identity();
+                self.save(state, o);
+                (ErrorCode::None, Some(id))
             }
             TransactionState::Dead => (ErrorCode::InvalidTxnState, None),
         }
@@ -513,48 +525,33 @@ impl TxnCoordinator {
         (ErrorCode::None, Some(id))
     }
 
-    /// InitProducerId for `txn` with no transaction in flight: its epoch bumped (or a
-    /// bump already answered written again), and the transaction back to Empty.
-    fn reinit_producer<A: Saves<TxnLog>>(
+    /// `prepareIncrementProducerEpoch` for a transaction with none in flight: whether its
+    /// epoch is bumped (`Some(false)`: a bump already answered, written again at the current
+    /// epoch), with the last epoch set for it; `None` if `expected` is fenced.
+    fn epoch_bump(
         &self,
-        state: &mut TxnCoordinatorState,
-        txn: TransactionalId,
-        two_phase: bool,
-        expected: Option<ProducerIdAndEpoch>,
-        o: &mut Out<A>,
-    ) -> Reply {
-        let meta = state.txns.get_mut(&txn).expect("present");
-        // `prepareIncrementProducerEpoch`: whether the epoch is bumped, and the
-        // last epoch after it.
-        let bump = match expected.map(|e| e.epoch) {
+        meta: &mut TransactionMetadata,
+        expected: Option<ProducerEpoch>,
+    ) -> Option<bool> {
+        match expected {
             // No expected epoch (a new incarnation): no last epoch, so the previous
             // incarnation's EndTxn is fenced rather than taken for a retry of a
             // bumped EndTxn; `init_pid_clears_last_epoch=false` keeps the old
             // epoch, the model's earlier rule (docs/fidelity.md, D6).
             None => {
                 meta.last_epoch = (!self.design.init_pid_clears_last_epoch).then_some(meta.epoch);
-                true
+                Some(true)
             }
             // The current epoch: the producer goes on after an abortable error, and
             // the epoch it held becomes the last epoch.
             Some(e) if e == meta.epoch => {
                 meta.last_epoch = Some(meta.epoch);
-                true
+                Some(true)
             }
-            // The last epoch: a retry of a bump already answered, written again at
-            // the current epoch.
-            Some(e) if Some(e) == meta.last_epoch => false,
-            Some(_) => return (ErrorCode::ProducerFenced, None),
-        };
-        if bump {
-            meta.epoch = meta.epoch.bump();
+            // The last epoch: a retry of a bump already answered.
+            Some(e) if Some(e) == meta.last_epoch => Some(false),
+            Some(_) => None,
         }
-        meta.partitions.clear();
-        meta.two_phase = two_phase;
-        Self::transition(&mut state.transitions, meta, TransactionState::Empty);
-        let id = meta.identity();
-        self.save(state, o);
-        (ErrorCode::None, Some(id))
     }
 
     pub(crate) fn check_producer(
