@@ -5,10 +5,10 @@
 //!
 //! Then, for a reduction that proves each set by visiting every state the other actors
 //! reach first (`Graph::proofs`), at each cap on a proof: the states, and the states the
-//! proofs visit, counted per proof and distinct.
+//! proofs that succeed visit, counted per proof and distinct.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]`: at each
-//! number of records given (default 1; 2, the default bound, takes about 65 s and 1.2 GB).
+//! number of records given (default 1; 2, the default bound, takes about 60 s and 1.2 GB).
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;

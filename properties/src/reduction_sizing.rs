@@ -363,9 +363,9 @@ pub struct Proofs {
     pub states: usize,
     /// Whether every property's violation and twin came out as over the whole space.
     pub same: bool,
-    /// States the proofs visited, counted once per proof.
+    /// States the proofs that succeeded visited, counted once per proof.
     pub visits: u64,
-    /// Distinct states the proofs visited.
+    /// Distinct states the proofs that succeeded visited.
     pub distinct: usize,
 }
 
@@ -394,8 +394,9 @@ impl Graph {
 
     /// A reduction that proves each candidate set by visiting every state the other
     /// actors reach first, giving up past `cap` states: the ceiling's sets whose proof
-    /// fits. A failed proof is counted at its cap, though a real one stops at the first
-    /// state that refutes it.
+    /// fits. Only the proofs that succeed are counted, each at every state it must visit;
+    /// the failed ones, which a real reduction also pays for up to the state that refutes
+    /// them or the cap, are not, so the visits are a lower bound.
     pub fn proofs(&self, cap: usize) -> Proofs {
         let ceiling = self.refused.get_or_init(|| self.not_persistent());
         let visits = Cell::new(0u64);
@@ -403,11 +404,13 @@ impl Graph {
         let visited = RefCell::new(vec![false; self.states()]);
         let takes = |s: usize, a: usize| -> bool {
             let seen = &mut seen.borrow_mut();
-            let fits = self.skipped(s, a, cap, seen);
+            if !self.skipped(s, a, cap, seen) || ceiling[a][s] {
+                return false;
+            }
             visits.set(visits.get() + seen.len() as u64);
             let mut visited = visited.borrow_mut();
             seen.iter().for_each(|t| visited[*t as usize] = true);
-            fits && !ceiling[a][s]
+            true
         };
         let (states, verdicts, _) = self.search(takes, true);
         let distinct = visited.borrow().iter().filter(|v| **v).count();
