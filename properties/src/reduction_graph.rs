@@ -60,6 +60,9 @@ pub struct Graph {
     /// Per actor and state: whether its set is refused by the ceiling's conditions,
     /// computed once, when a rule first asks.
     pub(crate) refused: OnceCell<Vec<Vec<bool>>>,
+    /// Per actor and state: whether its enabled timer firings can change before it acts,
+    /// computed once, when a rule first asks.
+    pub(crate) timers_move: OnceCell<Vec<Vec<bool>>>,
 }
 
 /// The bit of the connection `src -> dst` that carries answers (`answer`) or requests.
@@ -163,6 +166,7 @@ impl Graph {
             kinds: BTreeMap::new(),
             labels: Vec::new(),
             refused: OnceCell::new(),
+            timers_move: OnceCell::new(),
         };
         let init = sys.init_state();
         let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);

@@ -184,15 +184,23 @@ impl Graph {
     }
 
     /// The connections into `a` other actors may send on before it acts, chased from
-    /// what is pending at them in `s` through `summaries`.
-    fn chase(&self, s: usize, a: usize, summaries: &Summaries) -> u128 {
-        let mut seen = BTreeSet::new();
+    /// what is pending at them in `s` through `summaries`; `seen` is scratch, one flag per
+    /// actor and kind.
+    fn chase(&self, s: usize, a: usize, summaries: &Summaries, seen: &mut Vec<bool>) -> u128 {
+        let kinds = self.kinds.len();
+        seen.clear();
+        seen.resize(self.actors * kinds, false);
         let mut todo: Vec<(u8, u16)> = Vec::new();
+        let mut note = |y: usize, k: u16, todo: &mut Vec<(u8, u16)>| {
+            let at = y * kinds + usize::from(k);
+            if !seen[at] {
+                seen[at] = true;
+                todo.push((y as u8, k));
+            }
+        };
         for y in (0..self.actors).filter(|y| *y != a) {
             for k in &self.pending[s][y] {
-                if seen.insert((y as u8, *k)) {
-                    todo.push((y as u8, *k));
-                }
+                note(y, *k, &mut todo);
             }
         }
         let mut may = 0;
@@ -200,8 +208,8 @@ impl Graph {
             for (z, ans, k2) in summaries.get(&(y, k)).into_iter().flatten() {
                 if usize::from(*z) == a {
                     may |= bit(usize::from(y), a, *ans);
-                } else if seen.insert((*z, *k2)) {
-                    todo.push((*z, *k2));
+                } else {
+                    note(usize::from(*z), *k2, &mut todo);
                 }
             }
         }
@@ -288,12 +296,12 @@ impl Graph {
         // Per actor, the states where the ceiling refuses its set, and for a declared
         // rule those where its timers may move first.
         let ceiling = self.refused.get_or_init(|| self.not_persistent());
-        let (used, decl, blocked) = match rule {
-            Rule::Ceiling => (0, Vec::new(), Vec::new()),
-            Rule::Connections => (self.used(), Vec::new(), Vec::new()),
-            Rule::Declared => (0, self.declarations(&self.own), self.timer_moves()),
-            Rule::Queued => (0, self.declarations(&self.queued), self.timer_moves()),
-            Rule::Chased => (0, Vec::new(), self.timer_moves()),
+        let blocked = self.timers_move.get_or_init(|| self.timer_moves());
+        let (used, decl) = match rule {
+            Rule::Ceiling | Rule::Chased => (0, Vec::new()),
+            Rule::Connections => (self.used(), Vec::new()),
+            Rule::Declared => (0, self.declarations(&self.own)),
+            Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
             self.summaries()
@@ -305,6 +313,7 @@ impl Graph {
         } else {
             &self.own
         };
+        let scratch = RefCell::new(Vec::new());
         let takes = |s: usize, a: usize| -> bool {
             if within_ceiling && ceiling[a][s] {
                 return false;
@@ -321,7 +330,7 @@ impl Graph {
                     })
                 }),
                 Rule::Chased => {
-                    let may = self.chase(s, a, &summaries);
+                    let may = self.chase(s, a, &summaries, &mut scratch.borrow_mut());
                     !blocked[a][s] && may & !held == 0
                 }
                 Rule::Declared | Rule::Queued => {
@@ -371,21 +380,31 @@ pub struct Proofs {
 
 impl Graph {
     /// The states reachable from `s` by steps of actors other than `a` (what a proof of
-    /// `a`'s set at `s` visits), into `seen`; false if more than `cap`.
-    fn skipped(&self, s: usize, a: usize, cap: usize, seen: &mut BTreeSet<u32>) -> bool {
+    /// `a`'s set at `s` visits), into `seen` (its states) with `stamp` marking them by
+    /// `round`; false if more than `cap`.
+    fn skipped(
+        &self,
+        (s, a, cap): (usize, usize, usize),
+        round: u32,
+        stamp: &mut [u32],
+        seen: &mut Vec<u32>,
+    ) -> bool {
         seen.clear();
-        seen.insert(s as u32);
-        let mut todo = vec![s as u32];
-        while let Some(t) = todo.pop() {
+        stamp[s] = round;
+        seen.push(s as u32);
+        let mut next = 0;
+        while let Some(&t) = seen.get(next) {
+            next += 1;
             let others = self.edges[t as usize]
                 .iter()
                 .filter(|e| usize::from(e.actor) != a);
             for e in others {
-                if seen.insert(e.to) {
+                if stamp[e.to as usize] != round {
+                    stamp[e.to as usize] = round;
+                    seen.push(e.to);
                     if seen.len() > cap {
                         return false;
                     }
-                    todo.push(e.to);
                 }
             }
         }
@@ -400,11 +419,15 @@ impl Graph {
     pub fn proofs(&self, cap: usize) -> Proofs {
         let ceiling = self.refused.get_or_init(|| self.not_persistent());
         let visits = Cell::new(0u64);
-        let seen = RefCell::new(BTreeSet::new());
+        // Scratch for one proof: its states, and for each state the last proof that saw it.
+        let seen = RefCell::new(Vec::new());
+        let stamps = RefCell::new((0u32, vec![u32::MAX; self.states()]));
         let visited = RefCell::new(vec![false; self.states()]);
         let takes = |s: usize, a: usize| -> bool {
             let seen = &mut seen.borrow_mut();
-            if !self.skipped(s, a, cap, seen) || ceiling[a][s] {
+            let (round, stamp) = &mut *stamps.borrow_mut();
+            *round += 1;
+            if !self.skipped((s, a, cap), *round, stamp, seen) || ceiling[a][s] {
                 return false;
             }
             visits.set(visits.get() + seen.len() as u64);
