@@ -12,7 +12,8 @@
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;
-use sharetxn_properties::reduction_sizing::{PROOF_CAPS, ROWS};
+use sharetxn_properties::reduction_proofs::PROOF_CAPS;
+use sharetxn_properties::reduction_sizing::ROWS;
 use stateright::actor::Id;
 
 #[global_allocator]

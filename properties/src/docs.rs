@@ -8,7 +8,7 @@
 //! (`properties/tests/suite/docs.rs`, `cli/tests/suite/docs.rs`) compare every such region with
 //! these functions' output and fail on any hand edit.
 
-use crate::reduction_sizing::Proofs;
+use crate::reduction_proofs::Proofs;
 use crate::{Kind, PROPERTIES};
 use serde_json::Value;
 use sharetxn_model::design::{DESIGN_NAMES, KNOBS};

@@ -22,6 +22,7 @@ mod open_table;
 pub mod props;
 pub mod reduction;
 pub mod reduction_graph;
+pub mod reduction_proofs;
 pub mod reduction_sizing;
 pub mod report;
 mod seen;

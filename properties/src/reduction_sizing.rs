@@ -50,7 +50,7 @@
 //! number of records given (default 1).
 
 use crate::reduction_graph::{bit, hash, Edge, Graph};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule sized here.
@@ -262,7 +262,7 @@ impl Graph {
     /// Per actor `b`: the states where its enabled set is not persistent (exactly):
     /// along some path of other actors' steps its enabled actions change, or one of them
     /// breaks ([`Graph::breaks_at`]).
-    fn not_persistent(&self) -> Vec<Vec<bool>> {
+    pub(crate) fn not_persistent(&self) -> Vec<Vec<bool>> {
         (0..self.actors)
             .map(|b| {
                 let enabled: Vec<u64> = (0..self.states()).map(|s| self.enabled_of(s, b)).collect();
@@ -357,91 +357,6 @@ impl Graph {
             same: verdicts == self.verdicts(),
             by_actor,
             refuted,
-        }
-    }
-}
-
-/// The caps on a proof ([`Graph::proofs`]) sized, one row each.
-pub const PROOF_CAPS: [usize; 3] = [32, 128, 1024];
-
-/// What a reduction that proves each set by visiting what it skips would cost
-/// ([`Graph::proofs`]).
-#[derive(Debug)]
-pub struct Proofs {
-    /// Distinct states the reduced search reached.
-    pub states: usize,
-    /// Whether every property's violation and twin came out as over the whole space.
-    pub same: bool,
-    /// States the proofs that succeeded visited, counted once per proof.
-    pub visits: u64,
-    /// Distinct states the proofs that succeeded visited.
-    pub distinct: usize,
-}
-
-impl Graph {
-    /// The states reachable from `s` by steps of actors other than `a` (what a proof of
-    /// `a`'s set at `s` visits), into `seen` (its states) with `stamp` marking them by
-    /// `round`; false if more than `cap`.
-    fn skipped(
-        &self,
-        (s, a, cap): (usize, usize, usize),
-        round: u32,
-        stamp: &mut [u32],
-        seen: &mut Vec<u32>,
-    ) -> bool {
-        seen.clear();
-        stamp[s] = round;
-        seen.push(s as u32);
-        let mut next = 0;
-        while let Some(&t) = seen.get(next) {
-            next += 1;
-            let others = self.edges[t as usize]
-                .iter()
-                .filter(|e| usize::from(e.actor) != a);
-            for e in others {
-                if stamp[e.to as usize] != round {
-                    stamp[e.to as usize] = round;
-                    seen.push(e.to);
-                    if seen.len() > cap {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// A reduction that proves each candidate set by visiting every state the other
-    /// actors reach first, giving up past `cap` states: the ceiling's sets whose proof
-    /// fits. Only the proofs that succeed are counted, each at every state it must visit;
-    /// the failed ones, which a real reduction also pays for up to the state that refutes
-    /// them or the cap, are not, so the visits are a lower bound.
-    pub fn proofs(&self, cap: usize) -> Proofs {
-        let ceiling = self.refused.get_or_init(|| self.not_persistent());
-        let visits = Cell::new(0u64);
-        // Scratch for one proof: its states, and for each state the last proof that saw it.
-        let seen = RefCell::new(Vec::new());
-        let stamps = RefCell::new((0u32, vec![u32::MAX; self.states()]));
-        let visited = RefCell::new(vec![false; self.states()]);
-        let takes = |s: usize, a: usize| -> bool {
-            let seen = &mut seen.borrow_mut();
-            let (round, stamp) = &mut *stamps.borrow_mut();
-            *round += 1;
-            if !self.skipped((s, a, cap), *round, stamp, seen) || ceiling[a][s] {
-                return false;
-            }
-            visits.set(visits.get() + seen.len() as u64);
-            let mut visited = visited.borrow_mut();
-            seen.iter().for_each(|t| visited[*t as usize] = true);
-            true
-        };
-        let (states, verdicts, _) = self.search(takes, true);
-        let distinct = visited.borrow().iter().filter(|v| **v).count();
-        Proofs {
-            states,
-            same: verdicts == self.verdicts(),
-            visits: visits.get(),
-            distinct,
         }
     }
 }

@@ -92,7 +92,8 @@ fn power_table_is_generated_from_the_knobs_and_the_full_matrix() {
 fn reduction_figures_are_generated() {
     use sharetxn_model::{Design, Scenario, System};
     use sharetxn_properties::reduction_graph::Graph;
-    use sharetxn_properties::reduction_sizing::{Rule, PROOF_CAPS, ROWS};
+    use sharetxn_properties::reduction_proofs::PROOF_CAPS;
+    use sharetxn_properties::reduction_sizing::{Rule, ROWS};
     let scenario = Scenario {
         records: 1,
         ..Scenario::ctp()
