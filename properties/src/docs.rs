@@ -81,8 +81,13 @@ pub fn property_table() -> String {
         } else {
             on.join(", ")
         };
+        let stays = if p.twin_stable {
+            " (stays witnessed)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | `{}`: {} | {} |\n",
+            "| `{}` | {} | {} | {} | `{}`: {}{stays} | {} |\n",
             p.name,
             kind_word(p.kind),
             cell(p.guards),
@@ -315,18 +320,6 @@ fn or_none(text: String) -> String {
     } else {
         text
     }
-}
-
-/// The reduction ceiling's row for docs/checker.md: `case`'s states without and with the
-/// ceiling reduction (`crate::reduction_sizing`, `Rule::Ceiling`), and how many times
-/// fewer.
-pub fn reduction_ceiling_row(case: &str, full: usize, reduced: usize) -> String {
-    format!(
-        "| {case} | {} | {} | {:.2}x | same |\n",
-        grouped(full as u64),
-        grouped(reduced as u64),
-        full as f64 / reduced as f64
-    )
 }
 
 /// A row of the reduction sizing for docs/checker.md: `case`'s states without and with

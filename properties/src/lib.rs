@@ -77,6 +77,11 @@ pub struct PropertyDef {
     /// Whether the scenario's bounds exclude the twin by construction, and why
     /// (`twin_scope`); `check` reports it `not_applicable` with the reason.
     pub twin_excluded: twin_scope::Excluded,
+    /// Whether the twin, once witnessed, stays witnessed on every path from there: it
+    /// reads only ghost facts that are set once and never cleared. A persistent-set
+    /// reduction witnesses every such twin without keeping it visible
+    /// (`docs/checker.md`, "Twins that stay witnessed").
+    pub twin_stable: bool,
 }
 
 /// The transaction properties apply where there is a transactional client: a producer,
@@ -153,6 +158,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: txn_atomicity::witness,
         applies: has_transactions,
         twin_excluded: twin_scope::never,
+        twin_stable: false,
     },
     PropertyDef {
         name: "no_aborted_read",
@@ -165,6 +171,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: no_aborted_read::witness,
         applies: has_transactions,
         twin_excluded: twin_scope::never,
+        twin_stable: false,
     },
     PropertyDef {
         name: "producer_fencing",
@@ -177,6 +184,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: producer_fencing::witness,
         applies: has_transactions,
         twin_excluded: twin_scope::stale_client,
+        twin_stable: true,
     },
     PropertyDef {
         name: "legal_transitions",
@@ -189,6 +197,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: legal_transitions::witness,
         applies: always,
         twin_excluded: twin_scope::coordinator_restart,
+        twin_stable: true,
     },
     PropertyDef {
         name: "no_hanging_transaction",
@@ -201,6 +210,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: no_hanging_transaction::witness,
         applies: has_transactions,
         twin_excluded: twin_scope::timeout_abort,
+        twin_stable: true,
     },
     PropertyDef {
         name: "txn_completes",
@@ -213,6 +223,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: txn_completes::witness,
         applies: has_transactions,
         twin_excluded: twin_scope::commit_after_fault,
+        twin_stable: true,
     },
     PropertyDef {
         name: "at_least_once",
@@ -225,6 +236,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: at_least_once::witness,
         applies: has_share_group,
         twin_excluded: twin_scope::lock_redelivered,
+        twin_stable: true,
     },
     PropertyDef {
         name: "delivery_limit",
@@ -237,6 +249,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: delivery_limit::witness,
         applies: has_share_group,
         twin_excluded: twin_scope::limit_archived,
+        twin_stable: true,
     },
     PropertyDef {
         name: "ack_owner",
@@ -249,6 +262,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: ack_owner::witness,
         applies: has_share_group,
         twin_excluded: twin_scope::late_ack,
+        twin_stable: true,
     },
     PropertyDef {
         name: "cache_agrees",
@@ -261,6 +275,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: cache_agrees::witness,
         applies: has_share_group,
         twin_excluded: twin_scope::spl_rebuilt,
+        twin_stable: true,
     },
     PropertyDef {
         name: "no_duplicate_processing",
@@ -273,6 +288,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: no_duplicate_processing::witness,
         applies: has_share_transactions,
         twin_excluded: twin_scope::never,
+        twin_stable: false,
     },
     PropertyDef {
         name: "staged_ack_exclusive",
@@ -285,6 +301,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: staged_ack_exclusive::witness,
         applies: has_mixed_consumers,
         twin_excluded: twin_scope::plain_after_abort,
+        twin_stable: true,
     },
     PropertyDef {
         name: "marker_match",
@@ -297,6 +314,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: marker_match::witness,
         applies: has_share_transactions,
         twin_excluded: twin_scope::never,
+        twin_stable: true,
     },
     PropertyDef {
         name: "no_orphan_acks",
@@ -309,6 +327,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: no_orphan_acks::witness,
         applies: has_share_transactions,
         twin_excluded: twin_scope::share_coordinator_restart,
+        twin_stable: true,
     },
     PropertyDef {
         name: "pending_isolation",
@@ -321,6 +340,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: pending_isolation::witness,
         applies: has_share_transactions,
         twin_excluded: twin_scope::share_coordinator_restart,
+        twin_stable: true,
     },
     PropertyDef {
         name: "no_lost_record",
@@ -333,6 +353,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: no_lost_record::witness,
         applies: has_share_transactions,
         twin_excluded: twin_scope::redelivered_after_abort,
+        twin_stable: true,
     },
     PropertyDef {
         name: "leader_fencing",
@@ -345,6 +366,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: leader_fencing::witness,
         applies: has_leader_move,
         twin_excluded: twin_scope::never,
+        twin_stable: true,
     },
     PropertyDef {
         name: "flush_before_commit",
@@ -357,6 +379,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: flush_before_commit::witness,
         applies: has_sessions,
         twin_excluded: twin_scope::never,
+        twin_stable: true,
     },
     PropertyDef {
         name: "single_writer",
@@ -369,6 +392,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: single_writer::witness,
         applies: has_resume,
         twin_excluded: twin_scope::never,
+        twin_stable: true,
     },
     PropertyDef {
         name: "external_agreement",
@@ -381,6 +405,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: external_agreement::witness,
         applies: has_resume,
         twin_excluded: twin_scope::never,
+        twin_stable: true,
     },
     PropertyDef {
         name: "live_session_kept",
@@ -393,6 +418,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: live_session_kept::witness,
         applies: has_session_heartbeats,
         twin_excluded: twin_scope::heartbeat_abort,
+        twin_stable: true,
     },
     PropertyDef {
         name: "stale_acks_fenced",
@@ -405,6 +431,7 @@ pub const PROPERTIES: &[PropertyDef] = &[
         witness: stale_acks_fenced::witness,
         applies: has_resets,
         twin_excluded: twin_scope::never,
+        twin_stable: false,
     },
 ];
 

@@ -57,9 +57,13 @@ pub struct Graph {
     pub(crate) kinds: BTreeMap<String, u16>,
     /// Per state: each applicable property's violation and twin (two bits each).
     pub(crate) labels: Vec<u64>,
-    /// Per actor and state: whether its set is refused by the ceiling's conditions,
-    /// computed once, when a rule first asks.
-    pub(crate) refused: OnceCell<Vec<Vec<bool>>>,
+    /// The labels that stay set once set, by the property table: the twins declared
+    /// [`crate::PropertyDef::twin_stable`].
+    pub(crate) stable: u64,
+    /// Per ceiling (by [`crate::reduction_sizing::Visible::index`]), actor and state:
+    /// whether its set is refused by the ceiling's conditions, computed once, when a rule
+    /// first asks.
+    pub(crate) refused: [OnceCell<Vec<Vec<bool>>>; 3],
     /// Per actor and state: whether its enabled timer firings can change before it acts,
     /// computed once, when a rule first asks.
     pub(crate) timers_move: OnceCell<Vec<Vec<bool>>>,
@@ -135,6 +139,24 @@ fn timer_kind(t: &Timer) -> String {
     d.split('(').next().unwrap_or(&d).to_string()
 }
 
+/// The bit of `property`'s violation, or of its twin, among the labels of `sys`'s states
+/// (each applicable property's, two bits each, in the table's order); `None` where the
+/// property does not apply.
+pub fn label_bit(sys: &System, property: &str, twin: bool) -> Option<u64> {
+    let mut applicable = PROPERTIES.iter().filter(|p| (p.applies)(sys));
+    let i = applicable.position(|p| p.name == property)?;
+    Some(1 << (2 * i + usize::from(twin)))
+}
+
+/// The twins of `sys`'s applicable properties declared to stay witnessed.
+fn stable_labels(sys: &System) -> u64 {
+    let applicable = PROPERTIES.iter().filter(|p| (p.applies)(sys));
+    applicable
+        .enumerate()
+        .filter(|(_, p)| p.twin_stable)
+        .fold(0, |b, (i, _)| b | 1 << (2 * i + 1))
+}
+
 /// Each applicable property's violation and twin in `s`, two bits each.
 fn labels(sys: &System, s: &SystemState) -> u64 {
     let view = View::new(sys, s);
@@ -165,7 +187,8 @@ impl Graph {
             pending: Vec::new(),
             kinds: BTreeMap::new(),
             labels: Vec::new(),
-            refused: OnceCell::new(),
+            stable: stable_labels(sys),
+            refused: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
             timers_move: OnceCell::new(),
         };
         let init = sys.init_state();
@@ -313,6 +336,22 @@ impl Graph {
     /// Every property's violation and twin over the whole space.
     pub fn verdicts(&self) -> u64 {
         self.labels.iter().fold(0, |b, l| b | l)
+    }
+
+    /// The labels some step unsets (bits of [`label_bit`]): set in a state and not in
+    /// one of its successors.
+    pub fn unset(&self) -> u64 {
+        let edges = self.edges.iter().enumerate();
+        edges.fold(0, |b, (s, es)| {
+            es.iter()
+                .fold(b, |b, e| b | self.labels[s] & !self.labels[e.to as usize])
+        })
+    }
+
+    /// The labels the property table declares stay set once set
+    /// ([`crate::PropertyDef::twin_stable`]).
+    pub fn stable(&self) -> u64 {
+        self.stable
     }
 
     /// A depth-first search of the graph that expands a state through an actor's set

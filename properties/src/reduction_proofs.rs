@@ -5,6 +5,7 @@
 //! there. Only the proofs that succeed are counted, so the cost is a lower bound.
 
 use crate::reduction_graph::Graph;
+use crate::reduction_sizing::Visible;
 use std::cell::{Cell, RefCell};
 
 /// The caps on a proof ([`Graph::proofs`]) sized, one row each.
@@ -63,7 +64,7 @@ impl Graph {
     /// the failed ones, which a real reduction also pays for up to the state that refutes
     /// them or the cap, are not, so the visits are a lower bound.
     pub fn proofs(&self, cap: usize) -> Proofs {
-        let ceiling = self.refused.get_or_init(|| self.not_persistent());
+        let ceiling = self.ceiling(Visible::Every);
         let visits = Cell::new(0u64);
         // Scratch for one proof: its states, and for each state the last proof that saw it.
         let seen = RefCell::new(Vec::new());

@@ -14,7 +14,9 @@
 //!   in every state `t` the other actors reach from `s` without it acting: its enabled
 //!   actions are exactly `E`, each of them commutes with every other actor's enabled
 //!   action (neither disables the other, and both orders reach the same state), and none
-//!   changes any property's violation or twin. Decided for every state at once, as a
+//!   changes a label [`Visible`] keeps: any property's violation or twin, or all but the
+//!   twins that stay witnessed, or (to size what making every twin so would give) the
+//!   violations alone. Decided for every state at once, as a
 //!   fixpoint over the graph; a ceiling, as no rule that sees less can take more, and an
 //!   oracle: a set a usable reduction takes must be one this takes.
 //! - [`Rule::Connections`]: which connections between actors are ever used. An actor's set
@@ -42,7 +44,7 @@
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
 //!
-//! A learned rule is also sized within the ceiling: taking only the sets both take, the
+//! A learned rule is also sized within a ceiling: taking only the sets both take, the
 //! most a sound rule that knows what it knows could take.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]` prints
@@ -53,11 +55,40 @@ use crate::reduction_graph::{bit, hash, Edge, Graph};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Which labels (each property's violation and twin) an action of a set taken alone must
+/// leave unchanged in every state it is moved across: the visibility condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visible {
+    /// Every label.
+    Every,
+    /// Every label but the twins that stay witnessed once witnessed
+    /// ([`crate::PropertyDef::twin_stable`]): a persistent-set search with the cycle
+    /// proviso still witnesses each of them (`docs/checker.md`, "Twins that stay
+    /// witnessed").
+    Unstable,
+    /// The violations only: what the ceiling would be if every twin were stable, as the
+    /// three that read partition logs and the share coordinator's state are not declared
+    /// to be.
+    Violations,
+}
+
+impl Visible {
+    /// Its index in [`Graph`]'s cache of ceilings.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Visible::Every => 0,
+            Visible::Unstable => 1,
+            Visible::Violations => 2,
+        }
+    }
+}
+
 /// A rule sized here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
-    /// The exact conditions of a persistent-set reduction (the ceiling).
-    Ceiling,
+    /// The exact conditions of a persistent-set reduction (the ceiling), with the labels
+    /// its sets must leave unchanged.
+    Ceiling(Visible),
     /// Which connections are ever used.
     Connections,
     /// What each actor may send from each of its own states.
@@ -69,28 +100,72 @@ pub enum Rule {
     Chased,
 }
 
-/// The rules sized, by name, each alone and within the ceiling (`within_ceiling` of
-/// [`Graph::size`]).
-pub const ROWS: [(&str, Rule, bool); 9] = [
-    ("ceiling", Rule::Ceiling, false),
-    ("connections", Rule::Connections, false),
-    ("connections within the ceiling", Rule::Connections, true),
-    ("declared", Rule::Declared, false),
-    ("declared within the ceiling", Rule::Declared, true),
-    ("declared with what is queued", Rule::Queued, false),
+/// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
+pub const ROWS: [(&str, Rule, Option<Visible>); 15] = [
+    ("ceiling", Rule::Ceiling(Visible::Every), None),
+    (
+        "ceiling with stable twins",
+        Rule::Ceiling(Visible::Unstable),
+        None,
+    ),
+    (
+        "ceiling if every twin were stable",
+        Rule::Ceiling(Visible::Violations),
+        None,
+    ),
+    ("connections", Rule::Connections, None),
+    (
+        "connections within the ceiling",
+        Rule::Connections,
+        Some(Visible::Every),
+    ),
+    ("declared", Rule::Declared, None),
+    (
+        "declared within the ceiling",
+        Rule::Declared,
+        Some(Visible::Every),
+    ),
+    (
+        "declared within the ceiling with stable twins",
+        Rule::Declared,
+        Some(Visible::Unstable),
+    ),
+    (
+        "declared within the ceiling if every twin were stable",
+        Rule::Declared,
+        Some(Visible::Violations),
+    ),
+    ("declared with what is queued", Rule::Queued, None),
     (
         "declared with what is queued, within the ceiling",
         Rule::Queued,
-        true,
+        Some(Visible::Every),
     ),
-    ("chased", Rule::Chased, false),
-    ("chased within the ceiling", Rule::Chased, true),
+    (
+        "declared with what is queued, within the ceiling with stable twins",
+        Rule::Queued,
+        Some(Visible::Unstable),
+    ),
+    (
+        "declared with what is queued, within the ceiling if every twin were stable",
+        Rule::Queued,
+        Some(Visible::Violations),
+    ),
+    ("chased", Rule::Chased, None),
+    (
+        "chased within the ceiling",
+        Rule::Chased,
+        Some(Visible::Every),
+    ),
 ];
 
 /// Per actor and kind of event ([`Graph::kinds`]): what handling it may lead to, a
 /// message (recipient, on the answers' connection, its kind there) or an event of the
 /// actor's own (the actor itself, `false`, its kind).
 type Summaries = BTreeMap<(u8, u16), BTreeSet<(u8, bool, u16)>>;
+
+/// Every twin's bit among a state's labels (`reduction_graph::label_bit`).
+const TWINS: u64 = 0xAAAA_AAAA_AAAA_AAAA;
 
 /// What a rule's search reached.
 #[derive(Debug)]
@@ -239,10 +314,10 @@ impl Graph {
         hash(&mine)
     }
 
-    /// Whether, in `t`, an action of `a` changes a property's violation or twin, or
-    /// does not commute with an action of another actor (one disables the other, or the
-    /// two orders reach different states).
-    fn breaks_at(&self, t: usize, a: usize) -> bool {
+    /// Whether, in `t`, an action of `a` changes a label outside `stable` (a property's
+    /// violation or twin), or does not commute with an action of another actor (one
+    /// disables the other, or the two orders reach different states).
+    fn breaks_at(&self, t: usize, a: usize, stable: u64) -> bool {
         let edges = &self.edges[t];
         let after = |from: usize, action: u64| {
             let found = self.edges[from].iter().find(|e| e.action == action);
@@ -251,7 +326,7 @@ impl Graph {
         let (mine, others): (Vec<&Edge>, Vec<&Edge>) =
             edges.iter().partition(|e| usize::from(e.actor) == a);
         mine.iter().any(|m| {
-            self.labels[m.to as usize] != self.labels[t]
+            (self.labels[m.to as usize] ^ self.labels[t]) & !stable != 0
                 || others.iter().any(|b| {
                     let mb = after(m.to as usize, b.action);
                     mb.is_none() || mb != after(b.to as usize, m.action)
@@ -259,14 +334,29 @@ impl Graph {
         })
     }
 
+    /// Per actor `b`: the states where the ceiling refuses its set, with the labels
+    /// `visible` it must leave unchanged; computed once per graph and `visible`.
+    pub(crate) fn ceiling(&self, visible: Visible) -> &[Vec<bool>] {
+        self.refused[visible.index()].get_or_init(|| {
+            let stable = match visible {
+                Visible::Every => 0,
+                Visible::Unstable => self.stable,
+                Visible::Violations => TWINS,
+            };
+            self.not_persistent(stable)
+        })
+    }
+
     /// Per actor `b`: the states where its enabled set is not persistent (exactly):
     /// along some path of other actors' steps its enabled actions change, or one of them
-    /// breaks ([`Graph::breaks_at`]).
-    pub(crate) fn not_persistent(&self) -> Vec<Vec<bool>> {
+    /// breaks ([`Graph::breaks_at`]) a label outside `stable`.
+    fn not_persistent(&self, stable: u64) -> Vec<Vec<bool>> {
         (0..self.actors)
             .map(|b| {
                 let enabled: Vec<u64> = (0..self.states()).map(|s| self.enabled_of(s, b)).collect();
-                let mut f: Vec<bool> = (0..self.states()).map(|s| self.breaks_at(s, b)).collect();
+                let mut f: Vec<bool> = (0..self.states())
+                    .map(|s| self.breaks_at(s, b, stable))
+                    .collect();
                 let mut changed = true;
                 while changed {
                     changed = false;
@@ -289,16 +379,20 @@ impl Graph {
             .collect()
     }
 
-    /// Searches the graph depth first taking the sets `rule` takes; `within_ceiling`, only
-    /// those of them the ceiling takes too (what a sound rule that knows what `rule`
-    /// knows could take at best).
-    pub fn size(&self, rule: Rule, within_ceiling: bool) -> Sized {
+    /// Searches the graph depth first taking the sets `rule` takes; `within` a ceiling,
+    /// only those of them that ceiling takes too (what a sound rule that knows what
+    /// `rule` knows could take at best). A set is counted refuted when the ceiling of
+    /// `within` (every label visible, if none) refuses it.
+    pub fn size(&self, rule: Rule, within: Option<Visible>) -> Sized {
         // Per actor, the states where the ceiling refuses its set, and for a declared
         // rule those where its timers may move first.
-        let ceiling = self.refused.get_or_init(|| self.not_persistent());
+        let ceiling = match (rule, within) {
+            (Rule::Ceiling(v), _) | (_, Some(v)) => self.ceiling(v),
+            _ => self.ceiling(Visible::Every),
+        };
         let blocked = self.timers_move.get_or_init(|| self.timer_moves());
         let (used, decl) = match rule {
-            Rule::Ceiling | Rule::Chased => (0, Vec::new()),
+            Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
             Rule::Declared => (0, self.declarations(&self.own)),
             Rule::Queued => (0, self.declarations(&self.queued)),
@@ -315,13 +409,13 @@ impl Graph {
         };
         let scratch = RefCell::new(Vec::new());
         let takes = |s: usize, a: usize| -> bool {
-            if within_ceiling && ceiling[a][s] {
+            if within.is_some() && ceiling[a][s] {
                 return false;
             }
             let held = self.held[s];
             let others = (0..self.actors).filter(|x| *x != a);
             match rule {
-                Rule::Ceiling => !ceiling[a][s],
+                Rule::Ceiling(_) => !ceiling[a][s],
                 Rule::Connections => others.into_iter().all(|x| {
                     let owes = held & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0;
                     [false, true].into_iter().all(|ans| {
@@ -345,7 +439,7 @@ impl Graph {
                 }
             }
         };
-        let (states, verdicts, taken) = self.search(takes, rule != Rule::Ceiling);
+        let (states, verdicts, taken) = self.search(takes, !matches!(rule, Rule::Ceiling(_)));
         let mut by_actor = vec![0; self.actors];
         let mut refuted = 0;
         for (s, a) in taken {

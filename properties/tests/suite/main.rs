@@ -30,6 +30,7 @@ mod session_resume;
 mod share;
 mod share_coordinator_cases;
 mod spl_move;
+mod stable_twins;
 mod stall_symmetry;
 mod swarm;
 mod two_groups;
