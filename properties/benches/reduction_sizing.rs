@@ -8,7 +8,7 @@
 //! proofs that succeed visit, counted per proof and distinct.
 //!
 //! `cargo bench -p sharetxn-properties --bench reduction_sizing [-- RECORDS...]`: at each
-//! number of records given (default 1; 2, the default bound, takes about 40 s and 1.2 GB).
+//! number of records given (default 1; 2, the default bound, takes about a minute and 1.2 GB).
 
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;

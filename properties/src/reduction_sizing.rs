@@ -31,6 +31,11 @@
 //!   change before it acts (decided exactly).
 //! - [`Rule::Queued`]: as [`Rule::Declared`], with each actor's key its own state and the
 //!   messages in flight to it.
+//! - [`Rule::Requests`]: as [`Rule::Declared`] for requests; an answer, by Kafka's
+//!   request-response discipline (each answer is to a request of its recipient's), may
+//!   come only on a connection to an actor whose request to the sender is in flight or
+//!   whose timer awaits the sender, as [`Rule::Connections`] has it. What is left to
+//!   declare is then which requests each actor may send from its own state.
 //! - [`Rule::Chased`]: what each kind of event (a message by its sender and RPC, a timer
 //!   by its kind, a choice, a crash, a restart) may lead an actor to send, or arm or
 //!   enable for itself, as one would read it off each RPC's handler; learned over the
@@ -39,7 +44,7 @@
 //!   their armed timers, their enabled actions), no connection into it that is empty may
 //!   get a message, and its timer firings cannot change before it acts (decided exactly).
 //!
-//! The last four are learned from the whole space, so they know more than a rule declared
+//! The last five are learned from the whole space, so they know more than a rule declared
 //! by hand could; they check neither commutation, faults nor visibility, and never take a
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
@@ -98,10 +103,13 @@ pub enum Rule {
     Queued,
     /// What each kind of event may send, chased over the actors from what is pending.
     Chased,
+    /// The requests each actor may send from each of its own states; answers only where
+    /// they are owed.
+    Requests,
 }
 
 /// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
-pub const ROWS: [(&str, Rule, Option<Visible>); 15] = [
+pub const ROWS: [(&str, Rule, Option<Visible>); 19] = [
     ("ceiling", Rule::Ceiling(Visible::Every), None),
     (
         "ceiling with stable twins",
@@ -156,6 +164,22 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 15] = [
         "chased within the ceiling",
         Rule::Chased,
         Some(Visible::Every),
+    ),
+    ("declared requests, answers owed", Rule::Requests, None),
+    (
+        "declared requests, answers owed, within the ceiling",
+        Rule::Requests,
+        Some(Visible::Every),
+    ),
+    (
+        "declared requests, answers owed, within the ceiling with stable twins",
+        Rule::Requests,
+        Some(Visible::Unstable),
+    ),
+    (
+        "declared requests, answers owed, within the ceiling if every twin were stable",
+        Rule::Requests,
+        Some(Visible::Violations),
     ),
 ];
 
@@ -379,6 +403,39 @@ impl Graph {
             .collect()
     }
 
+    /// Whether in `s` actor `a` has a request to `x` that `x` may still answer: in flight,
+    /// or awaited by one of `a`'s timers.
+    fn owes(&self, s: usize, a: usize, x: usize) -> bool {
+        self.held[s] & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0
+    }
+
+    /// Whether in `s` no other actor may put a message on an empty connection into `a`
+    /// before it acts, by the declarations `decl` (per other actor, by its key in `key`)
+    /// of what it may send; with `owed`, answers come only where they are owed
+    /// ([`Graph::owes`]) and the declarations count for requests only.
+    fn quiet_toward(
+        &self,
+        s: usize,
+        a: usize,
+        owed: bool,
+        decl: &[BTreeMap<u64, u128>],
+        key: &[Vec<u64>],
+    ) -> bool {
+        let held = self.held[s];
+        (0..self.actors).filter(|x| *x != a).all(|x| {
+            let declared = decl[x].get(&key[s][x]).copied().unwrap_or(0);
+            [false, true].into_iter().all(|ans| {
+                let b = bit(x, a, ans);
+                let may = if ans && owed {
+                    self.owes(s, a, x)
+                } else {
+                    declared & b != 0
+                };
+                !may || held & b != 0
+            })
+        })
+    }
+
     /// Searches the graph depth first taking the sets `rule` takes; `within` a ceiling,
     /// only those of them that ceiling takes too (what a sound rule that knows what
     /// `rule` knows could take at best). A set is counted refuted when the ceiling of
@@ -394,7 +451,7 @@ impl Graph {
         let (used, decl) = match rule {
             Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
-            Rule::Declared => (0, self.declarations(&self.own)),
+            Rule::Declared | Rule::Requests => (0, self.declarations(&self.own)),
             Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
@@ -413,29 +470,20 @@ impl Graph {
                 return false;
             }
             let held = self.held[s];
-            let others = (0..self.actors).filter(|x| *x != a);
             match rule {
                 Rule::Ceiling(_) => !ceiling[a][s],
-                Rule::Connections => others.into_iter().all(|x| {
-                    let owes = held & bit(a, x, false) != 0 || self.awaits[s][a] & (1 << x) != 0;
+                Rule::Connections => (0..self.actors).filter(|x| *x != a).all(|x| {
                     [false, true].into_iter().all(|ans| {
                         let b = bit(x, a, ans);
-                        used & b == 0 || held & b != 0 || (ans && !owes)
+                        used & b == 0 || held & b != 0 || (ans && !self.owes(s, a, x))
                     })
                 }),
                 Rule::Chased => {
                     let may = self.chase(s, a, &summaries, &mut scratch.borrow_mut());
                     !blocked[a][s] && may & !held == 0
                 }
-                Rule::Declared | Rule::Queued => {
-                    !blocked[a][s]
-                        && others.into_iter().all(|x| {
-                            let may = decl[a][x].get(&key[s][x]).copied().unwrap_or(0);
-                            [false, true].into_iter().all(|ans| {
-                                let b = bit(x, a, ans);
-                                may & b == 0 || held & b != 0
-                            })
-                        })
+                Rule::Declared | Rule::Queued | Rule::Requests => {
+                    !blocked[a][s] && self.quiet_toward(s, a, rule == Rule::Requests, &decl[a], key)
                 }
             }
         };
