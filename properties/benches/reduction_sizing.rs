@@ -3,6 +3,9 @@
 //! against the whole space, whether every verdict is the same, and the states each
 //! actor's set was taken in, by actor.
 //!
+//! First, for the hand-written declarations of requests (`reduction_written`), the states
+//! where each actor sends a request they leave out (all zero when they are sound).
+//!
 //! Then, for a reduction that proves each set by visiting every state the other actors
 //! reach first (`Graph::proofs`), at each cap on a proof: the states, and the states the
 //! proofs that succeed visit, counted per proof and distinct.
@@ -38,6 +41,8 @@ fn main() {
             .unwrap_or_else(|e| panic!("records={r}: {e}"));
         let sys = System::new(design, scenario);
         let graph = Graph::of(&sys);
+        let missed = graph.undeclared(|s, a| graph.written(s, a));
+        println!("ctp/proposed records={r}: requests the written declarations miss, by sender: {missed:?}");
         for (name, rule, within) in ROWS {
             let sized = graph.size(rule, within);
             let same = if sized.same { "same" } else { "DIFFER" };

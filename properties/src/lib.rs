@@ -24,6 +24,7 @@ pub mod reduction;
 pub mod reduction_graph;
 pub mod reduction_proofs;
 pub mod reduction_sizing;
+pub mod reduction_written;
 pub mod report;
 mod seen;
 pub mod swarm;

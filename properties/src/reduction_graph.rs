@@ -2,6 +2,7 @@
 //! [`crate::reduction_sizing`] read at each state, and the depth-first search that
 //! expands each state through the set a rule takes.
 
+use crate::reduction_written::requests_into;
 use crate::{View, PROPERTIES};
 use sharetxn_model::protocol::msg::{Msg, Timer};
 use sharetxn_model::protocol::wait::Wait;
@@ -57,6 +58,9 @@ pub struct Graph {
     pub(crate) kinds: BTreeMap<String, u16>,
     /// Per state: each applicable property's violation and twin (two bits each).
     pub(crate) labels: Vec<u64>,
+    /// Per state and actor: the request connections into it that may get a message before
+    /// it acts, by the hand-written declarations ([`crate::reduction_written`]).
+    pub(crate) written: Vec<Vec<u128>>,
     /// The labels that stay set once set, by the property table: the twins declared
     /// [`crate::PropertyDef::twin_stable`].
     pub(crate) stable: u64,
@@ -70,7 +74,7 @@ pub struct Graph {
 }
 
 /// The bit of the connection `src -> dst` that carries answers (`answer`) or requests.
-pub(crate) fn bit(src: usize, dst: usize, answer: bool) -> u128 {
+pub fn bit(src: usize, dst: usize, answer: bool) -> u128 {
     1u128 << (src * 16 + dst * 2 + usize::from(answer))
 }
 
@@ -188,6 +192,7 @@ impl Graph {
             kinds: BTreeMap::new(),
             labels: Vec::new(),
             stable: stable_labels(sys),
+            written: Vec::new(),
             refused: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
             timers_move: OnceCell::new(),
         };
@@ -306,6 +311,8 @@ impl Graph {
         self.awaits.push(awaits);
         self.held.push(held(s));
         self.labels.push(labels(sys, s));
+        self.written
+            .push((0..n).map(|a| requests_into(sys, s, a)).collect());
     }
 
     /// The kind named `name`, interned.
@@ -346,6 +353,12 @@ impl Graph {
             es.iter()
                 .fold(b, |b, e| b | self.labels[s] & !self.labels[e.to as usize])
         })
+    }
+
+    /// The hand-written declarations' request connections into `a` in state `s`
+    /// ([`crate::reduction_written::requests_into`]).
+    pub fn written(&self, s: usize, a: usize) -> u128 {
+        self.written[s][a]
     }
 
     /// The labels the property table declares stay set once set

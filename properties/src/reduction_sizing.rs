@@ -44,7 +44,10 @@
 //!   their armed timers, their enabled actions), no connection into it that is empty may
 //!   get a message, and its timer firings cannot change before it acts (decided exactly).
 //!
-//! The last five are learned from the whole space, so they know more than a rule declared
+//! - [`Rule::Written`]: as [`Rule::Requests`], with the requests declared by hand from
+//!   the state ([`crate::reduction_written`]) instead of learned.
+//!
+//! All but the ceiling and [`Rule::Written`] are learned from the whole space, so they know more than a rule declared
 //! by hand could; they check neither commutation, faults nor visibility, and never take a
 //! set of crashes alone. They size what declarations could reach before those conditions
 //! take their share; they are not sound reductions.
@@ -106,10 +109,13 @@ pub enum Rule {
     /// The requests each actor may send from each of its own states; answers only where
     /// they are owed.
     Requests,
+    /// The requests declared by hand ([`crate::reduction_written`]); answers only where
+    /// they are owed.
+    Written,
 }
 
 /// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
-pub const ROWS: [(&str, Rule, Option<Visible>); 19] = [
+pub const ROWS: [(&str, Rule, Option<Visible>); 22] = [
     ("ceiling", Rule::Ceiling(Visible::Every), None),
     (
         "ceiling with stable twins",
@@ -181,6 +187,17 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 19] = [
         Rule::Requests,
         Some(Visible::Violations),
     ),
+    ("written requests, answers owed", Rule::Written, None),
+    (
+        "written requests, answers owed, within the ceiling",
+        Rule::Written,
+        Some(Visible::Every),
+    ),
+    (
+        "written requests, answers owed, within the ceiling with stable twins",
+        Rule::Written,
+        Some(Visible::Unstable),
+    ),
 ];
 
 /// Per actor and kind of event ([`Graph::kinds`]): what handling it may lead to, a
@@ -213,7 +230,7 @@ impl Graph {
 
     /// For each state: what may happen before actor `b` acts, folded with `step` (what
     /// one step that is not `b`'s gives) over every such path: the least fixpoint.
-    fn before<T: Copy + PartialEq>(
+    pub(crate) fn before<T: Copy + PartialEq>(
         &self,
         b: usize,
         init: T,
@@ -410,20 +427,19 @@ impl Graph {
     }
 
     /// Whether in `s` no other actor may put a message on an empty connection into `a`
-    /// before it acts, by the declarations `decl` (per other actor, by its key in `key`)
-    /// of what it may send; with `owed`, answers come only where they are owed
-    /// ([`Graph::owes`]) and the declarations count for requests only.
+    /// before it acts, by `declared` (per other actor, the connections into `a` it may
+    /// send on); with `owed`, answers come only where they are owed ([`Graph::owes`]) and
+    /// the declarations count for requests only.
     fn quiet_toward(
         &self,
         s: usize,
         a: usize,
         owed: bool,
-        decl: &[BTreeMap<u64, u128>],
-        key: &[Vec<u64>],
+        declared: impl Fn(usize) -> u128,
     ) -> bool {
         let held = self.held[s];
         (0..self.actors).filter(|x| *x != a).all(|x| {
-            let declared = decl[x].get(&key[s][x]).copied().unwrap_or(0);
+            let declared = declared(x);
             [false, true].into_iter().all(|ans| {
                 let b = bit(x, a, ans);
                 let may = if ans && owed {
@@ -452,6 +468,7 @@ impl Graph {
             Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
             Rule::Declared | Rule::Requests => (0, self.declarations(&self.own)),
+            Rule::Written => (0, Vec::new()),
             Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
@@ -483,7 +500,13 @@ impl Graph {
                     !blocked[a][s] && may & !held == 0
                 }
                 Rule::Declared | Rule::Queued | Rule::Requests => {
-                    !blocked[a][s] && self.quiet_toward(s, a, rule == Rule::Requests, &decl[a], key)
+                    let declared = |x: usize| decl[a][x].get(&key[s][x]).copied().unwrap_or(0);
+                    let owed = rule == Rule::Requests;
+                    !blocked[a][s] && self.quiet_toward(s, a, owed, declared)
+                }
+                Rule::Written => {
+                    let declared = |_: usize| self.written[s][a];
+                    !blocked[a][s] && self.quiet_toward(s, a, true, declared)
                 }
             }
         };

@@ -35,3 +35,4 @@ mod stall_symmetry;
 mod swarm;
 mod two_groups;
 mod view;
+mod written_declarations;

@@ -1,0 +1,312 @@
+//! The first hand-written declarations of a persistent-set reduction: which requests each
+//! actor of KIP-1289's consume-transform-produce loop may still send to an actor `a`
+//! before `a` acts, read from the state. Answers need none (`docs/checker.md`, "How many
+//! states a reduction could spare"): each is to a request of its recipient's, so it
+//! comes only where one is owed. [`crate::reduction_sizing::Rule::Written`] sizes them
+//! against the ceiling, and [`Graph::undeclared`] tests them on the whole graph: every
+//! request an actor sends on an empty connection before its recipient acts must be
+//! declared here.
+//!
+//! They are written for the loop's actors as `ctp` runs them with `proposed`'s knobs
+//! (one client, one output partition, one share partition, TV2 verification, stagings
+//! through the share-partition leader): [`declared_for`] says where they apply, and
+//! elsewhere every actor may send anything. They read only the actors' states, the
+//! messages in flight and the armed timers, as a reduction deciding from the state would.
+//! Each rule says which Kafka behaviour it restates; each is an over-approximation, and
+//! the graph test is what shows it is one.
+
+use crate::reduction_graph::{bit, Graph};
+use sharetxn_model::clients::transaction_manager::Outstanding;
+use sharetxn_model::coordinator::txn_state::TransactionState;
+use sharetxn_model::protocol::msg::{Msg, Timer};
+use sharetxn_model::{System, SystemState};
+use stateright::actor::Id;
+
+/// Whether the declarations apply to `sys`: the consume-transform-produce loop with one
+/// client, one output partition and one share partition, staging at the leader.
+pub fn declared_for(sys: &System) -> bool {
+    let sc = &sys.scenario;
+    let one_of_each = sc.producers == 1 && sc.partitions == 1 && sc.share_partitions == 1;
+    let plain_loop = !sc.session && !sc.sink && !sc.resume && !sc.spl_move;
+    let others = sc.readers == 0 && sc.consumers == 0 && sc.share_groups == 1;
+    one_of_each && plain_loop && others && sys.design.stage_at_leader
+}
+
+/// The request connections into `a` (bits of [`bit`]) that may get a message before `a`
+/// acts in `s`: every connection into `a` where the declarations do not apply.
+pub fn requests_into(sys: &System, s: &SystemState, a: usize) -> u128 {
+    let n = sys.actors.len();
+    let all = (0..n).filter(|x| *x != a);
+    if !declared_for(sys) {
+        return all.fold(0, |b, x| b | bit(x, a, false));
+    }
+    let (aid, t) = (Id::from(a), &sys.topology);
+    all.filter(|x| {
+        let x = Id::from(*x);
+        if x == t.txn_coordinator {
+            coordinator_may(sys, s, aid)
+        } else if t.partitions.contains(&x) {
+            aid == t.txn_coordinator && partition_may_verify(sys, s, x)
+        } else if t.txn_clients().any(|c| c == x) {
+            client_may(sys, s, x, aid)
+        } else if Some(x) == t.share_coordinator {
+            share_coordinator_may(sys, s, x, aid)
+        } else if Some(x) == t.share_partition {
+            Some(aid) == t.share_coordinator && leader_may(sys, s, x)
+        } else {
+            // The group coordinator only answers.
+            x != t.group_coordinator
+        }
+    })
+    .fold(0, |b, x| b | bit(x, a, false))
+}
+
+/// Whether a message from `src` to `dst` is in flight.
+fn flying(s: &SystemState, src: Id, dst: Id) -> bool {
+    s.network.iter().any(|e| e.src == src && e.dst == dst)
+}
+
+/// Whether `m` is a TxnShareAcknowledge: the client's acknowledgements to stage, to the
+/// share-partition leader, or the leader's staging of them, to the share coordinator.
+fn is_staging(m: &Msg) -> bool {
+    matches!(m, Msg::TxnShareAcknowledge(_))
+}
+
+/// Whether a message to `dst` that `is` picks is in flight.
+fn flying_to(s: &SystemState, dst: Id, is: impl Fn(&Msg) -> bool) -> bool {
+    s.network.iter().any(|e| e.dst == dst && is(&e.msg))
+}
+
+/// The client (`TransactionManager` and the application's loop around it): it sends
+/// the transaction coordinator one request at a time (`TransactionManager`'s in-flight
+/// request), and sends the share-partition leader and the output partition nothing new
+/// while a request to them is unanswered (`ShareConsumer.poll` and `commitTransaction`,
+/// which flushes, wait for them). So no request to `a` while its request to `a` is
+/// unanswered (no answer in flight), nor, to the coordinator, while its
+/// TxnShareAcknowledge's staging still needs the coordinator's verification (EndTxn waits
+/// for that answer). It never sends to the share coordinator, nor to the group
+/// coordinator when acknowledging to a share group instead of committing offsets.
+fn client_may(sys: &System, s: &SystemState, c: Id, a: Id) -> bool {
+    let t = &sys.topology;
+    let targets = a == t.txn_coordinator
+        || Some(a) == t.share_partition
+        || t.partitions.contains(&a)
+        || (a == t.group_coordinator && t.share_partition.is_none());
+    let Some(m) = s.node(c).txn_client() else {
+        return targets;
+    };
+    if !targets || m.done {
+        return false;
+    }
+    if !s.is_up(c) {
+        return true;
+    }
+    let answered = flying(s, a, c);
+    if a == t.txn_coordinator {
+        let blocked = m.coordinator.as_ref().is_some_and(|o| o.dst == a) && !answered;
+        return !blocked && !staging_waits_on(sys, s, c, a);
+    }
+    let awaits = m.requests.values().any(|o| o.dst == a);
+    !awaits || answered
+}
+
+/// Whether the client awaits the answer to its TxnShareAcknowledge, and the staging still
+/// needs `who` to act: the share coordinator, which has it (in flight to the leader or to
+/// it, or verifying), or the transaction coordinator, whose verification of it
+/// (`AddPartitionsToTxn` from the share coordinator, KIP-890) is not answered yet.
+fn staging_waits_on(sys: &System, s: &SystemState, c: Id, who: Id) -> bool {
+    let (Some(sp), Some(sc)) = (sys.topology.share_partition, sys.topology.share_coordinator)
+    else {
+        return false;
+    };
+    let Some(m) = s.node(c).txn_client() else {
+        return false;
+    };
+    let waiting = m
+        .requests
+        .values()
+        .any(|o| o.dst == sp && is_staging(&o.msg));
+    let answered = flying(s, sp, c)
+        || flying_to(s, sp, |m| matches!(m, Msg::TxnShareAcknowledgeResponse(_)))
+        || !s.is_up(sc);
+    if !waiting || answered {
+        return false;
+    }
+    let verifying = s
+        .node(sc)
+        .share_coordinator()
+        .is_some_and(|st| !st.verifying.is_empty());
+    let ahead = flying_to(s, sp, is_staging) || flying_to(s, sc, is_staging);
+    let needs_sc = ahead || verifying;
+    if who == sys.topology.txn_coordinator {
+        needs_sc && !flying(s, who, sc)
+    } else {
+        who == sc && needs_sc
+    }
+}
+
+/// Whether the client may send EndTxn before `p` acts: it is up and neither awaits `p`'s
+/// answer nor a staging that needs `p`.
+fn client_may_end_before(sys: &System, s: &SystemState, p: Id) -> bool {
+    sys.topology.txn_clients().any(|c| {
+        let Some(m) = s.node(c).txn_client() else {
+            return true;
+        };
+        let blocked = m.requests.values().any(|o| o.dst == p) && !flying(s, p, c);
+        !s.is_up(c) || (!blocked && !staging_waits_on(sys, s, c, p))
+    })
+}
+
+/// The transaction coordinator sends only WriteTxnMarkers, to the leaders of a
+/// transaction's partitions (`TransactionMarkerChannelManager`). For an ongoing
+/// transaction they follow EndTxn (in flight, parked behind markers, or a timeout's
+/// abort) or the client's EndTxn to come; once prepared, they went out with the step that
+/// prepared it, and go again only on a retry (a marker-retry timer) or to a leader that
+/// is down.
+fn coordinator_may(sys: &System, s: &SystemState, a: Id) -> bool {
+    use TransactionState::*;
+    let tc = sys.topology.txn_coordinator;
+    let Some(st) = s.node(tc).txn_coordinator() else {
+        return true;
+    };
+    if !s.is_up(tc) {
+        return true;
+    }
+    let timers = s.timers[usize::from(tc)].iter();
+    let timeout = timers.clone().any(|t| matches!(t, Timer::TxnTimeout(_)));
+    let retries = timers.clone().any(|t| !matches!(t, Timer::TxnTimeout(_)));
+    let ending = flying_to(s, tc, |m| matches!(m, Msg::EndTxn(_))) || !st.parked.is_empty();
+    let leads =
+        |tps: &std::collections::BTreeSet<_>| tps.iter().any(|tp| sys.topology.leader_of(*tp) == a);
+    let ongoing = st.txns.values().any(|m| {
+        matches!(m.state, Ongoing | PrepareEpochFence)
+            && leads(&m.partitions)
+            && (ending || timeout || client_may_end_before(sys, s, a))
+    });
+    let pending = st.markers.values().any(|m| leads(&m.partitions));
+    ongoing || (pending && (retries || !s.is_up(a)))
+}
+
+/// An output partition's leader sends only the verification of a transactional Produce to
+/// the transaction coordinator (`AddPartitionsToTxnManager`, KIP-890): for a Produce in
+/// flight to it, or one the client may still send before the coordinator acts (it has not
+/// written in this transaction yet, or its EndTxn is answered, and it does not await the
+/// coordinator).
+fn partition_may_verify(sys: &System, s: &SystemState, leader: Id) -> bool {
+    if !s.is_up(leader) || flying_to(s, leader, |m| matches!(m, Msg::Produce(_))) {
+        return true;
+    }
+    let tc = sys.topology.txn_coordinator;
+    sys.topology.txn_clients().any(|c| {
+        let Some(m) = s.node(c).txn_client() else {
+            return true;
+        };
+        if !s.is_up(c) {
+            return true;
+        }
+        if m.done {
+            return false;
+        }
+        let answered = flying(s, tc, c);
+        let blocked = m.coordinator.as_ref().is_some_and(|o| o.dst == tc) && !answered;
+        let ended = m
+            .coordinator
+            .as_ref()
+            .is_some_and(|o| matches!(o.msg, Msg::EndTxn(_)))
+            && answered;
+        let written = m.txn.as_ref().is_some_and(|t| t.writes_issued);
+        !blocked && (!written || ended)
+    })
+}
+
+/// The share coordinator sends the transaction coordinator the verification of a staging
+/// (KIP-1289 on KIP-890's `AddPartitionsToTxn`), and the share-partition leader the
+/// outcomes of its stagings (`notify`'s TxnShareAcksResolved): the first for a staging in
+/// flight to it or to the leader, held by it, or that the leader or the client may still
+/// send (a leader's timer, a leader loading, the client's AddShareAcksToTxn answered);
+/// the second after a crash and reload, for markers in flight to it or still to come from
+/// the coordinator, or outcomes its leader has not acknowledged.
+fn share_coordinator_may(sys: &System, s: &SystemState, sc: Id, a: Id) -> bool {
+    let t = &sys.topology;
+    let Some(st) = s.node(sc).share_coordinator() else {
+        return true;
+    };
+    if a == t.txn_coordinator {
+        let Some(sp) = t.share_partition else {
+            return true;
+        };
+        let leader_stages = !s.timers[usize::from(sp)].is_empty()
+            || s.node(sp)
+                .share_partition()
+                .is_none_or(|l| !l.loading.is_empty() || !l.loaded);
+        let client_stages = t.txn_clients().any(|c| {
+            s.node(c).txn_client().is_some_and(|m| {
+                let adding = |o: &Outstanding| matches!(o.msg, Msg::AddShareAcksToTxn(_));
+                m.coordinator.as_ref().is_some_and(adding) && flying(s, a, c)
+            })
+        });
+        return flying_to(s, sc, is_staging)
+            || flying_to(s, sp, is_staging)
+            || leader_stages
+            || !st.verifying.is_empty()
+            || client_stages;
+    }
+    if Some(a) == t.share_partition {
+        return s.budget.crashes > 0
+            || !s.is_up(sc)
+            || flying_to(s, sc, |m| matches!(m, Msg::WriteTxnMarkers(_)))
+            || !st.outbox.is_empty()
+            || coordinator_may(sys, s, sc);
+    }
+    false
+}
+
+/// The share-partition leader sends the share coordinator its state reads and writes and
+/// the stagings it forwards (`Persister`, KIP-1289): while it loads or holds requests
+/// until it has, on a timer (a resend), for a staging or an outcome in flight to it, or
+/// for a TxnShareAcknowledge the client may still send (it does not await the answer to
+/// one).
+fn leader_may(sys: &System, s: &SystemState, sp: Id) -> bool {
+    let Some(l) = s.node(sp).share_partition() else {
+        return true;
+    };
+    let client_stages = sys.topology.txn_clients().any(|c| {
+        s.node(c).txn_client().is_none_or(|m| {
+            let waiting = m
+                .requests
+                .values()
+                .any(|o| o.dst == sp && is_staging(&o.msg));
+            !m.done && (!waiting || flying(s, sp, c))
+        })
+    });
+    !s.is_up(sp)
+        || !l.loaded
+        || !l.loading.is_empty()
+        || !s.timers[usize::from(sp)].is_empty()
+        || flying_to(s, sp, |m| {
+            matches!(
+                m,
+                Msg::TxnShareAcknowledge(_) | Msg::TxnShareAcksResolved(_)
+            )
+        })
+        || client_stages
+}
+
+impl Graph {
+    /// Per actor: the states where it sends a request on an empty connection to another
+    /// actor before that one acts, on some path, which `declared` (the request connections
+    /// into each actor, by state) does not declare. Sound declarations leave none.
+    pub fn undeclared(&self, declared: impl Fn(usize, usize) -> u128) -> Vec<usize> {
+        let mut missed = vec![0; self.actors];
+        for b in 0..self.actors {
+            let sends = self.before(b, 0u128, |v, _, e, later| v | e.sent | later);
+            for (s, sent) in sends.iter().enumerate() {
+                let missing = sent & !self.held[s] & !declared(s, b);
+                for (x, m) in missed.iter_mut().enumerate() {
+                    *m += usize::from(x != b && missing & bit(x, b, false) != 0);
+                }
+            }
+        }
+        missed
+    }
+}

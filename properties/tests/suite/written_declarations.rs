@@ -1,0 +1,52 @@
+//! The hand-written declarations of which requests each actor may still send before its
+//! recipient acts (`sharetxn_properties::reduction_written`) are sound on the whole state
+//! graph of ctp/proposed at one record: no actor sends a request on an empty connection
+//! before its recipient acts where they say it may not. The same measure finds what a
+//! declaration leaves out: with the client's requests left out, or with nothing declared.
+//! Where the declarations do not apply, every actor may send anything.
+
+use sharetxn_model::{Design, Scenario, System};
+use sharetxn_properties::reduction_graph::{bit, Graph};
+use sharetxn_properties::reduction_written::{declared_for, requests_into};
+
+fn ctp(records: u16) -> System {
+    let scenario = Scenario {
+        records,
+        ..Scenario::ctp()
+    };
+    System::new(Design::proposed(), scenario)
+}
+
+#[test]
+fn written_declarations_are_sound() {
+    let sys = ctp(1);
+    assert!(declared_for(&sys));
+    let graph = Graph::of(&sys);
+    let missed = graph.undeclared(|s, a| graph.written(s, a));
+    assert_eq!(missed, vec![0; sys.actors.len()]);
+}
+
+#[test]
+fn a_missing_declaration_is_found() {
+    let sys = ctp(1);
+    let graph = Graph::of(&sys);
+    let client = usize::from(sys.topology.txn_clients().next().unwrap());
+    let without_client = |s: usize, a: usize| graph.written(s, a) & !bit(client, a, false);
+    assert!(graph.undeclared(without_client)[client] > 0);
+    let missed = graph.undeclared(|_, _| 0);
+    let senders = missed.iter().filter(|m| **m > 0).count();
+    assert!(senders >= 4, "{missed:?}");
+}
+
+#[test]
+fn elsewhere_every_actor_may_send_anything() {
+    let sys = System::new(Design::proposed(), Scenario::by_name("session").unwrap());
+    assert!(!declared_for(&sys));
+    let state = sys.init_state();
+    for a in 0..sys.actors.len() {
+        let every = (0..sys.actors.len())
+            .filter(|x| *x != a)
+            .fold(0, |b, x| b | bit(x, a, false));
+        assert_eq!(requests_into(&sys, &state, a), every);
+    }
+}
