@@ -19,6 +19,7 @@ use crate::reduction_graph::{bit, Graph};
 use sharetxn_model::clients::transaction_manager::Outstanding;
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::protocol::msg::{Msg, Timer};
+use sharetxn_model::share::share_coordinator::ShareRecord;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
 
@@ -104,7 +105,7 @@ fn client_may(sys: &System, s: &SystemState, c: Id, a: Id) -> bool {
     let answered = flying(s, a, c);
     if a == t.txn_coordinator {
         let blocked = m.coordinator.as_ref().is_some_and(|o| o.dst == a) && !answered;
-        return !blocked && !staging_waits_on(sys, s, c, a);
+        return !blocked && !staging_waits_on(sys, s, c, a) && !produce_waits_on(sys, s, c);
     }
     let awaits = m.requests.values().any(|o| o.dst == a);
     !awaits || answered
@@ -145,6 +146,29 @@ fn staging_waits_on(sys: &System, s: &SystemState, c: Id, who: Id) -> bool {
     }
 }
 
+/// Whether the client awaits the answer to a Produce that its leader cannot give before
+/// the transaction coordinator verifies it (KIP-890: the leader appends a transaction's
+/// first write to it only once `AddPartitionsToTxn` answers): the Produce is in flight to
+/// the leader or held there, and the coordinator's answer is not in flight. EndTxn waits
+/// for the Produce's answer (`flush_before_end_txn`).
+fn produce_waits_on(sys: &System, s: &SystemState, c: Id) -> bool {
+    let tc = sys.topology.txn_coordinator;
+    let Some(m) = s.node(c).txn_client() else {
+        return false;
+    };
+    m.requests.values().any(|o| {
+        let leader = o.dst;
+        let held = s
+            .node(leader)
+            .data_partition()
+            .is_some_and(|d| !d.verifying.is_empty());
+        matches!(o.msg, Msg::Produce(_))
+            && !flying(s, leader, c)
+            && (flying_to(s, leader, |m| matches!(m, Msg::Produce(_))) || held)
+            && !flying(s, tc, leader)
+    })
+}
+
 /// Whether the client may send EndTxn before `p` acts: it is up and neither awaits `p`'s
 /// answer nor a staging that needs `p`.
 fn client_may_end_before(sys: &System, s: &SystemState, p: Id) -> bool {
@@ -178,13 +202,34 @@ fn coordinator_may(sys: &System, s: &SystemState, a: Id) -> bool {
     let ending = flying_to(s, tc, |m| matches!(m, Msg::EndTxn(_))) || !st.parked.is_empty();
     let leads =
         |tps: &std::collections::BTreeSet<_>| tps.iter().any(|tp| sys.topology.leader_of(*tp) == a);
+    let staged = Some(a) != sys.topology.share_coordinator || acks_staged(sys, s);
     let ongoing = st.txns.values().any(|m| {
         matches!(m.state, Ongoing | PrepareEpochFence)
             && leads(&m.partitions)
-            && (ending || timeout || client_may_end_before(sys, s, a))
+            && (ending || timeout || (staged && client_may_end_before(sys, s, a)))
     });
     let pending = st.markers.values().any(|m| leads(&m.partitions));
     ongoing || (pending && (retries || !s.is_up(a)))
+}
+
+/// Whether the share coordinator has staged acknowledgements, or answered a staging: the
+/// client flushes before EndTxn (`flush_before_end_txn`), and its TxnShareAcknowledge is
+/// answered only once the share coordinator staged it, so without that no EndTxn of a
+/// transaction that acknowledges can come before the share coordinator acts.
+fn acks_staged(sys: &System, s: &SystemState) -> bool {
+    let (Some(sp), Some(sc)) = (sys.topology.share_partition, sys.topology.share_coordinator)
+    else {
+        return true;
+    };
+    let pending = s
+        .node(sc)
+        .share_coordinator()
+        .is_none_or(|st| !st.pending.is_empty());
+    let answered = sys.topology.txn_clients().any(|c| flying(s, sp, c));
+    !sys.design.flush_before_end_txn
+        || pending
+        || answered
+        || flying_to(s, sp, |m| matches!(m, Msg::TxnShareAcknowledgeResponse(_)))
 }
 
 /// An output partition's leader sends only the verification of a transactional Produce to
@@ -224,8 +269,9 @@ fn partition_may_verify(sys: &System, s: &SystemState, leader: Id) -> bool {
 /// outcomes of its stagings (`notify`'s TxnShareAcksResolved): the first for a staging in
 /// flight to it or to the leader, held by it, or that the leader or the client may still
 /// send (a leader's timer, a leader loading, the client's AddShareAcksToTxn answered);
-/// the second after a crash and reload, for markers in flight to it or still to come from
-/// the coordinator, or outcomes its leader has not acknowledged.
+/// the second after a crash and reload of a log with resolved outcomes, for markers in
+/// flight to it or still to come from the coordinator, or outcomes its leader has not
+/// acknowledged.
 fn share_coordinator_may(sys: &System, s: &SystemState, sc: Id, a: Id) -> bool {
     let t = &sys.topology;
     let Some(st) = s.node(sc).share_coordinator() else {
@@ -235,7 +281,10 @@ fn share_coordinator_may(sys: &System, s: &SystemState, sc: Id, a: Id) -> bool {
         let Some(sp) = t.share_partition else {
             return true;
         };
-        let leader_stages = !s.timers[usize::from(sp)].is_empty()
+        let resend = s.timers[usize::from(sp)]
+            .iter()
+            .any(|t| matches!(t, Timer::StageRetry));
+        let leader_stages = resend
             || s.node(sp)
                 .share_partition()
                 .is_none_or(|l| !l.loading.is_empty() || !l.loaded);
@@ -248,12 +297,16 @@ fn share_coordinator_may(sys: &System, s: &SystemState, sc: Id, a: Id) -> bool {
         return flying_to(s, sc, is_staging)
             || flying_to(s, sp, is_staging)
             || leader_stages
-            || !st.verifying.is_empty()
             || client_stages;
     }
     if Some(a) == t.share_partition {
-        return s.budget.crashes > 0
-            || !s.is_up(sc)
+        // A reload replays the log into the outbox: every outcome a marker resolved is
+        // sent again.
+        let resolved = st
+            .log
+            .iter()
+            .any(|r| matches!(r, ShareRecord::TxnMarker { .. }));
+        return ((s.budget.crashes > 0 || !s.is_up(sc)) && resolved)
             || flying_to(s, sc, |m| matches!(m, Msg::WriteTxnMarkers(_)))
             || !st.outbox.is_empty()
             || coordinator_may(sys, s, sc);
