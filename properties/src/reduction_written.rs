@@ -9,8 +9,8 @@
 //!
 //! They are written for the loop's actors as `ctp` runs them with `proposed`'s knobs
 //! (one client, one output partition, one share partition, TV2 verification, stagings
-//! through the share-partition leader): [`declared_for`] says where they apply, and
-//! elsewhere every actor may send anything. They read only the actors' states, the
+//! through the share-partition leader, outcomes notified to it, a flush before EndTxn):
+//! [`declared_for`] says where they apply, and elsewhere every actor may send anything. They read only the actors' states, the
 //! messages in flight and the armed timers, as a reduction deciding from the state would.
 //! Each rule says which Kafka behaviour it restates; each is an over-approximation, and
 //! the graph test is what shows it is one.
@@ -20,17 +20,19 @@ use sharetxn_model::clients::transaction_manager::Outstanding;
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::protocol::msg::{Msg, Timer};
 use sharetxn_model::share::share_coordinator::ShareRecord;
-use sharetxn_model::{System, SystemState};
+use sharetxn_model::{Design, System, SystemState};
 use stateright::actor::Id;
 
-/// Whether the declarations apply to `sys`: the consume-transform-produce loop with one
-/// client, one output partition and one share partition, staging at the leader.
+/// Whether the declarations apply to `sys`: `proposed` with its knobs as they are, on
+/// the consume-transform-produce loop with one client, one output partition and one
+/// share partition. Another knob (a `--set`) is another protocol, which they were
+/// neither written for nor tested on.
 pub fn declared_for(sys: &System) -> bool {
     let sc = &sys.scenario;
     let one_of_each = sc.producers == 1 && sc.partitions == 1 && sc.share_partitions == 1;
     let plain_loop = !sc.session && !sc.sink && !sc.resume && !sc.spl_move;
     let others = sc.readers == 0 && sc.consumers == 0 && sc.share_groups == 1;
-    one_of_each && plain_loop && others && sys.design.stage_at_leader
+    one_of_each && plain_loop && others && sys.design == Design::proposed()
 }
 
 /// The request connections into `a` (bits of [`bit`]) that may get a message before `a`

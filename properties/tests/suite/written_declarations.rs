@@ -42,6 +42,7 @@ fn a_missing_declaration_is_found() {
 fn elsewhere_every_actor_may_send_anything() {
     let sys = System::new(Design::proposed(), Scenario::by_name("session").unwrap());
     assert!(!declared_for(&sys));
+    assert!(!declared_for(&System::new(Design::seed(), Scenario::ctp())));
     let state = sys.init_state();
     for a in 0..sys.actors.len() {
         let every = (0..sys.actors.len())
