@@ -186,9 +186,10 @@ fn client_may_end_before(sys: &System, s: &SystemState, p: Id) -> bool {
 /// The transaction coordinator sends only WriteTxnMarkers, to the leaders of a
 /// transaction's partitions (`TransactionMarkerChannelManager`). For an ongoing
 /// transaction they follow EndTxn (in flight, parked behind markers, or a timeout's
-/// abort) or the client's EndTxn to come; once prepared, they went out with the step that
-/// prepared it, and go again only on a retry (a marker-retry timer) or to a leader that
-/// is down.
+/// abort) or the client's EndTxn to come, which to the share coordinator comes only once
+/// it staged the transaction's acknowledgements ([`acks_staged`]); once prepared, they
+/// went out with the step that prepared it, and go again only on a retry (a marker-retry
+/// timer) or to a leader that is down.
 fn coordinator_may(sys: &System, s: &SystemState, a: Id) -> bool {
     use TransactionState::*;
     let tc = sys.topology.txn_coordinator;
