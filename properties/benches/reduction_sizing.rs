@@ -3,8 +3,9 @@
 //! against the whole space, whether every verdict is the same, and the states each
 //! actor's set was taken in, by actor.
 //!
-//! First, for the hand-written declarations of requests (`reduction_written`), the states
-//! where each actor sends a request they leave out (all zero when they are sound).
+//! First, for the hand-written declarations (`reduction_written`), the states where each
+//! actor sends a request they leave out, and where its due timers change while they say
+//! they cannot (all zero when they are sound).
 //!
 //! Then, for a reduction that proves each set by visiting every state the other actors
 //! reach first (`Graph::proofs`), at each cap on a proof: the states, and the states the
@@ -43,6 +44,8 @@ fn main() {
         let graph = Graph::of(&sys);
         let missed = graph.undeclared(|s, a| graph.written(s, a));
         println!("ctp/proposed records={r}: requests the written declarations miss, by sender: {missed:?}");
+        let missed = graph.undeclared_timers(|s, a| graph.written_timers_move(s, a));
+        println!("ctp/proposed records={r}: timer changes the written declarations miss, by actor: {missed:?}");
         for (name, rule, within) in ROWS {
             let sized = graph.size(rule, within);
             let same = if sized.same { "same" } else { "DIFFER" };

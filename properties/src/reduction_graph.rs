@@ -2,7 +2,7 @@
 //! [`crate::reduction_sizing`] read at each state, and the depth-first search that
 //! expands each state through the set a rule takes.
 
-use crate::reduction_written::requests_into;
+use crate::reduction_written::{requests_into, timers_may_move};
 use crate::{View, PROPERTIES};
 use sharetxn_model::protocol::msg::{Msg, Timer};
 use sharetxn_model::protocol::wait::Wait;
@@ -61,6 +61,9 @@ pub struct Graph {
     /// Per state and actor: the request connections into it that may get a message before
     /// it acts, by the hand-written declarations ([`crate::reduction_written`]).
     pub(crate) written: Vec<Vec<u128>>,
+    /// Per state: the actors whose due timers may change before they act, by the
+    /// hand-written declarations (bits by actor).
+    pub(crate) written_timers: Vec<u8>,
     /// The labels that stay set once set, by the property table: the twins declared
     /// [`crate::PropertyDef::twin_stable`].
     pub(crate) stable: u64,
@@ -193,6 +196,7 @@ impl Graph {
             labels: Vec::new(),
             stable: stable_labels(sys),
             written: Vec::new(),
+            written_timers: Vec::new(),
             refused: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
             timers_move: OnceCell::new(),
         };
@@ -313,6 +317,8 @@ impl Graph {
         self.labels.push(labels(sys, s));
         self.written
             .push((0..n).map(|a| requests_into(sys, s, a)).collect());
+        let moving = (0..n).filter(|a| timers_may_move(sys, s, *a));
+        self.written_timers.push(moving.fold(0, |b, a| b | 1 << a));
     }
 
     /// The kind named `name`, interned.
@@ -359,6 +365,12 @@ impl Graph {
     /// ([`crate::reduction_written::requests_into`]).
     pub fn written(&self, s: usize, a: usize) -> u128 {
         self.written[s][a]
+    }
+
+    /// Whether the hand-written declarations say `a`'s due timers may change before it
+    /// acts in state `s` ([`crate::reduction_written::timers_may_move`]).
+    pub fn written_timers_move(&self, s: usize, a: usize) -> bool {
+        self.written_timers[s] & (1 << a) != 0
     }
 
     /// The labels the property table declares stay set once set

@@ -45,12 +45,13 @@
 //!   get a message, and its timer firings cannot change before it acts (decided exactly).
 //!
 //! - [`Rule::Written`]: as [`Rule::Requests`], with the requests declared by hand from
-//!   the state ([`crate::reduction_written`]) instead of learned.
+//!   the state ([`crate::reduction_written`]) instead of learned; and
+//!   [`Rule::WrittenTimers`], with whether timers may change declared by hand as well.
 //!
-//! All but the ceiling and [`Rule::Written`] are learned from the whole space, so they know more than a rule declared
-//! by hand could; they check neither commutation, faults nor visibility, and never take a
-//! set of crashes alone. They size what declarations could reach before those conditions
-//! take their share; they are not sound reductions.
+//! All but the ceiling and the written rules are learned from the whole space, so they know
+//! more than a rule declared by hand could; they check neither commutation, faults nor
+//! visibility, and never take a set of crashes alone. They size what declarations could
+//! reach before those conditions take their share; they are not sound reductions.
 //!
 //! A learned rule is also sized within a ceiling: taking only the sets both take, the
 //! most a sound rule that knows what it knows could take.
@@ -112,10 +113,13 @@ pub enum Rule {
     /// The requests declared by hand ([`crate::reduction_written`]); answers only where
     /// they are owed.
     Written,
+    /// As [`Rule::Written`], with whether the actor's timers may change declared by hand
+    /// too ([`crate::reduction_written::timers_may_move`]) instead of decided exactly.
+    WrittenTimers,
 }
 
 /// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
-pub const ROWS: [(&str, Rule, Option<Visible>); 22] = [
+pub const ROWS: [(&str, Rule, Option<Visible>); 25] = [
     ("ceiling", Rule::Ceiling(Visible::Every), None),
     (
         "ceiling with stable twins",
@@ -196,6 +200,17 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 22] = [
     (
         "written requests, answers owed, within the ceiling with stable twins",
         Rule::Written,
+        Some(Visible::Unstable),
+    ),
+    ("written requests and timers", Rule::WrittenTimers, None),
+    (
+        "written requests and timers, within the ceiling",
+        Rule::WrittenTimers,
+        Some(Visible::Every),
+    ),
+    (
+        "written requests and timers, within the ceiling with stable twins",
+        Rule::WrittenTimers,
         Some(Visible::Unstable),
     ),
 ];
@@ -334,7 +349,7 @@ impl Graph {
 
     /// Per actor `b`: the states from which its enabled timer firings can change before
     /// it acts.
-    fn timer_moves(&self) -> Vec<Vec<bool>> {
+    pub(crate) fn timer_moves(&self) -> Vec<Vec<bool>> {
         (0..self.actors)
             .map(|b| {
                 self.before(b, false, |v, s, e, later| {
@@ -468,7 +483,7 @@ impl Graph {
             Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
             Rule::Declared | Rule::Requests => (0, self.declarations(&self.own)),
-            Rule::Written => (0, Vec::new()),
+            Rule::Written | Rule::WrittenTimers => (0, Vec::new()),
             Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
@@ -504,24 +519,35 @@ impl Graph {
                     let owed = rule == Rule::Requests;
                     !blocked[a][s] && self.quiet_toward(s, a, owed, declared)
                 }
-                Rule::Written => {
+                Rule::Written | Rule::WrittenTimers => {
                     let declared = |_: usize| self.written[s][a];
-                    !blocked[a][s] && self.quiet_toward(s, a, true, declared)
+                    let moves = match rule {
+                        Rule::WrittenTimers => self.written_timers_move(s, a),
+                        _ => blocked[a][s],
+                    };
+                    !moves && self.quiet_toward(s, a, true, declared)
                 }
             }
         };
         let (states, verdicts, taken) = self.search(takes, !matches!(rule, Rule::Ceiling(_)));
-        let mut by_actor = vec![0; self.actors];
-        let mut refuted = 0;
-        for (s, a) in taken {
-            by_actor[usize::from(a)] += 1;
-            refuted += u64::from(ceiling[usize::from(a)][s as usize]);
-        }
+        let (by_actor, refuted) = self.tally(&taken, ceiling);
         Sized {
             states,
             same: verdicts == self.verdicts(),
             by_actor,
             refuted,
         }
+    }
+
+    /// Per actor, the states expanded through its set alone (`taken`), and how many of
+    /// those sets `ceiling` refuses.
+    fn tally(&self, taken: &[(u32, u8)], ceiling: &[Vec<bool>]) -> (Vec<u64>, u64) {
+        let mut by_actor = vec![0; self.actors];
+        let mut refuted = 0;
+        for (s, a) in taken {
+            by_actor[usize::from(*a)] += 1;
+            refuted += u64::from(ceiling[usize::from(*a)][*s as usize]);
+        }
+        (by_actor, refuted)
     }
 }

@@ -5,7 +5,8 @@
 //! comes only where one is owed. [`crate::reduction_sizing::Rule::Written`] sizes them
 //! against the ceiling, and [`Graph::undeclared`] tests them on the whole graph: every
 //! request an actor sends on an empty connection before its recipient acts must be
-//! declared here.
+//! declared here. [`timers_may_move`] declares when an actor's due timers may change
+//! before it acts, tested the same way by [`Graph::undeclared_timers`].
 //!
 //! They are written for the loop's actors as `ctp` runs them with `proposed`'s knobs
 //! (one client, one output partition, one share partition, TV2 verification, stagings
@@ -18,7 +19,7 @@
 use crate::reduction_graph::{bit, Graph};
 use sharetxn_model::clients::transaction_manager::Outstanding;
 use sharetxn_model::coordinator::txn_state::TransactionState;
-use sharetxn_model::protocol::msg::{Msg, Timer};
+use sharetxn_model::protocol::msg::{Msg, RequestKey, Timer};
 use sharetxn_model::share::share_coordinator::ShareRecord;
 use sharetxn_model::{Design, System, SystemState};
 use stateright::actor::Id;
@@ -348,7 +349,52 @@ fn leader_may(sys: &System, s: &SystemState, sp: Id) -> bool {
         || client_stages
 }
 
+/// Whether `a`'s due timers may change before it acts: which of its armed timers other
+/// actors' steps can make due, or no longer due (`model/src/world/timing.rs`: a timer is
+/// due once what it awaits can no longer arrive).
+/// - The share-partition leader's StageRetry follows the share coordinator's own
+///   verification of the staging with the transaction coordinator, which either of them
+///   may settle, and the client's request timeout of a ShareFetch the leader parks (a long
+///   poll, due once no record can come) follows what the others do with the records: both
+///   may always change.
+/// - A request timeout, a persister or state-read timeout and a marker retry await an
+///   answer that a live peer always gives (`Down` in `protocol/wait.rs`): they become due
+///   only if a crash cuts the exchange, directly or through a peer's own request, so they
+///   may change while a crash is left to spend or an actor is down.
+/// - Any other timer is the actor's own schedule or awaits nothing another actor can take
+///   away here.
+///
+/// Where the declarations do not apply, or drops or early timeouts are left, any armed
+/// timer may change.
+pub fn timers_may_move(sys: &System, s: &SystemState, a: usize) -> bool {
+    if !declared_for(sys) || s.budget.timeouts > 0 || s.budget.drops > 0 {
+        return !s.timers[a].is_empty();
+    }
+    let down = (0..sys.actors.len()).any(|i| !s.is_up(Id::from(i)));
+    let crash = s.budget.crashes > 0 || down;
+    s.timers[a].iter().any(|t| match t {
+        Timer::StageRetry | Timer::RequestTimeout(RequestKey::Share) => true,
+        Timer::RequestTimeout(_)
+        | Timer::PersisterTimeout(_)
+        | Timer::ReadStateTimeout
+        | Timer::MarkerRetry(_) => crash,
+        _ => false,
+    })
+}
+
 impl Graph {
+    /// Per actor: the states where its due timers change on some path before it acts
+    /// while `declared` (by state and actor) says they cannot. Sound declarations leave
+    /// none.
+    pub fn undeclared_timers(&self, declared: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+        let exact = self.timers_move.get_or_init(|| self.timer_moves());
+        let missed = |a: usize| {
+            let moves = (0..self.states()).filter(|s| exact[a][*s] && !declared(*s, a));
+            moves.count()
+        };
+        (0..self.actors).map(missed).collect()
+    }
+
     /// Per actor: the states where it sends a request on an empty connection to another
     /// actor before that one acts, on some path, which `declared` (the request connections
     /// into each actor, by state) does not declare. Sound declarations leave none.

@@ -3,6 +3,7 @@
 //! graph of ctp/proposed at one record: no actor sends a request on an empty connection
 //! before its recipient acts where they say it may not. The same measure finds what a
 //! declaration leaves out: with the client's requests left out, or with nothing declared.
+//! The same for the declarations of when an actor's due timers may change before it acts.
 //! Where the declarations do not apply, every actor may send anything.
 
 use sharetxn_model::{Design, Scenario, System};
@@ -36,6 +37,17 @@ fn a_missing_declaration_is_found() {
     let missed = graph.undeclared(|_, _| 0);
     let senders = missed.iter().filter(|m| **m > 0).count();
     assert!(senders >= 4, "{missed:?}");
+}
+
+#[test]
+fn written_timer_declarations_are_sound() {
+    let sys = ctp(1);
+    let graph = Graph::of(&sys);
+    let missed = graph.undeclared_timers(|s, a| graph.written_timers_move(s, a));
+    assert_eq!(missed, vec![0; sys.actors.len()]);
+    // Declaring that no timer ever changes misses the ones that do.
+    let missed = graph.undeclared_timers(|_, _| false);
+    assert!(missed.iter().filter(|m| **m > 0).count() >= 2, "{missed:?}");
 }
 
 #[test]
