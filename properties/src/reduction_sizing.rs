@@ -245,7 +245,7 @@ impl Graph {
 
     /// For each state: what may happen before actor `b` acts, folded with `step` (what
     /// one step that is not `b`'s gives) over every such path: the least fixpoint.
-    pub(crate) fn before<T: Copy + PartialEq>(
+    fn before<T: Copy + PartialEq>(
         &self,
         b: usize,
         init: T,
@@ -269,13 +269,19 @@ impl Graph {
         f
     }
 
+    /// For each state: the connections other actors may send on before `b` acts, on any
+    /// path.
+    pub(crate) fn sends_before(&self, b: usize) -> Vec<u128> {
+        self.before(b, 0u128, |v, _, e, later| v | e.sent | later)
+    }
+
     /// Per actor `b`, per other actor `x` and own state of `x`: the connections `x` may
     /// send on before `b` acts, from any state of the space `x` is in.
     fn declarations(&self, key: &[Vec<u64>]) -> Vec<Vec<BTreeMap<u64, u128>>> {
         let n = self.actors;
         (0..n)
             .map(|b| {
-                let sends = self.before(b, 0u128, |v, _, e, later| v | e.sent | later);
+                let sends = self.sends_before(b);
                 let mut decl = vec![BTreeMap::new(); n];
                 for (s, f) in sends.iter().enumerate() {
                     for (x, d) in decl.iter_mut().enumerate() {

@@ -17,7 +17,7 @@
 //! the graph test is what shows it is one.
 
 use crate::reduction_graph::{bit, Graph};
-use sharetxn_model::clients::transaction_manager::Outstanding;
+use sharetxn_model::clients::transaction_manager::{Outstanding, TransactionManager};
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::protocol::msg::{Msg, RequestKey, Timer};
 use sharetxn_model::share::share_coordinator::ShareRecord;
@@ -67,7 +67,7 @@ pub fn requests_into(sys: &System, s: &SystemState, a: usize) -> u128 {
 
 /// Whether a message from `src` to `dst` is in flight.
 fn flying(s: &SystemState, src: Id, dst: Id) -> bool {
-    s.network.iter().any(|e| e.src == src && e.dst == dst)
+    s.network.any_from(src, dst, |_| true)
 }
 
 /// Whether `m` is a TxnShareAcknowledge: the client's acknowledgements to stage, to the
@@ -78,7 +78,27 @@ fn is_staging(m: &Msg) -> bool {
 
 /// Whether a message to `dst` that `is` picks is in flight.
 fn flying_to(s: &SystemState, dst: Id, is: impl Fn(&Msg) -> bool) -> bool {
-    s.network.iter().any(|e| e.dst == dst && is(&e.msg))
+    s.network.any(|_, to, m| to == dst && is(m))
+}
+
+/// Whether client `c` (its `TransactionManager` `m`) awaits an answer from `peer` that
+/// is not in flight: to its coordinator request, or to a request `pick` picks among its
+/// others.
+fn awaits(
+    s: &SystemState,
+    c: Id,
+    m: &TransactionManager,
+    peer: Id,
+    pick: fn(&Msg) -> bool,
+) -> bool {
+    let coordinator = m.coordinator.as_ref().is_some_and(|o| o.dst == peer);
+    let other = m.requests.values().any(|o| o.dst == peer && pick(&o.msg));
+    (coordinator || other) && !flying(s, peer, c)
+}
+
+/// Any request.
+fn any_msg(_: &Msg) -> bool {
+    true
 }
 
 /// The client (`TransactionManager` and the application's loop around it): it sends
@@ -105,13 +125,11 @@ fn client_may(sys: &System, s: &SystemState, c: Id, a: Id) -> bool {
     if !s.is_up(c) {
         return true;
     }
-    let answered = flying(s, a, c);
+    let blocked = awaits(s, c, m, a, any_msg);
     if a == t.txn_coordinator {
-        let blocked = m.coordinator.as_ref().is_some_and(|o| o.dst == a) && !answered;
         return !blocked && !staging_waits_on(sys, s, c, a) && !produce_waits_on(sys, s, c);
     }
-    let awaits = m.requests.values().any(|o| o.dst == a);
-    !awaits || answered
+    !blocked
 }
 
 /// Whether the client awaits the answer to its TxnShareAcknowledge, and the staging still
@@ -126,14 +144,9 @@ fn staging_waits_on(sys: &System, s: &SystemState, c: Id, who: Id) -> bool {
     let Some(m) = s.node(c).txn_client() else {
         return false;
     };
-    let waiting = m
-        .requests
-        .values()
-        .any(|o| o.dst == sp && is_staging(&o.msg));
-    let answered = flying(s, sp, c)
-        || flying_to(s, sp, |m| matches!(m, Msg::TxnShareAcknowledgeResponse(_)))
-        || !s.is_up(sc);
-    if !waiting || answered {
+    let answered =
+        flying_to(s, sp, |m| matches!(m, Msg::TxnShareAcknowledgeResponse(_))) || !s.is_up(sc);
+    if !awaits(s, c, m, sp, is_staging) || answered {
         return false;
     }
     let verifying = s
@@ -179,8 +192,7 @@ fn client_may_end_before(sys: &System, s: &SystemState, p: Id) -> bool {
         let Some(m) = s.node(c).txn_client() else {
             return true;
         };
-        let blocked = m.requests.values().any(|o| o.dst == p) && !flying(s, p, c);
-        !s.is_up(c) || (!blocked && !staging_waits_on(sys, s, c, p))
+        !s.is_up(c) || (!awaits(s, c, m, p, any_msg) && !staging_waits_on(sys, s, c, p))
     })
 }
 
@@ -258,11 +270,8 @@ fn partition_may_verify(sys: &System, s: &SystemState, leader: Id) -> bool {
         }
         let answered = flying(s, tc, c);
         let blocked = m.coordinator.as_ref().is_some_and(|o| o.dst == tc) && !answered;
-        let ended = m
-            .coordinator
-            .as_ref()
-            .is_some_and(|o| matches!(o.msg, Msg::EndTxn(_)))
-            && answered;
+        let ending = |o: &Outstanding| matches!(o.msg, Msg::EndTxn(_));
+        let ended = m.coordinator.as_ref().is_some_and(ending) && answered;
         let written = m.txn.as_ref().is_some_and(|t| t.writes_issued);
         !blocked && (!written || ended)
     })
@@ -328,13 +337,8 @@ fn leader_may(sys: &System, s: &SystemState, sp: Id) -> bool {
         return true;
     };
     let client_stages = sys.topology.txn_clients().any(|c| {
-        s.node(c).txn_client().is_none_or(|m| {
-            let waiting = m
-                .requests
-                .values()
-                .any(|o| o.dst == sp && is_staging(&o.msg));
-            !m.done && (!waiting || flying(s, sp, c))
-        })
+        let staging = |m: &TransactionManager| !m.done && !awaits(s, c, m, sp, is_staging);
+        s.node(c).txn_client().is_none_or(staging)
     });
     !s.is_up(sp)
         || !l.loaded
@@ -401,7 +405,7 @@ impl Graph {
     pub fn undeclared(&self, declared: impl Fn(usize, usize) -> u128) -> Vec<usize> {
         let mut missed = vec![0; self.actors];
         for b in 0..self.actors {
-            let sends = self.before(b, 0u128, |v, _, e, later| v | e.sent | later);
+            let sends = self.sends_before(b);
             for (s, sent) in sends.iter().enumerate() {
                 let missing = sent & !self.held[s] & !declared(s, b);
                 for (x, m) in missed.iter_mut().enumerate() {
