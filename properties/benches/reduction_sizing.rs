@@ -4,8 +4,9 @@
 //! actor's set was taken in, by actor.
 //!
 //! First, for the hand-written declarations (`reduction_written`), the states where each
-//! actor sends a request they leave out, and where its due timers change while they say
-//! they cannot (all zero when they are sound).
+//! actor sends a request they leave out, where its due timers change while they say they
+//! cannot, and where they take a set that the ceiling where no set unsets a label refuses
+//! (all zero when they are sound); and the labels some step unsets.
 //!
 //! Then, for a reduction that proves each set by visiting every state the other actors
 //! reach first (`Graph::proofs`), at each cap on a proof: the states, and the states the
@@ -17,7 +18,7 @@
 use sharetxn_model::{world::settings, Design, Scenario, System};
 use sharetxn_properties::reduction_graph::Graph;
 use sharetxn_properties::reduction_proofs::PROOF_CAPS;
-use sharetxn_properties::reduction_sizing::ROWS;
+use sharetxn_properties::reduction_sizing::{Visible, ROWS};
 use stateright::actor::Id;
 
 #[global_allocator]
@@ -46,6 +47,12 @@ fn main() {
         println!("ctp/proposed records={r}: requests the written declarations miss, by sender: {missed:?}");
         let missed = graph.undeclared_timers(|s, a| graph.written_timers_move(s, a));
         println!("ctp/proposed records={r}: timer changes the written declarations miss, by actor: {missed:?}");
+        let refuted = graph.written_refuted(Visible::Unsets);
+        println!("ctp/proposed records={r}: sets the written declarations take that the ceiling where no set unsets a label refuses, by actor: {refuted:?}");
+        println!(
+            "ctp/proposed records={r}: labels some step unsets: {:#x}",
+            graph.unset()
+        );
         for (name, rule, within) in ROWS {
             let sized = graph.size(rule, within);
             let same = if sized.same { "same" } else { "DIFFER" };

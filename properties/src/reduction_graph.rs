@@ -2,7 +2,7 @@
 //! [`crate::reduction_sizing`] read at each state, and the depth-first search that
 //! expands each state through the set a rule takes.
 
-use crate::reduction_written::{requests_into, timers_may_move};
+use crate::reduction_written::{commutes, completes_commit, requests_into, timers_may_move};
 use crate::{View, PROPERTIES};
 use sharetxn_model::protocol::msg::{Msg, Timer};
 use sharetxn_model::protocol::wait::Wait;
@@ -64,13 +64,16 @@ pub struct Graph {
     /// Per state: the actors whose due timers may change before they act, by the
     /// hand-written declarations (bits by actor).
     pub(crate) written_timers: Vec<u8>,
+    /// Per state: the actors whose enabled actions commute with every other actor's step
+    /// before they act, by the hand-written declarations (bits by actor).
+    pub(crate) commuting: Vec<u8>,
     /// The labels that stay set once set, by the property table: the twins declared
     /// [`crate::PropertyDef::twin_stable`].
     pub(crate) stable: u64,
     /// Per ceiling (by [`crate::reduction_sizing::Visible::index`]), actor and state:
     /// whether its set is refused by the ceiling's conditions, computed once, when a rule
     /// first asks.
-    pub(crate) refused: [OnceCell<Vec<Vec<bool>>>; 3],
+    pub(crate) refused: [OnceCell<Vec<Vec<bool>>>; 4],
     /// Per actor and state: whether its enabled timer firings can change before it acts,
     /// computed once, when a rule first asks.
     pub(crate) timers_move: OnceCell<Vec<Vec<bool>>>,
@@ -197,7 +200,13 @@ impl Graph {
             stable: stable_labels(sys),
             written: Vec::new(),
             written_timers: Vec::new(),
-            refused: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
+            commuting: Vec::new(),
+            refused: [
+                OnceCell::new(),
+                OnceCell::new(),
+                OnceCell::new(),
+                OnceCell::new(),
+            ],
             timers_move: OnceCell::new(),
         };
         let init = sys.init_state();
@@ -205,7 +214,9 @@ impl Graph {
         // Breadth first, so that states are recorded in the order they are numbered.
         let mut todo = VecDeque::from([init]);
         let mut actions = Vec::new();
+        let mut commits = Vec::new();
         while let Some(s) = todo.pop_front() {
+            commits.clear();
             let i = g.edges.len();
             actions.clear();
             sys.enabled(&s, &mut actions);
@@ -215,13 +226,17 @@ impl Graph {
                 let t = sys.step(&s, a);
                 let (sent, sends) = g.sends(&before, &t);
                 let kind = g.kind_of_action(a);
+                let actor = actor_of(a);
+                if completes_commit(&s, &t, actor) {
+                    commits.push(actor);
+                }
                 let next = index.len() as u32;
                 let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
                     todo.push_back(t);
                     next
                 });
                 let crash = matches!(a, Action::Crash(_));
-                let actor = actor_of(a) as u8;
+                let actor = actor as u8;
                 g.edges[i].push(Edge {
                     to,
                     actor,
@@ -232,6 +247,12 @@ impl Graph {
                     sends,
                 });
             }
+            let commuting = (0..n).filter(|a| {
+                let mine = g.edges[i].iter().filter(|e| usize::from(e.actor) == *a);
+                let sends = mine.fold(0, |b, e| b | e.sent);
+                commutes(sys, &s, *a, (sends, commits.contains(a)))
+            });
+            g.commuting.push(commuting.fold(0, |b, a| b | 1 << a));
         }
         g
     }
@@ -371,6 +392,13 @@ impl Graph {
     /// acts in state `s` ([`crate::reduction_written::timers_may_move`]).
     pub fn written_timers_move(&self, s: usize, a: usize) -> bool {
         self.written_timers[s] & (1 << a) != 0
+    }
+
+    /// Whether the hand-written declarations say `a`'s enabled actions in state `s`
+    /// commute with every other actor's step before it acts
+    /// ([`crate::reduction_written::commutes`]).
+    pub fn written_commutes(&self, s: usize, a: usize) -> bool {
+        self.commuting[s] & (1 << a) != 0
     }
 
     /// The labels the property table declares stay set once set

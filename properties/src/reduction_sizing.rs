@@ -45,8 +45,14 @@
 //!   get a message, and its timer firings cannot change before it acts (decided exactly).
 //!
 //! - [`Rule::Written`]: as [`Rule::Requests`], with the requests declared by hand from
-//!   the state ([`crate::reduction_written`]) instead of learned; and
-//!   [`Rule::WrittenTimers`], with whether timers may change declared by hand as well.
+//!   the state ([`crate::reduction_written`]) instead of learned;
+//!   [`Rule::WrittenTimers`], with whether timers may change declared by hand as well;
+//!   and [`Rule::WrittenCommuting`], with whether the set's steps commute with the
+//!   others' declared by hand too: everything but visibility.
+//!
+//! [`Visible::Unsets`] asks of a set only that its actions unset no label where it is
+//! moved across, which is all the argument for a search that keeps verdicts needs
+//! (`docs/checker.md`, "Labels a set must not unset").
 //!
 //! All but the ceiling and the written rules are learned from the whole space, so they know
 //! more than a rule declared by hand could; they check neither commutation, faults nor
@@ -79,6 +85,10 @@ pub enum Visible {
     /// three that read partition logs and the share coordinator's state are not declared
     /// to be.
     Violations,
+    /// No label may be unset: an action of a set taken alone may set a label but never
+    /// clear one (`docs/checker.md`, "Labels a set must not unset"): the condition the
+    /// argument for stable twins needs, asked of every label.
+    Unsets,
 }
 
 impl Visible {
@@ -88,6 +98,7 @@ impl Visible {
             Visible::Every => 0,
             Visible::Unstable => 1,
             Visible::Violations => 2,
+            Visible::Unsets => 3,
         }
     }
 }
@@ -116,10 +127,13 @@ pub enum Rule {
     /// As [`Rule::Written`], with whether the actor's timers may change declared by hand
     /// too ([`crate::reduction_written::timers_may_move`]) instead of decided exactly.
     WrittenTimers,
+    /// As [`Rule::WrittenTimers`], with whether the actor's steps commute with the others'
+    /// declared by hand too ([`crate::reduction_written::commutes`]).
+    WrittenCommuting,
 }
 
 /// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
-pub const ROWS: [(&str, Rule, Option<Visible>); 25] = [
+pub const ROWS: [(&str, Rule, Option<Visible>); 29] = [
     ("ceiling", Rule::Ceiling(Visible::Every), None),
     (
         "ceiling with stable twins",
@@ -129,6 +143,11 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 25] = [
     (
         "ceiling if every twin were stable",
         Rule::Ceiling(Visible::Violations),
+        None,
+    ),
+    (
+        "ceiling where no set unsets a label",
+        Rule::Ceiling(Visible::Unsets),
         None,
     ),
     ("connections", Rule::Connections, None),
@@ -212,6 +231,21 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 25] = [
         "written requests and timers, within the ceiling with stable twins",
         Rule::WrittenTimers,
         Some(Visible::Unstable),
+    ),
+    (
+        "written requests and timers, within the ceiling where no set unsets a label",
+        Rule::WrittenTimers,
+        Some(Visible::Unsets),
+    ),
+    (
+        "written requests, timers and commutation",
+        Rule::WrittenCommuting,
+        None,
+    ),
+    (
+        "written requests, timers and commutation, within the ceiling where no set unsets a label",
+        Rule::WrittenCommuting,
+        Some(Visible::Unsets),
     ),
 ];
 
@@ -379,7 +413,7 @@ impl Graph {
     /// Whether, in `t`, an action of `a` changes a label outside `stable` (a property's
     /// violation or twin), or does not commute with an action of another actor (one
     /// disables the other, or the two orders reach different states).
-    fn breaks_at(&self, t: usize, a: usize, stable: u64) -> bool {
+    fn breaks_at(&self, t: usize, a: usize, stable: u64, unsets: bool) -> bool {
         let edges = &self.edges[t];
         let after = |from: usize, action: u64| {
             let found = self.edges[from].iter().find(|e| e.action == action);
@@ -388,7 +422,13 @@ impl Graph {
         let (mine, others): (Vec<&Edge>, Vec<&Edge>) =
             edges.iter().partition(|e| usize::from(e.actor) == a);
         mine.iter().any(|m| {
-            (self.labels[m.to as usize] ^ self.labels[t]) & !stable != 0
+            let next = self.labels[m.to as usize];
+            let changed = if unsets {
+                self.labels[t] & !next
+            } else {
+                next ^ self.labels[t]
+            };
+            changed & !stable != 0
                 || others.iter().any(|b| {
                     let mb = after(m.to as usize, b.action);
                     mb.is_none() || mb != after(b.to as usize, m.action)
@@ -401,23 +441,23 @@ impl Graph {
     pub(crate) fn ceiling(&self, visible: Visible) -> &[Vec<bool>] {
         self.refused[visible.index()].get_or_init(|| {
             let stable = match visible {
-                Visible::Every => 0,
+                Visible::Every | Visible::Unsets => 0,
                 Visible::Unstable => self.stable,
                 Visible::Violations => TWINS,
             };
-            self.not_persistent(stable)
+            self.not_persistent(stable, visible == Visible::Unsets)
         })
     }
 
     /// Per actor `b`: the states where its enabled set is not persistent (exactly):
     /// along some path of other actors' steps its enabled actions change, or one of them
     /// breaks ([`Graph::breaks_at`]) a label outside `stable`.
-    fn not_persistent(&self, stable: u64) -> Vec<Vec<bool>> {
+    fn not_persistent(&self, stable: u64, unsets: bool) -> Vec<Vec<bool>> {
         (0..self.actors)
             .map(|b| {
                 let enabled: Vec<u64> = (0..self.states()).map(|s| self.enabled_of(s, b)).collect();
                 let mut f: Vec<bool> = (0..self.states())
-                    .map(|s| self.breaks_at(s, b, stable))
+                    .map(|s| self.breaks_at(s, b, stable, unsets))
                     .collect();
                 let mut changed = true;
                 while changed {
@@ -482,6 +522,8 @@ impl Graph {
         // rule those where its timers may move first.
         let ceiling = match (rule, within) {
             (Rule::Ceiling(v), _) | (_, Some(v)) => self.ceiling(v),
+            // Its sets are judged by what it declares: all but visibility.
+            (Rule::WrittenCommuting, None) => self.ceiling(Visible::Unsets),
             _ => self.ceiling(Visible::Every),
         };
         let blocked = self.timers_move.get_or_init(|| self.timer_moves());
@@ -489,7 +531,7 @@ impl Graph {
             Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
             Rule::Declared | Rule::Requests => (0, self.declarations(&self.own)),
-            Rule::Written | Rule::WrittenTimers => (0, Vec::new()),
+            Rule::Written | Rule::WrittenTimers | Rule::WrittenCommuting => (0, Vec::new()),
             Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
@@ -525,14 +567,12 @@ impl Graph {
                     let owed = rule == Rule::Requests;
                     !blocked[a][s] && self.quiet_toward(s, a, owed, declared)
                 }
-                Rule::Written | Rule::WrittenTimers => {
+                Rule::Written => {
                     let declared = |_: usize| self.written[s][a];
-                    let moves = match rule {
-                        Rule::WrittenTimers => self.written_timers_move(s, a),
-                        _ => blocked[a][s],
-                    };
-                    !moves && self.quiet_toward(s, a, true, declared)
+                    !blocked[a][s] && self.quiet_toward(s, a, true, declared)
                 }
+                Rule::WrittenTimers => self.written_persistent(s, a),
+                Rule::WrittenCommuting => self.written_takes(s, a),
             }
         };
         let (states, verdicts, taken) = self.search(takes, !matches!(rule, Rule::Ceiling(_)));
@@ -543,6 +583,42 @@ impl Graph {
             by_actor,
             refuted,
         }
+    }
+
+    /// Whether the hand-written declarations say `a`'s set is persistent in `s`: no
+    /// request may come on an empty connection, no answer but one owed, and no timer of
+    /// `a` may change before it acts.
+    pub fn written_persistent(&self, s: usize, a: usize) -> bool {
+        let declared = |_: usize| self.written[s][a];
+        !self.written_timers_move(s, a) && self.quiet_toward(s, a, true, declared)
+    }
+
+    /// Whether the hand-written declarations take `a`'s set in `s`: persistent, and its
+    /// steps commute with the others'.
+    pub fn written_takes(&self, s: usize, a: usize) -> bool {
+        self.written_persistent(s, a) && self.written_commutes(s, a)
+    }
+
+    /// Per actor: the states where the hand-written declarations take its set (one that
+    /// holds an action other than a crash, beside another actor's) while the ceiling
+    /// `visible` refuses it. Sound declarations leave none.
+    pub fn written_refuted(&self, visible: Visible) -> Vec<usize> {
+        self.refuted(visible, |s, a| self.written_takes(s, a))
+    }
+
+    /// Per actor: the states where `takes` takes its set (one that holds an action other
+    /// than a crash, beside another actor's) while the ceiling `visible` refuses it.
+    pub fn refuted(&self, visible: Visible, takes: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+        let ceiling = self.ceiling(visible);
+        let mut refuted = vec![0; self.actors];
+        for (s, edges) in self.edges.iter().enumerate() {
+            for (a, r) in refuted.iter_mut().enumerate() {
+                let mine = edges.iter().any(|e| usize::from(e.actor) == a && !e.crash);
+                let others = edges.iter().any(|e| usize::from(e.actor) != a);
+                *r += usize::from(mine && others && ceiling[a][s] && takes(s, a));
+            }
+        }
+        refuted
     }
 
     /// Per actor, the states expanded through its set alone (`taken`), and how many of

@@ -20,7 +20,10 @@ use crate::reduction_graph::{bit, Graph};
 use sharetxn_model::clients::transaction_manager::{Outstanding, TransactionManager};
 use sharetxn_model::coordinator::txn_state::TransactionState;
 use sharetxn_model::protocol::msg::{Msg, RequestKey, Timer};
+use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::share::share_coordinator::ShareRecord;
+use sharetxn_model::world::scenario::Role;
+use sharetxn_model::world::timing;
 use sharetxn_model::{Design, System, SystemState};
 use stateright::actor::Id;
 
@@ -214,7 +217,11 @@ fn coordinator_may(sys: &System, s: &SystemState, a: Id) -> bool {
     }
     let timers = s.timers[usize::from(tc)].iter();
     let timeout = timers.clone().any(|t| matches!(t, Timer::TxnTimeout(_)));
-    let retries = timers.clone().any(|t| !matches!(t, Timer::TxnTimeout(_)));
+    let retries = timers.clone().any(|t| {
+        let wait = || sys.actors[usize::from(tc)].wait(s.node(tc), t);
+        !matches!(t, Timer::TxnTimeout(_))
+            && (timing::is_due(sys, s, tc, t) || may_be_cut(sys, s, &wait()))
+    });
     let ending = flying_to(s, tc, |m| matches!(m, Msg::EndTxn(_))) || !st.parked.is_empty();
     let leads =
         |tps: &std::collections::BTreeSet<_>| tps.iter().any(|tp| sys.topology.leader_of(*tp) == a);
@@ -364,7 +371,7 @@ fn leader_may(sys: &System, s: &SystemState, sp: Id) -> bool {
 /// - A request timeout, a persister or state-read timeout and a marker retry await an
 ///   answer that a live peer always gives (`Down` in `protocol/wait.rs`): they become due
 ///   only if a crash cuts the exchange, directly or through a peer's own request, so they
-///   may change while a crash is left to spend or an actor is down.
+///   may change only while a crash may still cut it (`may_be_cut`).
 /// - Any other timer is the actor's own schedule or awaits nothing another actor can take
 ///   away here.
 ///
@@ -374,16 +381,131 @@ pub fn timers_may_move(sys: &System, s: &SystemState, a: usize) -> bool {
     if !declared_for(sys) || s.budget.timeouts > 0 || s.budget.drops > 0 {
         return !s.timers[a].is_empty();
     }
-    let down = (0..sys.actors.len()).any(|i| !s.is_up(Id::from(i)));
-    let crash = s.budget.crashes > 0 || down;
-    s.timers[a].iter().any(|t| match t {
+    s.timers[a].iter().any(|t| timer_may_move(sys, s, a, t))
+}
+
+/// Whether timer `t` of `a` may become due, or stop being due, before `a` acts, where
+/// the declarations apply and no drop or early timeout is left ([`timers_may_move`]).
+fn timer_may_move(sys: &System, s: &SystemState, a: usize, t: &Timer) -> bool {
+    match t {
         Timer::StageRetry | Timer::RequestTimeout(RequestKey::Share) => true,
         Timer::RequestTimeout(_)
         | Timer::PersisterTimeout(_)
         | Timer::ReadStateTimeout
-        | Timer::MarkerRetry(_) => crash,
+        | Timer::MarkerRetry(_) => {
+            let node = &sys.actors[a];
+            may_be_cut(sys, s, &node.wait(s.node(Id::from(a)), t))
+        }
         _ => false,
+    }
+}
+
+/// Whether a crash may still cut the exchange `wait` awaits: its peer may crash (a crash
+/// is left and its role is crashable) or is down, or its peer is the share-partition
+/// leader while the share coordinator may crash or is down (the leader holds its
+/// clients' requests while it loads from, writes to or stages at the share coordinator).
+/// A client or an acquisition waited on may always be.
+fn may_be_cut(sys: &System, s: &SystemState, wait: &Wait) -> bool {
+    let t = &sys.topology;
+    let exposed = |p: Id| {
+        !s.is_up(p) || (s.budget.crashes > 0 && sys.scenario.crashable.contains(&t.role(p)))
+    };
+    match wait {
+        Wait::Always | Wait::Never => false,
+        Wait::Reply(r) => {
+            exposed(r.peer)
+                || (Some(r.peer) == t.share_partition && t.share_coordinator.is_some_and(exposed))
+        }
+        Wait::Any(waits) => waits.iter().any(|w| may_be_cut(sys, s, w)),
+        Wait::Client { .. } | Wait::Acquisition { .. } => true,
+    }
+}
+
+/// Whether the steps of `a`'s enabled actions in `s`, which put messages on the
+/// connections `sends` (bits of [`bit`]), commute with every step another actor may take
+/// before `a` acts (the order of two steps of different actors changes nothing else,
+/// `docs/checker.md`, "Steps that commute"):
+/// - no crash is in `a`'s set (a crash loses what is in flight to the actor, so a step
+///   that sends to it and the crash reach different states in the two orders), and none
+///   of its steps sends to an actor that may still crash;
+/// - while another actor may still crash, none of its steps completes a commit (the
+///   history's `commit_after_fault` records a commit after a fault: the crash first
+///   sets it, the commit first does not);
+/// - no armed timer of another actor that may change (as [`timers_may_move`] has it per
+///   timer) awaits `a`, directly or through a verification `a` runs for it: `a`'s step
+///   would decide whether it is due (a staging retry follows the share coordinator's
+///   answer).
+///
+/// Where the declarations do not apply, or drops, duplicates or early timeouts are left
+/// (each shares the scenario's budget with the others), nothing is declared to commute.
+pub fn commutes(sys: &System, s: &SystemState, a: usize, (sends, commits): (u128, bool)) -> bool {
+    let b = &s.budget;
+    if !declared_for(sys) || b.timeouts > 0 || b.drops > 0 || b.duplicates > 0 {
+        return false;
+    }
+    let may_crash = |x: usize| {
+        b.crashes > 0
+            && sys
+                .scenario
+                .crashable
+                .contains(&sys.topology.role(Id::from(x)))
+    };
+    if may_crash(a) && s.is_up(Id::from(a)) {
+        return false;
+    }
+    let n = sys.actors.len();
+    let to = |x: usize| bit(a, x, false) | bit(a, x, true);
+    let crash_left = (0..n).any(|x| x != a && may_crash(x));
+    if commits && crash_left {
+        return false;
+    }
+    if (0..n).any(|x| x != a && may_crash(x) && sends & to(x) != 0) {
+        return false;
+    }
+    !(0..n).filter(|x| *x != a).any(|x| {
+        s.timers[x].iter().any(|t| {
+            let wait = sys.actors[x].wait(s.node(Id::from(x)), t);
+            timer_may_move(sys, s, x, t) && awaits_through(sys, &wait, Id::from(a))
+        })
     })
+}
+
+/// Whether the step from `s` to `next`, of actor `a`, completes a commit: the
+/// transaction coordinator moves a transaction from PrepareCommit to CompleteCommit.
+pub fn completes_commit(s: &SystemState, next: &SystemState, a: usize) -> bool {
+    let id = Id::from(a);
+    let (Some(b), Some(n)) = (
+        s.node(id).txn_coordinator(),
+        next.node(id).txn_coordinator(),
+    ) else {
+        return false;
+    };
+    n.txns.iter().any(|(t, m)| {
+        m.state == TransactionState::CompleteCommit
+            && b.txns
+                .get(t)
+                .is_some_and(|o| o.state == TransactionState::PrepareCommit)
+    })
+}
+
+/// Whether what `wait` awaits goes through `a`: `a` is the peer, or verifies the request
+/// for the peer (the transaction coordinator, for a leader's or coordinator's KIP-890
+/// verification), or holds the client or the acquisition waited on.
+fn awaits_through(sys: &System, wait: &Wait, a: Id) -> bool {
+    let t = &sys.topology;
+    match wait {
+        Wait::Always | Wait::Never => false,
+        Wait::Reply(r) => {
+            let verifies = matches!(
+                t.role(r.peer),
+                Role::DataPartition | Role::GroupCoordinator | Role::ShareCoordinator
+            );
+            r.peer == a || (r.held.is_some() && verifies && a == t.txn_coordinator)
+        }
+        Wait::Any(waits) => waits.iter().any(|w| awaits_through(sys, w, a)),
+        Wait::Client { client, .. } => *client == a,
+        Wait::Acquisition { .. } => Some(a) == t.share_partition || t.txn_clients().any(|c| c == a),
+    }
 }
 
 impl Graph {

@@ -3,11 +3,14 @@
 //! graph of ctp/proposed at one record: no actor sends a request on an empty connection
 //! before its recipient acts where they say it may not. The same measure finds what a
 //! declaration leaves out: with the client's requests left out, or with nothing declared.
-//! The same for the declarations of when an actor's due timers may change before it acts.
+//! The same for the declarations of when an actor's due timers may change before it acts,
+//! and for those of when its steps commute with the others' (judged against the ceiling
+//! where no set unsets a label, as no step of this graph unsets one).
 //! Where the declarations do not apply, every actor may send anything.
 
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::reduction_graph::{bit, Graph};
+use sharetxn_properties::reduction_sizing::Visible;
 use sharetxn_properties::reduction_written::{declared_for, requests_into};
 
 fn ctp(records: u16) -> System {
@@ -48,6 +51,20 @@ fn written_timer_declarations_are_sound() {
     // Declaring that no timer ever changes misses the ones that do.
     let missed = graph.undeclared_timers(|_, _| false);
     assert!(missed.iter().filter(|m| **m > 0).count() >= 2, "{missed:?}");
+}
+
+#[test]
+fn written_commutation_is_sound() {
+    let sys = ctp(1);
+    let graph = Graph::of(&sys);
+    // No step unsets a label here, so that ceiling judges persistence and commutation.
+    assert_eq!(graph.unset(), 0);
+    let refuted = graph.written_refuted(Visible::Unsets);
+    assert_eq!(refuted, vec![0; sys.actors.len()]);
+    // Without the commutation declarations, the persistent sets alone take sets whose
+    // steps do not commute with a crash of the share coordinator.
+    let refuted = graph.refuted(Visible::Unsets, |s, a| graph.written_persistent(s, a));
+    assert!(refuted.iter().sum::<usize>() > 0, "{refuted:?}");
 }
 
 #[test]
