@@ -168,6 +168,8 @@ pub struct CheckArgs {
     pub threads: usize,
     /// Stop after this long.
     pub timeout: Option<Duration>,
+    /// Depth-first search with the partial-order reduction.
+    pub partial_order: bool,
     /// Print the report as JSON.
     pub json: bool,
     /// Where trace files go.
@@ -231,9 +233,15 @@ fn clap_outcome(e: &clap::Error, command: Option<&str>) -> Result<Command, CliEr
 fn resolve(sub: Sub) -> Result<Command, CliError> {
     Ok(match sub {
         Sub::List => Command::List,
+        Sub::Check(c) if c.partial_order && c.strategy != Strategy::Dfs => {
+            return Err(CliError::new(
+                "--partial-order needs --strategy dfs (try 'sharetxn check --help')",
+            ))
+        }
         Sub::Check(c) => Command::Check(CheckArgs {
             model: resolve_model(c.model, |_| None)?,
             strategy: c.strategy,
+            partial_order: c.partial_order,
             max_depth: c.max_depth,
             max_states: c.max_states,
             threads: c.threads.unwrap_or_else(default_threads),
@@ -519,6 +527,26 @@ mod tests {
             (&["--frob"][..], "unexpected argument"),
             (&["list", "extra"][..], "unexpected argument"),
             (&["list", "--json"][..], "unexpected argument"),
+            (&["explore", "--port", "0"][..], "1 to 65535"),
+            (&["explore", "--port", "70000"][..], "1 to 65535"),
+            (&["explore", "--host="][..], "needs a host"),
+            (&["explore", "--json"][..], "unexpected argument"),
+            (&["completions", "tcsh"][..], "invalid value"),
+        ] {
+            assert_refused(words, expect);
+        }
+    }
+
+    /// `words` are refused with a one-line error that says `expect`.
+    fn assert_refused(words: &[&str], expect: &str) {
+        let message = error(words);
+        assert!(message.contains(expect), "{words:?}: {message}");
+        assert!(!message.contains('\n'), "{words:?}: {message}");
+    }
+
+    #[test]
+    fn bad_check_input_is_refused() {
+        for (words, expect) in [
             (&["check", "--frob"][..], "unexpected argument"),
             (&["check", "--threads"][..], "a value is required"),
             (&["check", "--threads", "--json"][..], "a value is required"),
@@ -531,6 +559,10 @@ mod tests {
             (&["check", "--timeout", "NaN"][..], "above 0"),
             (&["check", "--timeout", "1e300"][..], "above 0"),
             (&["check", "--strategy", "random"][..], "bfs or dfs"),
+            (
+                &["check", "--partial-order"][..],
+                "--partial-order needs --strategy dfs",
+            ),
             (&["check", "--json", "--json"][..], "multiple times"),
             (
                 &["check", "--threads", "1", "--threads", "2"][..],
@@ -541,15 +573,8 @@ mod tests {
             (&["check", "--set", "nope=1"][..], "unknown key"),
             (&["check", "--set", "tv=9"][..], "0 to 2"),
             (&["check", "--set", "tv"][..], "KEY=VALUE"),
-            (&["explore", "--port", "0"][..], "1 to 65535"),
-            (&["explore", "--port", "70000"][..], "1 to 65535"),
-            (&["explore", "--host="][..], "needs a host"),
-            (&["explore", "--json"][..], "unexpected argument"),
-            (&["completions", "tcsh"][..], "invalid value"),
         ] {
-            let message = error(words);
-            assert!(message.contains(expect), "{words:?}: {message}");
-            assert!(!message.contains('\n'), "{words:?}: {message}");
+            assert_refused(words, expect);
         }
     }
 

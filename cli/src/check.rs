@@ -34,6 +34,8 @@ pub struct CheckRun<'a> {
     pub threads: usize,
     /// Stop after this long.
     pub timeout: Option<Duration>,
+    /// Depth-first search with the partial-order reduction.
+    pub partial_order: bool,
     /// No progress line, even on a terminal: the output is JSON, or other checks run
     /// beside this one.
     pub quiet: bool,
@@ -69,6 +71,7 @@ pub fn check_and_record(system: &System, run: &CheckRun) -> Recorded {
         max_depth: run.max_depth,
         threads: run.threads,
         timeout: run.timeout,
+        partial_order: run.partial_order,
         progress,
         ..CheckOptions::default()
     };
@@ -97,6 +100,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         max_states: args.max_states,
         threads: args.threads,
         timeout: args.timeout,
+        partial_order: args.partial_order,
         quiet: args.json,
         trace_out: &args.trace_out,
         label: String::new(),

@@ -448,6 +448,7 @@ impl PairRun<'_> {
             max_states: bounds.state_cap,
             threads: self.per_check,
             timeout: args.timeout,
+            partial_order: false,
             quiet: args.json || self.side_by_side,
             trace_out: &args.trace_out,
             label,

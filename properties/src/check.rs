@@ -86,6 +86,14 @@ pub struct CheckOptions<'a> {
     /// states and verdicts in any order; a capped one reaches a different part of the
     /// space for each seed, which is what swarm verification runs many of.
     pub order: Option<u64>,
+    /// Depth-first only: the partial-order reduction. A state is expanded through one
+    /// actor's enabled actions alone where the hand-written declarations say that set is
+    /// persistent, commutes with every other actor's steps and unsets no label
+    /// ([`crate::reduction_rule`]), and every successor through it is new; elsewhere in
+    /// full. It applies only where the declarations do (`proposed` on `ctp`); every
+    /// verdict is the same, the states fewer (`docs/checker.md`, "The reduction in the
+    /// search"). Off by default.
+    pub partial_order: bool,
 }
 
 /// The default BFS level limit: about 150 MB of collapsed states on this model. It is
@@ -114,6 +122,7 @@ impl Default for CheckOptions<'_> {
             focus: None,
             fuse_duplicates: true,
             order: None,
+            partial_order: false,
         }
     }
 }
@@ -355,6 +364,9 @@ pub(crate) struct Search<'o, 'a> {
     pub unique: u64,
     pub exhaustive: bool,
     pub max_depth: u64,
+    /// Whether the depth-first search ran with the partial-order reduction (asked for,
+    /// and where it applies).
+    pub reduced: bool,
 }
 
 impl Search<'_, '_> {
@@ -399,6 +411,7 @@ pub fn check(sys: &System, mut options: CheckOptions<'_>) -> Report {
         unique: 1,
         exhaustive: true,
         max_depth: 0,
+        reduced: false,
     };
     let mut switched = false;
     let roots = match strategy {
@@ -474,6 +487,18 @@ fn breadth_first(
     rest
 }
 
+/// How a report names the search that ran: the strategy asked for, `bfs-then-dfs` if
+/// breadth-first search went on depth-first (`switched`), `dfs-partial-order` if the
+/// depth-first search was `reduced`.
+fn strategy_name(strategy: Strategy, switched: bool, reduced: bool) -> &'static str {
+    match (strategy, switched) {
+        (Strategy::Bfs, false) => "bfs",
+        (Strategy::Bfs, true) => "bfs-then-dfs",
+        (Strategy::Dfs, _) if reduced => "dfs-partial-order",
+        (Strategy::Dfs, _) => "dfs",
+    }
+}
+
 fn report(
     sys: &System,
     search: &Search<'_, '_>,
@@ -527,11 +552,7 @@ fn report(
         scenario: sys.scenario.name.clone(),
         design: sys.design.name.clone(),
         settings: settings::as_json(&sys.design, &sys.scenario),
-        strategy: match (strategy, switched) {
-            (Strategy::Bfs, false) => "bfs".into(),
-            (Strategy::Bfs, true) => "bfs-then-dfs".into(),
-            (Strategy::Dfs, _) => "dfs".into(),
-        },
+        strategy: strategy_name(strategy, switched, search.reduced).into(),
         exhaustive,
         unique_states,
         max_depth: search.max_depth,

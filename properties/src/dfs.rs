@@ -11,10 +11,13 @@
 
 use crate::check::{expand, At, Scratch, Search, Successor};
 use crate::reduction;
+use crate::reduction_rule;
 use crate::seen::Seen;
 use crate::swarm::Order;
 use crate::visited::ROOT_IDX;
 use sharetxn_model::{System, SystemState};
+
+mod reduced;
 
 /// The most expanded states kept for their vectors: a state keeps a few successors.
 const SPARE: usize = 64;
@@ -60,8 +63,11 @@ pub(crate) fn depth_first(
     roots: Vec<(u64, SystemState, u64)>,
     after_bfs: bool,
 ) {
+    let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
     let mut dfs = Dfs {
-        fuse: search.options.fuse_duplicates && reduction::fuses_duplicates(sys),
+        fuse,
+        reduce: search.options.partial_order && !fuse && reduction_rule::applies(sys),
+        on_path: Vec::new(),
         after_bfs,
         seen: Seen::new(),
         stack: Vec::new(),
@@ -81,6 +87,10 @@ pub(crate) fn depth_first(
     if !after_bfs {
         // The initial state is counted by the table already; the set must know it too.
         roots.iter().for_each(|(fp, ..)| _ = dfs.seen.insert(*fp));
+    }
+    if dfs.reduce {
+        search.reduced = true;
+        return reduced::depth_first(sys, search, &mut dfs, roots);
     }
     dfs.stack = roots
         .into_iter()
@@ -109,6 +119,13 @@ pub(crate) fn depth_first(
 struct Dfs {
     /// Whether duplications are fused with their delivery (`reduction.rs`).
     fuse: bool,
+    /// Whether states are expanded through one actor's set where the partial-order
+    /// reduction takes one (`reduction_rule.rs`).
+    reduce: bool,
+    /// With the reduction: the fingerprints of the states on the path from the root to
+    /// the state being expanded, itself included. The cycle proviso refuses a set that
+    /// leads to one of them (`docs/checker.md`, "The reduction in the search").
+    on_path: Vec<u64>,
     /// Whether the search goes on from a breadth-first search's last level.
     after_bfs: bool,
     seen: Seen,
@@ -133,11 +150,12 @@ impl Dfs {
         let (fp, state, depth) = at;
         let may_expand = search.options.max_depth.is_none_or(|d| depth < d);
         let (seen, table, after_bfs) = (&self.seen, &mut search.table, self.after_bfs);
-        let (kept, spare) = (&mut self.successors, &mut self.spare);
+        let (kept, spare, reduce) = (&mut self.successors, &mut self.spare, self.reduce);
         let mut sink = |successor: Successor<'_>| match successor {
             Successor::Coming(nfp) => seen.prefetch(nfp),
             Successor::Stepped(idx, nfp, next) => {
-                if !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
+                // The reduction chooses among every successor, known or new.
+                if reduce || !(seen.contains(nfp) || after_bfs && table.contains_mut(nfp)) {
                     let mut copy = spare.pop().unwrap_or_default();
                     copy.clone_from(next);
                     kept.push((idx, nfp, copy));
@@ -154,6 +172,9 @@ impl Dfs {
             &mut sink,
             &mut self.scratch,
         );
+        if self.reduce {
+            self.reduce_to_ample(sys, &mut search.table, &state);
+        }
         if self.spare.len() < SPARE {
             self.spare.push(state);
         }

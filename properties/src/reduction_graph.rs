@@ -2,10 +2,10 @@
 //! [`crate::reduction_sizing`] read at each state, and the depth-first search that
 //! expands each state through the set a rule takes.
 
-use crate::reduction_written::{commutes, completes_commit, requests_into, timers_may_move};
+use crate::reduction_rule::{self, Step};
+use crate::reduction_written::{commutes, requests_into, timers_may_move};
 use crate::{View, PROPERTIES};
 use sharetxn_model::protocol::msg::{Msg, Timer};
-use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::fingerprint;
 use sharetxn_model::{Action, System, SystemState};
 use stateright::actor::Id;
@@ -30,6 +30,9 @@ pub(crate) struct Edge {
     /// What it sent: recipient, on the answers' connection, and the kind of event the
     /// message is at the recipient.
     pub(crate) sends: Vec<(u8, bool, u16)>,
+    /// Whether it may unset a label, by the hand-written declarations
+    /// ([`crate::reduction_visible::may_unset`]).
+    pub(crate) may_unset: bool,
 }
 
 /// The whole state graph with what the rules read.
@@ -67,6 +70,9 @@ pub struct Graph {
     /// Per state: the actors whose enabled actions commute with every other actor's step
     /// before they act, by the hand-written declarations (bits by actor).
     pub(crate) commuting: Vec<u8>,
+    /// Per state: the actors whose set the search's reduction takes
+    /// ([`crate::reduction_rule::takes`]; bits by actor).
+    pub(crate) rule: Vec<u8>,
     /// The labels that stay set once set, by the property table: the twins declared
     /// [`crate::PropertyDef::twin_stable`].
     pub(crate) stable: u64,
@@ -133,15 +139,6 @@ fn message_kind(src: usize, name: &str) -> String {
     format!("{src}>{name}")
 }
 
-/// The peers whose answer `wait` awaits, into `out` (bits by actor).
-fn peers(wait: &Wait, out: &mut u8) {
-    match wait {
-        Wait::Reply(r) => *out |= 1 << usize::from(r.peer),
-        Wait::Any(ws) => ws.iter().for_each(|w| peers(w, out)),
-        Wait::Client { .. } | Wait::Always | Wait::Never | Wait::Acquisition { .. } => {}
-    }
-}
-
 /// A timer's kind: its variant, without what it is for (every variant is a tuple or a
 /// unit).
 fn timer_kind(t: &Timer) -> String {
@@ -180,13 +177,62 @@ fn labels(sys: &System, s: &SystemState) -> u64 {
 impl Graph {
     /// Explores every state of `sys` (at most 8 actors).
     pub fn of(sys: &System) -> Graph {
+        let mut g = Graph::empty(sys);
+        let init = sys.init_state();
+        let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);
+        // Breadth first, so that states are recorded in the order they are numbered.
+        let mut todo = VecDeque::from([init]);
+        let mut actions = Vec::new();
+        let mut steps: Vec<(usize, Step)> = Vec::new();
+        let applies = reduction_rule::applies(sys);
+        while let Some(s) = todo.pop_front() {
+            steps.clear();
+            let i = g.edges.len();
+            actions.clear();
+            sys.enabled(&s, &mut actions);
+            g.record(sys, &s, &actions);
+            let before = in_flight(&s);
+            for a in &actions {
+                let t = sys.step(&s, a);
+                let (sent, sends) = g.sends(&before, &t);
+                let kind = g.kind_of_action(a);
+                let actor = actor_of(a);
+                let fault = (
+                    matches!(a, Action::Crash(_)),
+                    matches!(a, Action::Restart(_)),
+                );
+                let step = Step::of(sys, &s, &t, actor, fault);
+                steps.push((actor, step));
+                let next = index.len() as u32;
+                let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
+                    todo.push_back(t);
+                    next
+                });
+                g.edges[i].push(Edge {
+                    to,
+                    actor: actor as u8,
+                    crash: fault.0,
+                    action: hash(a),
+                    sent,
+                    kind,
+                    sends,
+                    may_unset: step.may_unset,
+                });
+            }
+            g.record_rule(sys, &s, &steps, applies);
+        }
+        g
+    }
+
+    /// A graph of `sys` with no state yet (at most 8 actors).
+    fn empty(sys: &System) -> Graph {
         let n = sys.actors.len();
         assert!(n <= 8, "the graph's bit sets hold 8 actors");
         assert!(
             PROPERTIES.len() <= 32,
             "a state's labels hold 32 properties"
         );
-        let mut g = Graph {
+        Graph {
             actors: n,
             edges: Vec::new(),
             own: Vec::new(),
@@ -201,6 +247,7 @@ impl Graph {
             written: Vec::new(),
             written_timers: Vec::new(),
             commuting: Vec::new(),
+            rule: Vec::new(),
             refused: [
                 OnceCell::new(),
                 OnceCell::new(),
@@ -208,53 +255,37 @@ impl Graph {
                 OnceCell::new(),
             ],
             timers_move: OnceCell::new(),
-        };
-        let init = sys.init_state();
-        let mut index = BTreeMap::from([(fingerprint::of(&init), 0u32)]);
-        // Breadth first, so that states are recorded in the order they are numbered.
-        let mut todo = VecDeque::from([init]);
-        let mut actions = Vec::new();
-        let mut commits = Vec::new();
-        while let Some(s) = todo.pop_front() {
-            commits.clear();
-            let i = g.edges.len();
-            actions.clear();
-            sys.enabled(&s, &mut actions);
-            g.record(sys, &s, &actions);
-            let before = in_flight(&s);
-            for a in &actions {
-                let t = sys.step(&s, a);
-                let (sent, sends) = g.sends(&before, &t);
-                let kind = g.kind_of_action(a);
-                let actor = actor_of(a);
-                if completes_commit(&s, &t, actor) {
-                    commits.push(actor);
-                }
-                let next = index.len() as u32;
-                let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {
-                    todo.push_back(t);
-                    next
-                });
-                let crash = matches!(a, Action::Crash(_));
-                let actor = actor as u8;
-                g.edges[i].push(Edge {
-                    to,
-                    actor,
-                    crash,
-                    action: hash(a),
-                    sent,
-                    kind,
-                    sends,
-                });
-            }
-            let commuting = (0..n).filter(|a| {
-                let mine = g.edges[i].iter().filter(|e| usize::from(e.actor) == *a);
-                let sends = mine.fold(0, |b, e| b | e.sent);
-                commutes(sys, &s, *a, (sends, commits.contains(a)))
-            });
-            g.commuting.push(commuting.fold(0, |b, a| b | 1 << a));
         }
-        g
+    }
+
+    /// Adds the hand-written declarations' verdicts on state `s`'s sets, whose steps
+    /// (by actor) are `steps`: whether each commutes, and whether the search's reduction
+    /// takes it (where it `applies`).
+    fn record_rule(
+        &mut self,
+        sys: &System,
+        s: &SystemState,
+        steps: &[(usize, Step)],
+        applies: bool,
+    ) {
+        let (mut commuting, mut taken) = (0u8, 0u8);
+        for a in 0..self.actors {
+            let mine: Vec<Step> = steps
+                .iter()
+                .filter(|(x, _)| *x == a)
+                .map(|(_, st)| *st)
+                .collect();
+            let sends = mine.iter().fold(0, |b, st| b | st.sends);
+            let commits = mine.iter().any(|st| st.commits);
+            if commutes(sys, s, a, (sends, commits)) {
+                commuting |= 1 << a;
+            }
+            if applies && !mine.is_empty() && reduction_rule::takes(sys, s, a, &mine) {
+                taken |= 1 << a;
+            }
+        }
+        self.commuting.push(commuting);
+        self.rule.push(taken);
     }
 
     /// What a step that left `before` in flight and reached `t` sent: the connections (bits
@@ -322,7 +353,7 @@ impl Graph {
             .map(|i| {
                 let mut b = 0;
                 for t in s.timers[i].iter() {
-                    peers(&sys.actors[i].wait(s.node(Id::from(i)), t), &mut b);
+                    reduction_rule::peers(&sys.actors[i].wait(s.node(Id::from(i)), t), &mut b);
                 }
                 b
             })
@@ -392,6 +423,12 @@ impl Graph {
     /// acts in state `s` ([`crate::reduction_written::timers_may_move`]).
     pub fn written_timers_move(&self, s: usize, a: usize) -> bool {
         self.written_timers[s] & (1 << a) != 0
+    }
+
+    /// Whether the search's reduction takes `a`'s set in state `s`
+    /// ([`crate::reduction_rule::takes`]).
+    pub fn rule_takes(&self, s: usize, a: usize) -> bool {
+        self.rule[s] & (1 << a) != 0
     }
 
     /// Whether the hand-written declarations say `a`'s enabled actions in state `s`

@@ -1,6 +1,6 @@
 //! How many states a persistent-set reduction spares on a model, and how far rules that
 //! could decide it from the state would go, measured on the whole state graph
-//! (`docs/checker.md`, "Why there is no partial-order reduction yet").
+//! (`docs/checker.md`, "Partial-order reduction").
 //!
 //! Each rule takes an actor's enabled actions (deliveries to it, its timers and choices,
 //! its crash or restart) alone, as the ample set, in some states; a depth-first search of
@@ -130,10 +130,15 @@ pub enum Rule {
     /// As [`Rule::WrittenTimers`], with whether the actor's steps commute with the others'
     /// declared by hand too ([`crate::reduction_written::commutes`]).
     WrittenCommuting,
+    /// As [`Rule::WrittenCommuting`], with which steps may unset a label declared by hand
+    /// too ([`crate::reduction_visible::may_unset`]): every condition decided from the
+    /// state, by the function the search's reduction uses
+    /// ([`crate::reduction_rule::takes`]).
+    WrittenAll,
 }
 
 /// The rules sized, by name, each alone or within a ceiling (`within` of [`Graph::size`]).
-pub const ROWS: [(&str, Rule, Option<Visible>); 29] = [
+pub const ROWS: [(&str, Rule, Option<Visible>); 30] = [
     ("ceiling", Rule::Ceiling(Visible::Every), None),
     (
         "ceiling with stable twins",
@@ -247,6 +252,7 @@ pub const ROWS: [(&str, Rule, Option<Visible>); 29] = [
         Rule::WrittenCommuting,
         Some(Visible::Unsets),
     ),
+    ("written, all four", Rule::WrittenAll, None),
 ];
 
 /// Per actor and kind of event ([`Graph::kinds`]): what handling it may lead to, a
@@ -522,8 +528,8 @@ impl Graph {
         // rule those where its timers may move first.
         let ceiling = match (rule, within) {
             (Rule::Ceiling(v), _) | (_, Some(v)) => self.ceiling(v),
-            // Its sets are judged by what it declares: all but visibility.
-            (Rule::WrittenCommuting, None) => self.ceiling(Visible::Unsets),
+            // Their sets are judged by the condition a search that keeps verdicts needs.
+            (Rule::WrittenCommuting | Rule::WrittenAll, None) => self.ceiling(Visible::Unsets),
             _ => self.ceiling(Visible::Every),
         };
         let blocked = self.timers_move.get_or_init(|| self.timer_moves());
@@ -531,7 +537,9 @@ impl Graph {
             Rule::Ceiling(_) | Rule::Chased => (0, Vec::new()),
             Rule::Connections => (self.used(), Vec::new()),
             Rule::Declared | Rule::Requests => (0, self.declarations(&self.own)),
-            Rule::Written | Rule::WrittenTimers | Rule::WrittenCommuting => (0, Vec::new()),
+            Rule::Written | Rule::WrittenTimers | Rule::WrittenCommuting | Rule::WrittenAll => {
+                (0, Vec::new())
+            }
             Rule::Queued => (0, self.declarations(&self.queued)),
         };
         let summaries = if rule == Rule::Chased {
@@ -573,6 +581,7 @@ impl Graph {
                 }
                 Rule::WrittenTimers => self.written_persistent(s, a),
                 Rule::WrittenCommuting => self.written_takes(s, a),
+                Rule::WrittenAll => self.rule_takes(s, a),
             }
         };
         let (states, verdicts, taken) = self.search(takes, !matches!(rule, Rule::Ceiling(_)));
@@ -599,11 +608,12 @@ impl Graph {
         self.written_persistent(s, a) && self.written_commutes(s, a)
     }
 
-    /// Per actor: the states where the hand-written declarations take its set (one that
-    /// holds an action other than a crash, beside another actor's) while the ceiling
-    /// `visible` refuses it. Sound declarations leave none.
+    /// Per actor: the states where the search's reduction (every condition written by
+    /// hand, [`crate::reduction_rule::takes`]) takes its set (one that holds an action
+    /// other than a crash, beside another actor's) while the ceiling `visible` refuses
+    /// it. Sound declarations leave none.
     pub fn written_refuted(&self, visible: Visible) -> Vec<usize> {
-        self.refuted(visible, |s, a| self.written_takes(s, a))
+        self.refuted(visible, |s, a| self.rule_takes(s, a))
     }
 
     /// Per actor: the states where `takes` takes its set (one that holds an action other

@@ -24,19 +24,20 @@ use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::share::share_coordinator::ShareRecord;
 use sharetxn_model::world::scenario::Role;
 use sharetxn_model::world::timing;
-use sharetxn_model::{Design, System, SystemState};
+use sharetxn_model::{Design, Scenario, System, SystemState};
 use stateright::actor::Id;
 
 /// Whether the declarations apply to `sys`: `proposed` with its knobs as they are, on
-/// the consume-transform-produce loop with one client, one output partition and one
-/// share partition. Another knob (a `--set`) is another protocol, which they were
-/// neither written for nor tested on.
+/// `ctp` as it is but for its number of records (one client, one output partition, one
+/// share partition, a share-coordinator crash). Another knob or scenario field (a
+/// `--set`) is another protocol or another world, which they were neither written for
+/// nor tested on.
 pub fn declared_for(sys: &System) -> bool {
-    let sc = &sys.scenario;
-    let one_of_each = sc.producers == 1 && sc.partitions == 1 && sc.share_partitions == 1;
-    let plain_loop = !sc.session && !sc.sink && !sc.resume && !sc.spl_move;
-    let others = sc.readers == 0 && sc.consumers == 0 && sc.share_groups == 1;
-    one_of_each && plain_loop && others && sys.design == Design::proposed()
+    let ctp = Scenario {
+        records: sys.scenario.records,
+        ..Scenario::ctp()
+    };
+    sys.scenario == ctp && sys.design == Design::proposed()
 }
 
 /// The request connections into `a` (bits of [`bit`]) that may get a message before `a`

@@ -226,6 +226,10 @@ pub struct CheckCli {
     /// Stop after this long (seconds above 0, may be fractional)
     #[arg(long, value_name = "SECS", value_parser = values::seconds)]
     pub timeout: Option<Duration>,
+    /// Depth-first only: the partial-order reduction, where it applies (proposed on ctp;
+    /// docs/checker.md): the same verdicts from fewer states
+    #[arg(long)]
+    pub partial_order: bool,
     /// Print the report as one JSON object on stdout, and no progress
     #[arg(long)]
     pub json: bool,

@@ -21,6 +21,7 @@ mod historical_bugs;
 mod implicit_add;
 mod kip1289;
 mod kip_scenarios;
+mod partial_order;
 mod pinned;
 mod proposed;
 mod reset;
