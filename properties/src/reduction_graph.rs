@@ -106,13 +106,6 @@ pub(crate) fn hash(x: &impl Hash) -> u64 {
     h.finish()
 }
 
-/// The connections that hold a message in `s`.
-fn held(s: &SystemState) -> u128 {
-    s.network.iter().fold(0, |b, e| {
-        b | bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some())
-    })
-}
-
 /// A message in flight: its connection (sender, recipient, carries answers), a hash of
 /// the message, and its RPC name.
 type InFlight = (usize, usize, bool, u64, &'static str);
@@ -349,15 +342,7 @@ impl Graph {
                 hash(&(own[i], to_me))
             })
             .collect();
-        let awaits = (0..n)
-            .map(|i| {
-                let mut b = 0;
-                for t in s.timers[i].iter() {
-                    reduction_rule::peers(&sys.actors[i].wait(s.node(Id::from(i)), t), &mut b);
-                }
-                b
-            })
-            .collect();
+        let awaits = (0..n).map(|i| reduction_rule::awaited(sys, s, i)).collect();
         let pending = self.pending(s, enabled);
         self.pending.push(pending);
         self.edges.push(Vec::new());
@@ -365,7 +350,7 @@ impl Graph {
         self.queued.push(queued);
         self.fires.push(fire_sets.iter().map(hash).collect());
         self.awaits.push(awaits);
-        self.held.push(held(s));
+        self.held.push(reduction_rule::held(s));
         self.labels.push(labels(sys, s));
         self.written
             .push((0..n).map(|a| requests_into(sys, s, a)).collect());

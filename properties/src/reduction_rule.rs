@@ -126,7 +126,7 @@ pub fn awaited(sys: &System, s: &SystemState, a: usize) -> u8 {
 }
 
 /// The peers a wait awaits an answer from, into `out` (bits by actor).
-pub(crate) fn peers(wait: &Wait, out: &mut u8) {
+fn peers(wait: &Wait, out: &mut u8) {
     match wait {
         Wait::Reply(r) => *out |= 1 << usize::from(r.peer),
         Wait::Any(ws) => ws.iter().for_each(|w| peers(w, out)),

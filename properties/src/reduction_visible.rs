@@ -29,8 +29,10 @@
 //! unsets a label must be one it declares.
 
 use crate::reduction_graph::{Edge, Graph};
+use crate::reduction_written::coordinator_moves;
 use crate::view::{share_coordinator_state_of, share_partition_state_of};
 use sharetxn_model::coordinator::txn_state::TransactionState;
+use sharetxn_model::protocol::record_state::RecordState;
 use sharetxn_model::{System, SystemState};
 use stateright::actor::Id;
 
@@ -54,22 +56,10 @@ pub fn may_unset(
 /// Whether the step of `a` from `s` to `next` moves one of its transactions into
 /// PrepareCommit or CompleteCommit (a transaction coordinator's commit decision).
 fn decides_commit(s: &SystemState, next: &SystemState, a: usize) -> bool {
-    let id = Id::from(a);
-    let (Some(b), Some(n)) = (
-        s.node(id).txn_coordinator(),
-        next.node(id).txn_coordinator(),
-    ) else {
-        return false;
-    };
-    let committing = |st: TransactionState| {
-        matches!(
-            st,
-            TransactionState::PrepareCommit | TransactionState::CompleteCommit
-        )
-    };
-    n.txns
-        .iter()
-        .any(|(t, m)| committing(m.state) && b.txns.get(t).is_none_or(|o| o.state != m.state))
+    use TransactionState::*;
+    coordinator_moves(s, next, a, |from, to| {
+        matches!(to, PrepareCommit | CompleteCommit) && from != Some(to)
+    })
 }
 
 /// Whether the step from `s` to `next` changes the state or delivery count of a record
@@ -84,13 +74,7 @@ fn changes_terminal(sys: &System, s: &SystemState, next: &SystemState) -> bool {
                 .and_then(|l| l.records.get(&offset))
                 .map(|r| (r.state, r.delivery_count))
         };
-        let terminal = |r: Option<(_, u8)>| {
-            r.is_some_and(
-                |(st, _): (sharetxn_model::protocol::record_state::RecordState, u8)| {
-                    st.is_terminal()
-                },
-            )
-        };
+        let terminal = |r: Option<(RecordState, u8)>| r.is_some_and(|(st, _)| st.is_terminal());
         let was = persisted(s);
         let held = cached(s);
         (terminal(was) && persisted(next) != was) || (terminal(held) && cached(next) != held)

@@ -474,6 +474,21 @@ pub fn commutes(sys: &System, s: &SystemState, a: usize, (sends, commits): (u128
 /// Whether the step from `s` to `next`, of actor `a`, completes a commit: the
 /// transaction coordinator moves a transaction from PrepareCommit to CompleteCommit.
 pub fn completes_commit(s: &SystemState, next: &SystemState, a: usize) -> bool {
+    use TransactionState::*;
+    coordinator_moves(s, next, a, |from, to| {
+        from == Some(PrepareCommit) && to == CompleteCommit
+    })
+}
+
+/// Whether the step from `s` to `next`, of actor `a`, moves one of the transaction
+/// coordinator's transactions as `moved` says, given its state before (`None` if it had
+/// none) and after.
+pub(crate) fn coordinator_moves(
+    s: &SystemState,
+    next: &SystemState,
+    a: usize,
+    moved: impl Fn(Option<TransactionState>, TransactionState) -> bool,
+) -> bool {
     let id = Id::from(a);
     let (Some(b), Some(n)) = (
         s.node(id).txn_coordinator(),
@@ -481,12 +496,9 @@ pub fn completes_commit(s: &SystemState, next: &SystemState, a: usize) -> bool {
     ) else {
         return false;
     };
-    n.txns.iter().any(|(t, m)| {
-        m.state == TransactionState::CompleteCommit
-            && b.txns
-                .get(t)
-                .is_some_and(|o| o.state == TransactionState::PrepareCommit)
-    })
+    n.txns
+        .iter()
+        .any(|(t, m)| moved(b.txns.get(t).map(|o| o.state), m.state))
 }
 
 /// Whether what `wait` awaits goes through `a`: `a` is the peer, or verifies the request
