@@ -5,6 +5,7 @@
 //! every run; and on every other pair of the default matrix it does not apply, and where
 //! it does not it changes nothing.
 
+use crate::common::proposed_ctp;
 use sharetxn_model::design::DESIGN_NAMES;
 use sharetxn_model::world::scenario::matrix_scenarios;
 use sharetxn_model::{Design, Scenario, System};
@@ -29,17 +30,9 @@ fn verdicts(report: &Report) -> Vec<(String, Status)> {
     named.map(|p| (p.name.clone(), p.status)).collect()
 }
 
-fn ctp(records: u16) -> System {
-    let scenario = Scenario {
-        records,
-        ..Scenario::ctp()
-    };
-    System::new(Design::proposed(), scenario)
-}
-
 #[test]
 fn the_reduction_keeps_every_verdict_on_ctp() {
-    let sys = ctp(1);
+    let sys = proposed_ctp(1);
     assert!(applies(&sys));
     let reduced = dfs(&sys, true);
     let full = dfs(&sys, false);

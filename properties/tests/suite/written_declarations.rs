@@ -8,22 +8,15 @@
 //! where no set unsets a label, as no step of this graph unsets one).
 //! Where the declarations do not apply, every actor may send anything.
 
+use crate::common::proposed_ctp;
 use sharetxn_model::{Design, Scenario, System};
 use sharetxn_properties::reduction_graph::{bit, Graph};
 use sharetxn_properties::reduction_sizing::Visible;
 use sharetxn_properties::reduction_written::{declared_for, requests_into};
 
-fn ctp(records: u16) -> System {
-    let scenario = Scenario {
-        records,
-        ..Scenario::ctp()
-    };
-    System::new(Design::proposed(), scenario)
-}
-
 #[test]
 fn written_declarations_are_sound() {
-    let sys = ctp(1);
+    let sys = proposed_ctp(1);
     assert!(declared_for(&sys));
     let graph = Graph::of(&sys);
     let missed = graph.undeclared(|s, a| graph.written(s, a));
@@ -32,7 +25,7 @@ fn written_declarations_are_sound() {
 
 #[test]
 fn a_missing_declaration_is_found() {
-    let sys = ctp(1);
+    let sys = proposed_ctp(1);
     let graph = Graph::of(&sys);
     let client = usize::from(sys.topology.txn_clients().next().unwrap());
     let without_client = |s: usize, a: usize| graph.written(s, a) & !bit(client, a, false);
@@ -44,7 +37,7 @@ fn a_missing_declaration_is_found() {
 
 #[test]
 fn written_timer_declarations_are_sound() {
-    let sys = ctp(1);
+    let sys = proposed_ctp(1);
     let graph = Graph::of(&sys);
     let missed = graph.undeclared_timers(|s, a| graph.written_timers_move(s, a));
     assert_eq!(missed, vec![0; sys.actors.len()]);
@@ -55,7 +48,7 @@ fn written_timer_declarations_are_sound() {
 
 #[test]
 fn written_commutation_is_sound() {
-    let sys = ctp(1);
+    let sys = proposed_ctp(1);
     let graph = Graph::of(&sys);
     // No step unsets a label here, so that ceiling judges persistence and commutation.
     assert_eq!(graph.unset(), 0);

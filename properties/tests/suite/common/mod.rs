@@ -1,5 +1,6 @@
-//! The text the pinned tests snapshot: the bounds, whether the check was exhaustive, the
-//! state count and depth, and each property's status with its trace length.
+//! Helpers the suite shares: the text the pinned tests snapshot (the bounds, whether the
+//! check was exhaustive, the state count and depth, each property's status with its trace
+//! length), and the system the partial-order reduction applies to.
 
 use sharetxn_properties::{Report, Status};
 use std::fmt::Write;
@@ -56,4 +57,15 @@ pub fn first_reached<T>(
         }
     }
     None
+}
+
+/// `proposed` on `ctp` with `records` records: where the partial-order reduction's
+/// hand-written declarations apply.
+pub fn proposed_ctp(records: u16) -> sharetxn_model::System {
+    use sharetxn_model::{Design, Scenario, System};
+    let scenario = Scenario {
+        records,
+        ..Scenario::ctp()
+    };
+    System::new(Design::proposed(), scenario)
 }
