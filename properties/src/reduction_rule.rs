@@ -21,7 +21,8 @@
 use crate::reduction_graph::bit;
 use crate::reduction_visible::may_unset;
 use crate::reduction_written::{
-    commutes, completes_commit, declared_for, requests_into, timers_may_move,
+    completes_commit, declared_commutes, declared_for, declared_requests_into,
+    declared_timers_may_move,
 };
 use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::action_ref::ActionRef;
@@ -69,14 +70,18 @@ pub fn applies(sys: &System) -> bool {
 }
 
 /// Whether a search may expand `s` through actor `a`'s enabled actions alone, whose
-/// steps are `steps` (at least one of them not a crash).
+/// steps are `steps` (at least one of them not a crash). Only where the rule
+/// [`applies`], which the caller decides once for the whole search: comparing the
+/// scenario with `ctp` for every set would build one each time.
 pub fn takes(sys: &System, s: &SystemState, a: usize, steps: &[Step]) -> bool {
     if !steps.iter().any(|st| !st.crash) || steps.iter().any(|st| st.may_unset) {
         return false;
     }
     let sends = steps.iter().fold(0, |b, st| b | st.sends);
     let commits = steps.iter().any(|st| st.commits);
-    !timers_may_move(sys, s, a) && quiet(sys, s, a) && commutes(sys, s, a, (sends, commits))
+    !declared_timers_may_move(sys, s, a)
+        && quiet(sys, s, a)
+        && declared_commutes(sys, s, a, (sends, commits))
 }
 
 /// Whether no other actor may put a message on an empty connection into `a` before it
@@ -84,7 +89,7 @@ pub fn takes(sys: &System, s: &SystemState, a: usize, steps: &[Step]) -> bool {
 /// owes one (its request to the sender in flight, or awaited by one of its timers).
 fn quiet(sys: &System, s: &SystemState, a: usize) -> bool {
     let held = held(s);
-    let declared = requests_into(sys, s, a);
+    let declared = declared_requests_into(sys, s, a);
     let awaited = awaited(sys, s, a);
     (0..sys.actors.len()).filter(|x| *x != a).all(|x| {
         let request = bit(x, a, false);

@@ -43,11 +43,17 @@ pub fn declared_for(sys: &System) -> bool {
 /// The request connections into `a` (bits of [`bit`]) that may get a message before `a`
 /// acts in `s`: every connection into `a` where the declarations do not apply.
 pub fn requests_into(sys: &System, s: &SystemState, a: usize) -> u128 {
-    let n = sys.actors.len();
-    let all = (0..n).filter(|x| *x != a);
     if !declared_for(sys) {
+        let all = (0..sys.actors.len()).filter(|x| *x != a);
         return all.fold(0, |b, x| b | bit(x, a, false));
     }
+    declared_requests_into(sys, s, a)
+}
+
+/// [`requests_into`] where the declarations apply (`declared_for`, which the caller
+/// has decided once for the whole search).
+pub(crate) fn declared_requests_into(sys: &System, s: &SystemState, a: usize) -> u128 {
+    let all = (0..sys.actors.len()).filter(|x| *x != a);
     let (aid, t) = (Id::from(a), &sys.topology);
     all.filter(|x| {
         let x = Id::from(*x);
@@ -382,6 +388,12 @@ pub fn timers_may_move(sys: &System, s: &SystemState, a: usize) -> bool {
     if !declared_for(sys) || s.budget.timeouts > 0 || s.budget.drops > 0 {
         return !s.timers[a].is_empty();
     }
+    declared_timers_may_move(sys, s, a)
+}
+
+/// [`timers_may_move`] where the declarations apply and no drop or early timeout is
+/// left (decided by the caller once for the whole search).
+pub(crate) fn declared_timers_may_move(sys: &System, s: &SystemState, a: usize) -> bool {
     s.timers[a].iter().any(|t| timer_may_move(sys, s, a, t))
 }
 
@@ -444,6 +456,18 @@ pub fn commutes(sys: &System, s: &SystemState, a: usize, (sends, commits): (u128
     if !declared_for(sys) || b.timeouts > 0 || b.drops > 0 || b.duplicates > 0 {
         return false;
     }
+    declared_commutes(sys, s, a, (sends, commits))
+}
+
+/// [`commutes`] where the declarations apply and no drop, duplicate or early timeout is
+/// left (decided by the caller once for the whole search).
+pub(crate) fn declared_commutes(
+    sys: &System,
+    s: &SystemState,
+    a: usize,
+    (sends, commits): (u128, bool),
+) -> bool {
+    let b = &s.budget;
     let may_crash = |x: usize| {
         b.crashes > 0
             && sys
