@@ -89,8 +89,9 @@ pub struct CheckOptions<'a> {
     /// Depth-first only: the partial-order reduction. A state is expanded through one
     /// actor's enabled actions alone where the hand-written declarations say that set is
     /// persistent, commutes with every other actor's steps and unsets no label
-    /// ([`crate::reduction_rule`]), and every successor through it is new; elsewhere in
-    /// full. It applies only where the declarations do (`proposed` on `ctp`); every
+    /// ([`crate::reduction_rule`]), and no successor through it is on the search's path;
+    /// elsewhere in full. It applies only where the declarations do (`proposed` on
+    /// `ctp`), and not to the depth-first search a breadth-first one goes on with; every
     /// verdict is the same, the states fewer (`docs/checker.md`, "The reduction in the
     /// search"). Off by default.
     pub partial_order: bool,

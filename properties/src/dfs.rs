@@ -66,7 +66,7 @@ pub(crate) fn depth_first(
     let fuse = search.options.fuse_duplicates && reduction::fuses_duplicates(sys);
     let mut dfs = Dfs {
         fuse,
-        reduce: search.options.partial_order && !fuse && reduction_rule::applies(sys),
+        reduce: search.options.partial_order && !fuse && !after_bfs && reduction_rule::applies(sys),
         on_path: Vec::new(),
         after_bfs,
         seen: Seen::new(),
@@ -173,7 +173,7 @@ impl Dfs {
             &mut self.scratch,
         );
         if self.reduce {
-            self.reduce_to_ample(sys, &mut search.table, &state);
+            self.reduce_to_ample(sys, &state);
         }
         if self.spare.len() < SPARE {
             self.spare.push(state);

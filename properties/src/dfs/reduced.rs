@@ -12,13 +12,15 @@
 use super::{Dfs, SPARE};
 use crate::check::Search;
 use crate::reduction_rule::{self, Step};
-use crate::visited::{Table, ROOT_IDX};
+use crate::visited::ROOT_IDX;
 use sharetxn_model::{System, SystemState};
 
 /// A state on the path: its depth and the successors still to enter (last first).
 type Frame = (u64, Vec<(u32, u64, SystemState)>);
 
-/// Depth-first search from each of `roots` in turn, through the sets the reduction takes.
+/// Depth-first search from each of `roots` in turn (the initial state: a breadth-first
+/// search that goes on depth-first does so unreduced), through the sets the reduction
+/// takes.
 pub(super) fn depth_first(
     sys: &System,
     search: &mut Search<'_, '_>,
@@ -82,7 +84,7 @@ impl Dfs {
     /// takes, if it takes one (fewest actions first, then the lowest actor, the first
     /// none of whose successors is on the path: the cycle proviso), then only those not
     /// seen yet.
-    pub(super) fn reduce_to_ample(&mut self, sys: &System, table: &mut Table, state: &SystemState) {
+    pub(super) fn reduce_to_ample(&mut self, sys: &System, state: &SystemState) {
         let mut events = Vec::new();
         sys.each_enabled(state, |a| events.push(reduction_rule::event_of(&a)));
         let actor_of = |idx: u32| events[idx as usize].0;
@@ -97,10 +99,7 @@ impl Dfs {
             .map(|(a, c)| (*c, a))
             .collect();
         candidates.sort_unstable();
-        let after_bfs = self.after_bfs;
-        // A state of the breadth-first levels may be on the path to the root's own.
-        let on_path =
-            |t: &mut Table, f: u64| self.on_path.contains(&f) || after_bfs && t.contains_mut(f);
+        let on_path = |f: u64| self.on_path.contains(&f);
         let taken = (candidates.len() > 1)
             .then(|| {
                 candidates.iter().map(|(_, a)| *a).find(|a| {
@@ -115,14 +114,13 @@ impl Dfs {
                         })
                         .collect();
                     reduction_rule::takes(sys, state, *a, &steps)
-                        && mine.clone().all(|(_, f, _)| !on_path(table, *f))
+                        && mine.clone().all(|(_, f, _)| !on_path(*f))
                 })
             })
             .flatten();
         let (seen, spare) = (&self.seen, &mut self.spare);
         self.successors.retain_mut(|(idx, fp, next)| {
-            let known = seen.contains(*fp) || after_bfs && table.contains_mut(*fp);
-            let keep = taken.is_none_or(|a| actor_of(*idx) == a) && !known;
+            let keep = taken.is_none_or(|a| actor_of(*idx) == a) && !seen.contains(*fp);
             if !keep && spare.len() < SPARE {
                 spare.push(std::mem::take(next));
             }
