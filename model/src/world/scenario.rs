@@ -250,6 +250,8 @@ fn is_default_ack_types(types: &Vec<AckType>) -> bool {
 pub const SCENARIO_NAMES: &[&str] = &[
     "txn-basic",
     "share-basic",
+    "txn-two-partitions",
+    "txn-two-partitions-failover",
     "ctp",
     "ctp-race",
     "ctp-mixed",
@@ -302,8 +304,11 @@ impl Scenario {
     /// The bounds are the smallest that keep every historical bug in reach (each shows at
     /// one output partition, see `properties/tests/suite/historical_bugs.rs`):
     /// - One output partition: with `__consumer_offsets` every transaction already has two
-    ///   participants, which is what atomicity is about; a second one multiplies the space
-    ///   by more than 43 (docs/designs.md) and adds no new kind of participant.
+    ///   participants, which is what atomicity is about; a second one adds no new kind of
+    ///   participant, and with this budget is more than 610 million states, about 4.7
+    ///   billion by estimate (docs/designs.md). [`Scenario::txn_two_partitions`] and
+    ///   [`Scenario::txn_two_partitions_failover`] check two partitions with the budget
+    ///   split between them.
     /// - `request_retries=0`: the client gives up on a request at its first timeout
     ///   (`delivery.timeout.ms` / `max.block.ms` spent). A retry whose first copy is still
     ///   in flight is what the `duplicates` budget stands for, so the late and retried
@@ -347,6 +352,43 @@ impl Scenario {
             txn_plain_acks: false,
             share_add_choices: false,
             share_groups: 1,
+        }
+    }
+
+    /// `txn-basic` one notch wider: two output partitions, so that every transaction has
+    /// three participants (both partitions and `__consumer_offsets`), with a lost message
+    /// and a duplicated request in the budget and no crash. Two partitions with
+    /// `txn-basic`'s whole budget are beyond one check (more than 610 million states,
+    /// docs/designs.md); this and [`Scenario::txn_two_partitions_failover`] split the
+    /// budget between them, so that every fault is checked at two partitions: 12,398,984
+    /// states here.
+    pub fn txn_two_partitions() -> Scenario {
+        Scenario {
+            name: "txn-two-partitions".into(),
+            partitions: 2,
+            budget: FaultBudget {
+                crashes: 0,
+                ..Scenario::txn_basic().budget
+            },
+            crashable: Vec::new(),
+            ..Scenario::txn_basic()
+        }
+    }
+
+    /// `txn-basic` at two output partitions with the transaction coordinator's failover
+    /// and no message fault: the crash with three participants in flight, whose markers
+    /// the new coordinator completes from `__transaction_state` (9,003,191 states; see
+    /// [`Scenario::txn_two_partitions`]).
+    pub fn txn_two_partitions_failover() -> Scenario {
+        Scenario {
+            name: "txn-two-partitions-failover".into(),
+            partitions: 2,
+            budget: FaultBudget {
+                drops: 0,
+                duplicates: 0,
+                ..Scenario::txn_basic().budget
+            },
+            ..Scenario::txn_basic()
         }
     }
 
@@ -885,6 +927,8 @@ impl Scenario {
     pub fn by_name(name: &str) -> Result<Scenario, String> {
         match name {
             "txn-basic" => Ok(Scenario::txn_basic()),
+            "txn-two-partitions" => Ok(Scenario::txn_two_partitions()),
+            "txn-two-partitions-failover" => Ok(Scenario::txn_two_partitions_failover()),
             "share-basic" => Ok(Scenario::share_basic()),
             "ctp" => Ok(Scenario::ctp()),
             "ctp-race" => Ok(Scenario::ctp_race()),
