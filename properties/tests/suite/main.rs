@@ -35,5 +35,6 @@ mod stable_twins;
 mod stall_symmetry;
 mod swarm;
 mod two_groups;
+mod two_partitions;
 mod view;
 mod written_declarations;
