@@ -2,7 +2,7 @@
 //! [`crate::reduction_sizing`] read at each state, and the depth-first search that
 //! expands each state through the set a rule takes.
 
-use crate::reduction_rule::{self, Step};
+use crate::reduction_rule::{self, Connections, Step};
 use crate::reduction_written::{commutes, requests_into, timers_may_move};
 use crate::{View, PROPERTIES};
 use sharetxn_model::protocol::msg::{Msg, Timer};
@@ -185,6 +185,7 @@ impl Graph {
             sys.enabled(&s, &mut actions);
             g.record(sys, &s, &actions);
             let before = in_flight(&s);
+            let counts = Connections::of(&s);
             for a in &actions {
                 let t = sys.step(&s, a);
                 let (sent, sends) = g.sends(&before, &t);
@@ -194,7 +195,7 @@ impl Graph {
                     matches!(a, Action::Crash(_)),
                     matches!(a, Action::Restart(_)),
                 );
-                let step = Step::of(sys, &s, &t, actor, fault);
+                let step = Step::of(sys, (&s, &counts), &t, actor, fault);
                 steps.push((actor, step));
                 let next = index.len() as u32;
                 let to = *index.entry(fingerprint::of(&t)).or_insert_with(|| {

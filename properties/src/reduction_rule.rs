@@ -21,8 +21,8 @@
 use crate::reduction_graph::bit;
 use crate::reduction_visible::may_unset;
 use crate::reduction_written::{
-    completes_commit, declared_commutes, declared_for, declared_requests_into,
-    declared_timers_may_move,
+    completes_commit, declared_commutes_by_steps, declared_commutes_in_state, declared_for,
+    declared_requests_into, declared_timers_may_move,
 };
 use sharetxn_model::protocol::wait::Wait;
 use sharetxn_model::world::action_ref::ActionRef;
@@ -43,21 +43,44 @@ pub struct Step {
 }
 
 impl Step {
-    /// The step of actor `a` from `s` to `next`; `crash` and `restart` say which fault
-    /// it is, if one.
+    /// The step of actor `a` from `s`, whose messages in flight are `in_flight`, to
+    /// `next`; `crash` and `restart` say which fault it is, if one.
     pub fn of(
         sys: &System,
-        s: &SystemState,
+        (s, in_flight): (&SystemState, &Connections),
         next: &SystemState,
         a: usize,
         (crash, restart): (bool, bool),
     ) -> Step {
         Step {
-            sends: sends(s, next),
+            sends: in_flight.sent_by(next),
             commits: completes_commit(s, next, a),
             may_unset: may_unset(sys, s, next, a, crash || restart),
             crash,
         }
+    }
+}
+
+/// How many messages each connection of a state holds (by the bit index of [`bit`]),
+/// counted once per state for all its steps' [`Step::sends`].
+pub struct Connections([u16; 128]);
+
+impl Connections {
+    /// The counts of `s`.
+    pub fn of(s: &SystemState) -> Connections {
+        let mut c = [0u16; 128];
+        for e in s.network.iter() {
+            let b = bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some());
+            c[b.trailing_zeros() as usize] += 1;
+        }
+        Connections(c)
+    }
+
+    /// The connections on which a step from the state counted to `next` put a message:
+    /// those that hold more messages after it.
+    pub fn sent_by(&self, next: &SystemState) -> u128 {
+        let after = Connections::of(next).0;
+        (0..128).fold(0, |b, i| if after[i] > self.0[i] { b | 1 << i } else { b })
     }
 }
 
@@ -72,16 +95,31 @@ pub fn applies(sys: &System) -> bool {
 /// Whether a search may expand `s` through actor `a`'s enabled actions alone, whose
 /// steps are `steps` (at least one of them not a crash). Only where the rule
 /// [`applies`], which the caller decides once for the whole search: comparing the
-/// scenario with `ctp` for every set would build one each time.
+/// scenario with `ctp` for every set would build one each time. It is [`state_allows`]
+/// and [`steps_allow`], which a search may ask in turn, computing the steps only for a
+/// set the state allows.
 pub fn takes(sys: &System, s: &SystemState, a: usize, steps: &[Step]) -> bool {
+    state_allows(sys, s, a) && steps_allow(sys, s, a, steps)
+}
+
+/// What [`takes`] asks of the state alone: none of `a`'s timers may move, no other actor
+/// may put a message into `a` before it acts, and `a` may not crash and no timer of
+/// another actor that may move awaits it (`reduction_written::commutes`).
+pub fn state_allows(sys: &System, s: &SystemState, a: usize) -> bool {
+    !declared_timers_may_move(sys, s, a)
+        && quiet(sys, s, a)
+        && declared_commutes_in_state(sys, s, a)
+}
+
+/// What [`takes`] asks of the set's steps: one is not a crash, none may unset a label, and
+/// what they send and commit commutes (`reduction_written::commutes`).
+pub fn steps_allow(sys: &System, s: &SystemState, a: usize, steps: &[Step]) -> bool {
     if !steps.iter().any(|st| !st.crash) || steps.iter().any(|st| st.may_unset) {
         return false;
     }
     let sends = steps.iter().fold(0, |b, st| b | st.sends);
     let commits = steps.iter().any(|st| st.commits);
-    !declared_timers_may_move(sys, s, a)
-        && quiet(sys, s, a)
-        && declared_commutes(sys, s, a, (sends, commits))
+    declared_commutes_by_steps(sys, s, a, (sends, commits))
 }
 
 /// Whether no other actor may put a message on an empty connection into `a` before it
@@ -104,21 +142,6 @@ pub fn held(s: &SystemState) -> u128 {
     s.network.iter().fold(0, |b, e| {
         b | bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some())
     })
-}
-
-/// The connections on which the step from `s` to `next` put a message: those that hold
-/// more messages after it.
-pub fn sends(s: &SystemState, next: &SystemState) -> u128 {
-    let counts = |st: &SystemState| {
-        let mut c = [0u16; 128];
-        for e in st.network.iter() {
-            let b = bit(e.src.into(), e.dst.into(), e.msg.response_error().is_some());
-            c[b.trailing_zeros() as usize] += 1;
-        }
-        c
-    };
-    let (before, after) = (counts(s), counts(next));
-    (0..128).fold(0, |b, i| if after[i] > before[i] { b | 1 << i } else { b })
 }
 
 /// The peers whose answer `a`'s armed timers await (bits by actor).
