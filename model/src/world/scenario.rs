@@ -305,7 +305,7 @@ impl Scenario {
     /// one output partition, see `properties/tests/suite/historical_bugs.rs`):
     /// - One output partition: with `__consumer_offsets` every transaction already has two
     ///   participants, which is what atomicity is about; a second one adds no new kind of
-    ///   participant, and with this budget is more than 610 million states, about 4.7
+    ///   participant, and with this budget is more than 610 million states, about 3.7
     ///   billion by estimate (docs/designs.md). [`Scenario::txn_two_partitions`] and
     ///   [`Scenario::txn_two_partitions_failover`] check two partitions with the budget
     ///   split between them.
