@@ -1,6 +1,7 @@
 //! Helpers the suite shares: the text the pinned tests snapshot (the bounds, whether the
 //! check was exhaustive, the state count and depth, each property's status with its trace
-//! length), and the system the partial-order reduction applies to.
+//! length), the system the partial-order reduction applies to, and the assertion that a
+//! check passed.
 
 use sharetxn_properties::{Report, Status};
 use std::fmt::Write;
@@ -68,4 +69,20 @@ pub fn proposed_ctp(records: u16) -> sharetxn_model::System {
         ..Scenario::ctp()
     };
     System::new(Design::proposed(), scenario)
+}
+
+/// Asserts that every property of `report` holds, is witnessed or does not apply (`what`
+/// names the check in the message).
+pub fn assert_passes(report: &Report, what: &str) {
+    for p in &report.properties {
+        assert!(
+            matches!(
+                p.status,
+                Status::Holds | Status::Witnessed | Status::NotApplicable
+            ),
+            "{what}: {}: {:?}",
+            p.name,
+            p.status
+        );
+    }
 }
