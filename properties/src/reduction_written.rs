@@ -456,17 +456,6 @@ pub fn commutes(sys: &System, s: &SystemState, a: usize, (sends, commits): (u128
     if !declared_for(sys) || b.timeouts > 0 || b.drops > 0 || b.duplicates > 0 {
         return false;
     }
-    declared_commutes(sys, s, a, (sends, commits))
-}
-
-/// [`commutes`] where the declarations apply and no drop, duplicate or early timeout is
-/// left (decided by the caller once for the whole search).
-pub(crate) fn declared_commutes(
-    sys: &System,
-    s: &SystemState,
-    a: usize,
-    (sends, commits): (u128, bool),
-) -> bool {
     declared_commutes_in_state(sys, s, a) && declared_commutes_by_steps(sys, s, a, (sends, commits))
 }
 
@@ -479,8 +468,9 @@ fn may_crash(sys: &System, s: &SystemState, actor: usize) -> bool {
             .contains(&sys.topology.role(Id::from(actor)))
 }
 
-/// What of [`declared_commutes`] reads the state alone: `a` may not crash, and no armed
-/// timer of another actor that may change awaits `a`.
+/// What of [`commutes`] reads the state alone, where the declarations apply and no drop,
+/// duplicate or early timeout is left (decided by the caller once for the whole search):
+/// `a` may not crash, and no armed timer of another actor that may change awaits `a`.
 pub(crate) fn declared_commutes_in_state(sys: &System, s: &SystemState, a: usize) -> bool {
     if may_crash(sys, s, a) && s.is_up(Id::from(a)) {
         return false;
@@ -493,8 +483,9 @@ pub(crate) fn declared_commutes_in_state(sys: &System, s: &SystemState, a: usize
     })
 }
 
-/// What of [`declared_commutes`] reads the set's steps: no commit while another actor may
-/// crash, and nothing sent to an actor that may.
+/// What of [`commutes`] reads the set's steps, where [`declared_commutes_in_state`]
+/// reads the state: no commit while another actor may crash, and nothing sent to an
+/// actor that may.
 pub(crate) fn declared_commutes_by_steps(
     sys: &System,
     s: &SystemState,

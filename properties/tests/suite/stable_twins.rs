@@ -1,8 +1,8 @@
 //! The twins the property table declares stable (`PropertyDef::twin_stable`) are never
 //! unset by a step: on the whole state graph of small cells of every design, no step
 //! leads from a state that witnesses one to a state that does not. On the same graphs,
-//! every step that unsets any label is one `reduction_visible::may_unset` declares may. The reduction sizing
-//! rests on it (`docs/checker.md`, "Twins that stay witnessed"). The same measure finds
+//! every step that unsets any label is one that `reduction_visible::may_unset` declares
+//! may unset one. The reduction sizing rests on it (`docs/checker.md`, "Twins that stay witnessed"). The same measure finds
 //! the labels that are unset: a violation of `pending_isolation` that a later step
 //! resolves, on the seed design's Flink acknowledger.
 
